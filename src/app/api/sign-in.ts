@@ -1,0 +1,14 @@
+import { ROUTES } from '../../contract/routes';
+import { callApi } from './client';
+
+/**
+ * The two calls of e-mail sign-in. The sign-in page imports this module on demand, so the
+ * schemas (and zod) stay out of the first page a signed-out lawyer loads.
+ */
+export function requestSignInCode(identifier: string) {
+  return callApi(ROUTES.requestSignInCode, { body: { identifier } });
+}
+
+export function verifySignInCode(identifier: string, code: string) {
+  return callApi(ROUTES.verifyCode, { body: { identifier, code } });
+}

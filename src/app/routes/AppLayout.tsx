@@ -1,0 +1,60 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, Outlet, useNavigate } from 'react-router';
+import { ROUTES } from '../../contract/routes';
+import { callApi } from '../api/client';
+import { sessionStore, useSession } from '../auth/session';
+import { OrgSwitcher } from '../components/OrgSwitcher';
+
+/** The frame of every signed-in page: who you are, for which organisation, and a way out. */
+export function AppLayout() {
+  const session = useSession();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+
+  async function signOut() {
+    try {
+      await callApi(ROUTES.signOut);
+    } catch {
+      // Signing out locally is what matters to the person at this screen; a failed revoke
+      // leaves a session that expires on its own.
+    }
+    queryClient.clear();
+    sessionStore.set(null);
+    navigate('/sign-in', { replace: true });
+  }
+
+  return (
+    <div className="flex min-h-screen flex-col">
+      <a href="#main" className="skip-link">Skip to content</a>
+      <header className="flex items-center gap-4 border-b border-line bg-paper px-4 py-2">
+        <Link to="/documents" className="text-lg font-semibold tracking-tight text-brand focus-ring rounded">
+          Redline
+        </Link>
+        <nav aria-label="Main" className="flex gap-3 text-sm">
+          <Link to="/documents" className="link">Documents</Link>
+        </nav>
+        <div className="ml-auto flex items-center gap-3 text-sm">
+          {session && session.orgs.length > 1 && (
+            <OrgSwitcher
+              orgs={session.orgs}
+              value={session.orgId}
+              onChange={(orgId) => {
+                sessionStore.switchOrg(orgId);
+                // A document belongs to one organisation: leave any open review.
+                navigate('/documents');
+              }}
+            />
+          )}
+          {session && session.orgs.length === 1 && <span className="text-ink-soft">{session.orgs[0]?.name}</span>}
+          <span className="text-ink-soft" title="Signed in as">{session?.user.email}</span>
+          <button type="button" className="btn btn-quiet" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" className="flex min-h-0 flex-1 flex-col" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}

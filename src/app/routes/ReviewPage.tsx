@@ -1,0 +1,3 @@
+export function ReviewPage() {
+  return <h1>Review</h1>;
+}

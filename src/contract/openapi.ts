@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { Problem } from './problem';
+import { ROUTES, type RouteSpec } from './routes';
+
+/** OpenAPI 3.1 document generated from the route catalogue and its zod schemas. */
+export function buildOpenApiDocument(serverUrl: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const [name, spec] of Object.entries(ROUTES) as [string, RouteSpec][]) {
+    const item = (paths[spec.path] ??= {});
+    item[spec.method.toLowerCase()] = operation(name, spec);
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Redline document service', version: '1.0.0' },
+    servers: [{ url: serverUrl }],
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'Session token (or, where allowed, an rlk_ API key).' },
+        org: { type: 'apiKey', in: 'header', name: 'x-org-id' },
+      },
+      schemas: { Problem: schema(Problem) },
+    },
+    paths,
+  };
+}
+
+function schema(s: z.ZodType): unknown {
+  return z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
+}
+
+function operation(name: string, spec: RouteSpec): Record<string, unknown> {
+  const parameters: unknown[] = [...spec.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+    name: m[1], in: 'path', required: true, schema: { type: 'string' },
+  }));
+  if (spec.query) {
+    const q = schema(spec.query) as { properties?: Record<string, unknown>; required?: string[] };
+    for (const [key, value] of Object.entries(q.properties ?? {})) {
+      parameters.push({ name: key, in: 'query', required: q.required?.includes(key) ?? false, schema: value });
+    }
+  }
+  const op: Record<string, unknown> = {
+    operationId: name,
+    summary: spec.summary,
+    parameters,
+    security: spec.access === 'public' ? [] : [{ bearer: [], org: [] }],
+    responses: {
+      [String(spec.status)]: spec.response
+        ? { description: 'Success', content: { 'application/json': { schema: schema(spec.response) } } }
+        : { description: 'Success', ...(spec.responseMediaType ? { content: { [spec.responseMediaType]: {} } } : {}) },
+      default: { description: 'Problem details (RFC 9457)', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+    },
+  };
+  if (spec.body) {
+    const mediaType = spec.bodyKind === 'multipart' ? 'multipart/form-data' : 'application/json';
+    op.requestBody = { required: true, content: { [mediaType]: { schema: schema(spec.body) } } };
+  } else if (spec.bodyKind === 'docx') {
+    op.requestBody = {
+      required: true,
+      content: { 'application/vnd.openxmlformats-officedocument.wordprocessingml.document': {}, 'multipart/form-data': {} },
+    };
+  }
+  return op;
+}

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/**
+ * Stable machine words for every failure the service answers. Clients branch on
+ * `code`, never on `title` or `detail`.
+ */
+export const ERROR_CODES = [
+  'invalid_request',
+  'unauthenticated',
+  'forbidden',
+  'session_required',
+  'not_own_proposal',
+  'not_found',
+  'conflict',
+  'not_working_draft',
+  'unknown_change_ids',
+  'already_decided',
+  'conflicting_change_ids',
+  'edit_not_found',
+  'nothing_to_undo',
+  'invalid_code',
+  'code_expired',
+  'code_burnt',
+  'invalid_docx',
+  'unsupported_media_type',
+  'payload_too_large',
+  'rate_limited',
+  'service_unavailable',
+  'internal_error',
+] as const;
+export const ErrorCode = z.enum(ERROR_CODES);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+/** RFC 9457 problem details, served as application/problem+json. */
+export const Problem = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+  code: ErrorCode,
+  errors: z
+    .array(z.object({ path: z.string(), message: z.string() }))
+    .optional()
+    .describe('Field-level problems of a bad request body.'),
+  ids: z.array(z.string()).optional().describe('The change ids a batch was refused for.'),
+  retryAfterSeconds: z.number().int().optional(),
+});
+export type Problem = z.infer<typeof Problem>;
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+export function problemType(code: ErrorCode): string {
+  return `https://redline.dev/problems/${code.replace(/_/g, '-')}`;
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { DocumentRow } from './document';
+import { Revision } from './revision';
+import { Track } from './track';
+
+const ChangeIds = z.array(z.string().min(1).max(200)).max(10_000);
+
+/**
+ * Body of POST /documents/{id}/revisions/apply. `recordDecision` is also accepted as
+ * `record_decision`; when both are given they must agree.
+ */
+export const ApplyRevisionsBody = z
+  .strictObject({
+    accepted_change_ids: ChangeIds.optional(),
+    rejected_change_ids: ChangeIds.optional(),
+    recordDecision: z.boolean().optional(),
+    record_decision: z.boolean().optional(),
+  })
+  .refine(
+    (b) => b.recordDecision === undefined || b.record_decision === undefined || b.recordDecision === b.record_decision,
+    { message: 'recordDecision and record_decision disagree', path: ['record_decision'] },
+  );
+export type ApplyRevisionsBody = z.infer<typeof ApplyRevisionsBody>;
+
+/** Answer of review, apply, undo and redline edits. */
+export const ReviewResponse = z.object({
+  document: DocumentRow,
+  revisions: z.array(Revision),
+  contentBase64: z.string(),
+  renderContentBase64: z.string().nullable(),
+  track: Track.nullable().describe('Null when the decisions store failed to record or load; the apply still succeeded.'),
+});
+export type ReviewResponse = z.infer<typeof ReviewResponse>;
+
+export const RedlineEdit = z.strictObject({
+  op: z.enum(['replace', 'insert', 'delete']),
+  find: z.string().min(1).max(10_000),
+  occurrence: z.number().int().min(1).optional(),
+  text: z.string().max(100_000).optional(),
+  justification: z.string().max(10_000).optional(),
+});
+export type RedlineEdit = z.infer<typeof RedlineEdit>;
+
+export const RedlineEditsBody = z.strictObject({
+  edits: z.array(RedlineEdit).min(1).max(500),
+  author: z.string().min(1).max(200).optional(),
+});
+export type RedlineEditsBody = z.infer<typeof RedlineEditsBody>;

@@ -1,0 +1,53 @@
+/**
+ * The engine's typed failures. The service maps each to an HTTP answer, so every class carries the
+ * machine-readable facts (code, ids, edit index) and a message a person can read as is.
+ */
+
+/** What is wrong with the uploaded bytes: not_docx -> 415, invalid_docx -> 422, too_large -> 413. */
+export type DocxErrorCode = 'not_docx' | 'invalid_docx' | 'too_large';
+
+export class DocxError extends Error {
+  readonly code: DocxErrorCode;
+  constructor(code: DocxErrorCode, message: string) {
+    super(message);
+    this.name = 'DocxError';
+    this.code = code;
+  }
+}
+
+/** A decision named change ids the document does not hold; nothing was applied. */
+export class UnknownChangeIdsError extends Error {
+  readonly ids: string[];
+  constructor(ids: string[]) {
+    super(`The document has no tracked change with id ${ids.join(', ')}.`);
+    this.name = 'UnknownChangeIdsError';
+    this.ids = ids;
+  }
+}
+
+/** A decision listed the same change id both to accept and to reject; nothing was applied. */
+export class ConflictingChangeIdsError extends Error {
+  readonly ids: string[];
+  constructor(ids: string[]) {
+    super(`Change id ${ids.join(', ')} cannot be both accepted and rejected.`);
+    this.name = 'ConflictingChangeIdsError';
+    this.ids = ids;
+  }
+}
+
+/** A redline edit's `find` text does not occur (often enough) in the document; nothing was changed. */
+export class EditNotFoundError extends Error {
+  readonly editIndex: number;
+  readonly find: string;
+  constructor(editIndex: number, find: string, occurrence: number) {
+    const shown = find.length > 60 ? `${find.slice(0, 57)}...` : find;
+    super(
+      occurrence > 1
+        ? `Edit ${editIndex + 1}: occurrence ${occurrence} of "${shown}" was not found in the document.`
+        : `Edit ${editIndex + 1}: "${shown}" was not found in the document.`,
+    );
+    this.name = 'EditNotFoundError';
+    this.editIndex = editIndex;
+    this.find = find;
+  }
+}

@@ -1,0 +1,158 @@
+import { DocxError } from '../errors';
+import { XmlSyntaxError, parseXml } from '../xml/parse';
+import { serializeXml } from '../xml/serialize';
+import type { XmlDocument } from '../xml/tree';
+import type { ReadLimits } from '../zip/limits';
+import { readZip, type ZipArchive } from '../zip/read';
+import { writeZip, type OutEntry } from '../zip/write';
+import { relsPathOf, resolveTarget } from './paths';
+
+/**
+ * A WordprocessingML package: validates that the zip is a .docx, finds the story parts that can
+ * hold tracked changes, parses them on demand and writes back only the parts that changed.
+ */
+
+/** Where a part's revisions sit in the document; also the listing order of parts. */
+export type PartRole = 'document' | 'header' | 'footer' | 'footnotes' | 'endnotes' | 'comments' | 'styles' | 'numbering';
+const ROLE_ORDER: PartRole[] = ['document', 'header', 'footer', 'footnotes', 'endnotes', 'comments', 'styles', 'numbering'];
+
+export interface StoryPart {
+  name: string;
+  role: PartRole;
+}
+
+const MAIN_TYPES = [
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml',
+  'application/vnd.ms-word.document.macroEnabled.main+xml',
+  'application/vnd.ms-word.template.macroEnabledTemplate.main+xml',
+];
+const W_NAMESPACES = ['http://schemas.openxmlformats.org/wordprocessingml/2006/main', 'http://purl.oclc.org/ooxml/wordprocessingml/main'];
+
+export class DocxPackage {
+  private parsed = new Map<string, XmlDocument>();
+
+  private constructor(
+    private readonly original: Uint8Array,
+    private readonly zip: ZipArchive,
+    readonly mainPart: string,
+    readonly storyParts: StoryPart[],
+  ) {}
+
+  static open(bytes: Uint8Array, limits?: Partial<ReadLimits>): DocxPackage {
+    const zip = readZip(bytes, limits);
+    if (!zip.has('[Content_Types].xml') || !zip.has('_rels/.rels')) {
+      throw new DocxError('not_docx', 'The file is a zip archive but not a Word document (no Office package structure).');
+    }
+    const pkgRels = relationships(zip, '_rels/.rels', '');
+    const officeDoc = pkgRels.find((r) => r.type.endsWith('/officeDocument'));
+    if (!officeDoc) throw new DocxError('not_docx', 'The package has no main document, so it is not a Word document.');
+    const mainPart = officeDoc.target;
+    const types = parseOrThrow(zip, '[Content_Types].xml');
+    let mainType: string | null = null;
+    for (const o of types.root.all('Override')) {
+      if (o.attr('PartName')?.replace(/^\//, '') === mainPart) mainType = o.attr('ContentType');
+    }
+    if (!mainType || !MAIN_TYPES.includes(mainType)) {
+      throw new DocxError('not_docx', 'The package is an Office file but not a Word document.');
+    }
+    if (!zip.has(mainPart)) throw new DocxError('invalid_docx', `The Word document is missing its main part (${mainPart}).`);
+
+    const parts: StoryPart[] = [{ name: mainPart, role: 'document' }];
+    const byRole = new Map<PartRole, string[]>();
+    for (const r of relationships(zip, relsPathOf(mainPart), mainPart)) {
+      const role = r.type.slice(r.type.lastIndexOf('/') + 1) as PartRole;
+      if (!ROLE_ORDER.includes(role) || role === 'document' || !zip.has(r.target)) continue;
+      const list = byRole.get(role) ?? [];
+      if (!list.includes(r.target)) list.push(r.target);
+      byRole.set(role, list);
+    }
+    for (const role of ROLE_ORDER) {
+      const list = byRole.get(role);
+      if (list) for (const name of list.sort(naturalCompare)) parts.push({ name, role });
+    }
+    const pkg = new DocxPackage(bytes, zip, mainPart, parts);
+    for (const p of parts) pkg.xml(p.name); // parse (and so validate) every story part up front
+    return pkg;
+  }
+
+  /** The parsed part; story parts must bind the prefix `w` to WordprocessingML. */
+  xml(name: string): XmlDocument {
+    let doc = this.parsed.get(name);
+    if (!doc) {
+      doc = parseOrThrow(this.zip, name);
+      const w = doc.root.attr('xmlns:w');
+      if (this.storyParts.some((p) => p.name === name) && (!w || !W_NAMESPACES.includes(w))) {
+        throw new DocxError('invalid_docx', `Part ${name} does not use the usual "w:" prefix for WordprocessingML; it cannot be processed.`);
+      }
+      this.parsed.set(name, doc);
+    }
+    return doc;
+  }
+
+  /** Parsed story parts in listing order. */
+  stories(): { part: StoryPart; doc: XmlDocument }[] {
+    return this.storyParts.map((part) => ({ part, doc: this.xml(part.name) }));
+  }
+
+  get changed(): boolean {
+    for (const d of this.parsed.values()) if (d.root.dirty) return true;
+    return false;
+  }
+
+  /** The package bytes: the original bytes when nothing changed, else a new zip. */
+  toBytes(opts: { forceRewrite?: boolean } = {}): Uint8Array {
+    if (!this.changed && !opts.forceRewrite) return this.original;
+    const enc = new TextEncoder();
+    const out: OutEntry[] = this.zip.entries.map((entry) => {
+      const doc = this.parsed.get(entry.name);
+      if (doc && (doc.root.dirty || opts.forceRewrite)) return { kind: 'data', name: entry.name, data: enc.encode(serializeXml(doc)), like: entry };
+      return { kind: 'copy', entry };
+    });
+    return writeZip(out);
+  }
+}
+
+interface Relationship {
+  type: string;
+  target: string;
+}
+
+function relationships(zip: ZipArchive, relsPath: string, source: string): Relationship[] {
+  if (!zip.has(relsPath)) return [];
+  const doc = parseOrThrow(zip, relsPath);
+  const out: Relationship[] = [];
+  for (const r of doc.root.all('Relationship')) {
+    const type = r.attr('Type');
+    const target = r.attr('Target');
+    if (!type || !target || r.attr('TargetMode') === 'External') continue;
+    out.push({ type, target: resolveTarget(source, target) });
+  }
+  return out;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function parseOrThrow(zip: ZipArchive, name: string): XmlDocument {
+  const bytes = zip.read(name);
+  if (!bytes) throw new DocxError('invalid_docx', `The Word document is missing part ${name}.`);
+  if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
+    throw new DocxError('invalid_docx', `Part ${name} is encoded as UTF-16, which this service does not process.`);
+  }
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw new DocxError('invalid_docx', `Part ${name} is not valid UTF-8 text.`);
+  }
+  try {
+    return parseXml(text);
+  } catch (e) {
+    if (e instanceof XmlSyntaxError) throw new DocxError('invalid_docx', `Part ${name} is not well-formed XML (${e.message}).`);
+    throw e;
+  }
+}
+
+function naturalCompare(a: string, b: string): number {
+  return a.localeCompare(b, 'en', { numeric: true });
+}

@@ -1,0 +1,22 @@
+/** Part names inside an OPC package: relationship targets are relative to the source part's folder. */
+export function resolveTarget(sourcePart: string, target: string): string {
+  if (target.startsWith('/')) return normalize(target.slice(1));
+  const slash = sourcePart.lastIndexOf('/');
+  const base = slash < 0 ? '' : sourcePart.slice(0, slash + 1);
+  return normalize(base + target);
+}
+
+function normalize(path: string): string {
+  const out: string[] = [];
+  for (const seg of path.split('/')) {
+    if (seg === '..') out.pop();
+    else if (seg !== '.' && seg !== '') out.push(seg);
+  }
+  return out.join('/');
+}
+
+/** word/document.xml -> word/_rels/document.xml.rels */
+export function relsPathOf(part: string): string {
+  const slash = part.lastIndexOf('/');
+  return `${part.slice(0, slash + 1)}_rels/${part.slice(slash + 1)}.rels`;
+}

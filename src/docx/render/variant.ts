@@ -1,0 +1,183 @@
+import { changeBookmarkName } from '../../contract/bookmark';
+import type { Change } from '../revisions/changes';
+import type { PartScan, Site } from '../revisions/sites';
+import { XmlElement, XmlText, markDirty, walk } from '../xml/tree';
+
+/**
+ * The display variant of a draft for docx-preview 0.4.1, which renders only w:ins/w:del inside
+ * paragraphs (as <ins>/<del>), drops moved text, shows no property change and renders each
+ * w:bookmarkStart as an empty <span id="NAME">. So every change gets:
+ *  - a bookmark named changeBookmarkName(change_id) at its start, inside a paragraph, so the app
+ *    can scroll to it;
+ *  - moves turned into plain deletions and insertions, so both halves show;
+ *  - for changes docx-preview cannot show (paragraph marks, formatting, rows, cells, tables,
+ *    sections), a small highlighted marker run: "¶" for a paragraph mark, "✎" for formatting,
+ *    "⊕"/"⊖" for an inserted/deleted row or cell, "⊞" for merged cells. Markers sit inside a
+ *    w:del so "No markup" (renderChanges: false) hides them like any deletion.
+ * Changes in styles or numbering have no place in the text and get no bookmark.
+ */
+export function buildRenderVariantIn(scans: readonly PartScan[], changes: readonly Change[]): void {
+  const nextId = new Map<string, number>();
+  for (const scan of scans) {
+    let max = 0;
+    walk(scan.doc.root, (el) => {
+      if (el.name === 'w:bookmarkStart') max = Math.max(max, Number(el.attr('w:id')) || 0);
+      return true;
+    });
+    nextId.set(scan.part, max + 1);
+  }
+  // Markers and bookmarks first (they need the original structure), then moves become ins/del.
+  for (const change of changes) {
+    const lead = change.sites[0]!;
+    if (lead.role === 'styles' || lead.role === 'numbering') continue;
+    const id = nextId.get(lead.part)!;
+    nextId.set(lead.part, id + 1);
+    const bookmark = [
+      XmlElement.create('w:bookmarkStart', { 'w:id': String(id), 'w:name': changeBookmarkName(change.changeId) }),
+      XmlElement.create('w:bookmarkEnd', { 'w:id': String(id) }),
+    ];
+    place(lead, bookmark);
+  }
+  for (const change of changes) for (const site of change.sites) showMove(site);
+}
+
+function marker(text: string): XmlElement {
+  const rPr = XmlElement.create('w:rPr', {}, [XmlElement.create('w:highlight', { 'w:val': 'yellow' })]);
+  const delText = XmlElement.create('w:delText', { 'xml:space': 'preserve' }, [new XmlText(text)]);
+  const run = XmlElement.create('w:r', {}, [rPr, delText]);
+  return XmlElement.create('w:del', { 'w:id': '0', 'w:author': 'Redline', 'w:date': '1970-01-01T00:00:00Z' }, [run]);
+}
+
+const MARKERS: Partial<Record<Site['type'], string>> = {
+  'mark-ins': '¶', 'mark-del': '¶', 'mark-move-from': '¶', 'mark-move-to': '¶',
+  'row-ins': '⊕', 'row-del': '⊖', 'cell-ins': '⊕', 'cell-del': '⊖', 'cell-merge': '⊞',
+  'rpr-change': '✎', 'ppr-change': '✎', 'tblpr-change': '✎', 'tblgrid-change': '✎', 'tblprex-change': '✎',
+  'trpr-change': '✎', 'tcpr-change': '✎', 'sectpr-change': '✎', 'numbering-change': '✎', 'num-ins': '✎',
+};
+
+function place(site: Site, bookmark: XmlElement[]): void {
+  const el = site.el;
+  const sign = MARKERS[site.type];
+  const nodes = sign ? [...bookmark, marker(sign)] : bookmark;
+  switch (site.type) {
+    case 'run-ins':
+    case 'run-del':
+    case 'move-from':
+    case 'move-to':
+    case 'proposed': {
+      const top = childOfParagraph(el);
+      if (top) insertBeforeAll(top, nodes);
+      else {
+        const p = firstParagraph(site.type === 'proposed' ? (el.first('w:sdtContent') ?? el) : el);
+        if (p) atParagraphStart(p, nodes);
+      }
+      return;
+    }
+    case 'rpr-change': {
+      const holder = el.parent;
+      if (holder?.parent?.name === 'w:pPr') {
+        const p = holder.parent.parent;
+        if (p?.name === 'w:p') atParagraphEnd(p, nodes);
+        return;
+      }
+      const run = holder?.parent;
+      const top = run ? childOfParagraph(run) : null;
+      if (top) insertBeforeAll(top, nodes);
+      return;
+    }
+    case 'mark-ins':
+    case 'mark-del':
+    case 'mark-move-from':
+    case 'mark-move-to': {
+      const p = el.parent?.parent?.parent;
+      if (p?.name === 'w:p') atParagraphEnd(p, nodes);
+      return;
+    }
+    case 'ppr-change':
+    case 'numbering-change':
+    case 'num-ins': {
+      const p = ancestorNamed(el, 'w:p');
+      if (p) atParagraphStart(p, nodes);
+      return;
+    }
+    case 'sectpr-change': {
+      const sectPr = el.parent;
+      const p = sectPr?.parent?.name === 'w:pPr' ? sectPr.parent.parent : lastParagraph(sectPr?.parent ?? null);
+      if (p?.name === 'w:p') atParagraphEnd(p, nodes);
+      return;
+    }
+    default: {
+      // Row, cell and table changes: the first paragraph of the row, cell or table.
+      const holder = ancestorNamed(el, site.type.startsWith('cell') || site.type === 'tcpr-change' ? 'w:tc' : site.type === 'tblpr-change' || site.type === 'tblgrid-change' ? 'w:tbl' : 'w:tr');
+      const p = holder ? firstParagraph(holder) : null;
+      if (p) atParagraphStart(p, nodes);
+    }
+  }
+}
+
+/** Moves render as what they are on screen: the source deleted, the destination inserted. */
+function showMove(site: Site): void {
+  const el = site.el;
+  if (!el.parent) return;
+  if (site.type === 'move-from' || site.type === 'mark-move-from') {
+    rename(el, 'w:del');
+    if (site.type === 'move-from') {
+      walk(el, (e) => {
+        if (e.name === 'w:t') rename(e, 'w:delText');
+        else if (e.name === 'w:instrText') rename(e, 'w:delInstrText');
+        return true;
+      });
+    }
+  } else if (site.type === 'move-to' || site.type === 'mark-move-to') rename(el, 'w:ins');
+}
+
+function rename(el: XmlElement, name: string): void {
+  el.name = name;
+  el.dirty = false;
+  markDirty(el);
+}
+
+/** The ancestor-or-self of `el` that is a direct child of a w:p. */
+function childOfParagraph(el: XmlElement): XmlElement | null {
+  for (let e: XmlElement | null = el; e?.parent; e = e.parent) if (e.parent.name === 'w:p') return e;
+  return null;
+}
+
+function ancestorNamed(el: XmlElement, name: string): XmlElement | null {
+  for (let e: XmlElement | null = el; e; e = e.parent) if (e.name === name) return e;
+  return null;
+}
+
+function firstParagraph(el: XmlElement): XmlElement | null {
+  let found: XmlElement | null = null;
+  walk(el, (e) => {
+    if (found) return false;
+    if (e.name === 'w:p') {
+      found = e;
+      return false;
+    }
+    return true;
+  });
+  return found;
+}
+
+function lastParagraph(container: XmlElement | null): XmlElement | null {
+  if (!container) return null;
+  const ps = container.all('w:p');
+  return ps[ps.length - 1] ?? null;
+}
+
+function insertBeforeAll(ref: XmlElement, nodes: XmlElement[]): void {
+  const parent = ref.parent!;
+  for (const n of nodes) parent.insertBefore(n, ref);
+}
+
+function atParagraphStart(p: XmlElement, nodes: XmlElement[]): void {
+  const pPr = p.first('w:pPr');
+  let at = pPr ? p.children.indexOf(pPr) + 1 : 0;
+  for (const n of nodes) p.insertAt(at++, n);
+}
+
+function atParagraphEnd(p: XmlElement, nodes: XmlElement[]): void {
+  for (const n of nodes) p.append(n);
+}

@@ -1,0 +1,209 @@
+import type { RevisionKind } from '../../contract/revision';
+import type { PartRole } from '../package/package';
+import type { XmlDocument, XmlElement } from '../xml/tree';
+
+/**
+ * Finding tracked-change markup. A "site" is one revision element in one part (a w:ins, a
+ * w:rPrChange, a row's w:trPr/w:del, a proposed content control...). The site type says what the
+ * element means where it stands, which decides its kind, its preview and what accept/reject do.
+ */
+export type SiteType =
+  | 'run-ins' | 'run-del' | 'move-from' | 'move-to'
+  | 'mark-ins' | 'mark-del' | 'mark-move-from' | 'mark-move-to'
+  | 'row-ins' | 'row-del' | 'cell-ins' | 'cell-del' | 'cell-merge'
+  | 'rpr-change' | 'ppr-change' | 'tblpr-change' | 'tblgrid-change' | 'tblprex-change'
+  | 'trpr-change' | 'tcpr-change' | 'sectpr-change' | 'numbering-change' | 'num-ins'
+  | 'proposed';
+
+export const KIND_OF: Record<SiteType, RevisionKind> = {
+  'run-ins': 'insert', 'run-del': 'delete', 'move-from': 'delete', 'move-to': 'insert',
+  'mark-ins': 'paragraph_mark', 'mark-del': 'paragraph_mark', 'mark-move-from': 'paragraph_mark', 'mark-move-to': 'paragraph_mark',
+  'row-ins': 'tr-prop-change', 'row-del': 'tr-prop-change',
+  'cell-ins': 'tc-prop-change', 'cell-del': 'tc-prop-change', 'cell-merge': 'tc-prop-change',
+  'rpr-change': 'r-prop-change', 'ppr-change': 'p-prop-change', 'numbering-change': 'p-prop-change', 'num-ins': 'p-prop-change',
+  'tblpr-change': 'tbl-prop-change', 'tblgrid-change': 'tbl-prop-change', 'tblprex-change': 'tbl-prop-change',
+  'trpr-change': 'tr-prop-change', 'tcpr-change': 'tc-prop-change', 'sectpr-change': 'sect-prop-change',
+  proposed: 'proposed',
+};
+
+export const MOVE_TYPES: ReadonlySet<SiteType> = new Set(['move-from', 'move-to', 'mark-move-from', 'mark-move-to']);
+
+export const PROPOSED_TAG = 'redline:proposed:';
+
+export interface Site {
+  type: SiteType;
+  el: XmlElement;
+  part: string;
+  role: PartRole;
+  /** The revision id: w:id, or the number in a proposed control's tag. */
+  id: string | null;
+  /** Preorder position in the part: accept/reject run in reverse of it (inner before outer). */
+  pre: number;
+  /** Listing position in the part (a paragraph mark counts at the paragraph's end). */
+  order: number;
+  /** Name of the move range this move half lies in, if any. */
+  moveName: string | null;
+  /** The same revision in an mc:Fallback copy of this content; decided with this site. */
+  shadows: Site[];
+}
+
+/** Elements whose descendants describe old properties, not live content. */
+const OLD_PROPERTY_HOLDERS = new Set([
+  'w:rPrChange', 'w:pPrChange', 'w:tblPrChange', 'w:tblGridChange', 'w:tblPrExChange', 'w:trPrChange', 'w:tcPrChange',
+  'w:sectPrChange', 'w:numberingChange',
+]);
+
+function classify(el: XmlElement): SiteType | null {
+  const name = el.name;
+  const parent = el.parent?.name;
+  switch (name) {
+    case 'w:ins':
+    case 'w:del':
+    case 'w:moveFrom':
+    case 'w:moveTo': {
+      if (parent === 'w:rPr' && el.parent?.parent?.name === 'w:pPr') {
+        return name === 'w:ins' ? 'mark-ins' : name === 'w:del' ? 'mark-del' : name === 'w:moveFrom' ? 'mark-move-from' : 'mark-move-to';
+      }
+      if (parent === 'w:trPr') return name === 'w:ins' ? 'row-ins' : name === 'w:del' ? 'row-del' : null;
+      if (parent === 'w:numPr') return name === 'w:ins' ? 'num-ins' : null;
+      if (parent === 'w:rPr' || parent === 'w:tcPr' || parent === 'w:tblPr') return null;
+      return name === 'w:ins' ? 'run-ins' : name === 'w:del' ? 'run-del' : name === 'w:moveFrom' ? 'move-from' : 'move-to';
+    }
+    case 'w:rPrChange': return 'rpr-change';
+    case 'w:pPrChange': return 'ppr-change';
+    case 'w:tblPrChange': return 'tblpr-change';
+    case 'w:tblGridChange': return 'tblgrid-change';
+    case 'w:tblPrExChange': return 'tblprex-change';
+    case 'w:trPrChange': return 'trpr-change';
+    case 'w:tcPrChange': return 'tcpr-change';
+    case 'w:sectPrChange': return 'sectpr-change';
+    case 'w:numberingChange': return 'numbering-change';
+    case 'w:cellIns': return 'cell-ins';
+    case 'w:cellDel': return 'cell-del';
+    case 'w:cellMerge': return 'cell-merge';
+    case 'w:sdt': return proposedId(el) === null ? null : 'proposed';
+    default: return null;
+  }
+}
+
+/** The id in a proposed control's tag (`redline:proposed:<id>`), or null for other controls. */
+export function proposedId(sdt: XmlElement): string | null {
+  const tag = sdt.first('w:sdtPr')?.first('w:tag')?.attr('w:val');
+  return tag && tag.startsWith(PROPOSED_TAG) ? tag.slice(PROPOSED_TAG.length) : null;
+}
+
+export interface PartScan {
+  part: string;
+  role: PartRole;
+  doc: XmlDocument;
+  sites: Site[];
+}
+
+/**
+ * All revision sites of a part in document order. Revisions inside mc:Fallback are Word's
+ * duplicate of the mc:Choice content; they are attached as shadows of their Choice twin.
+ */
+export function scanPart(part: string, role: PartRole, doc: XmlDocument): PartScan {
+  const sites: Site[] = [];
+  let pre = 0;
+  let order = 0;
+  const openMoves = new Map<string, string>(); // range id -> move name, both directions
+  let lastMoveName: string | null = null;
+
+  const make = (type: SiteType, el: XmlElement): Site => {
+    const id = type === 'proposed' ? proposedId(el) : el.attr('w:id');
+    return { type, el, part, role, id, pre: pre++, order: -1, moveName: null, shadows: [] };
+  };
+  const moveNameNow = (): string | null => {
+    let name: string | null = null;
+    for (const n of openMoves.values()) name = n;
+    return name;
+  };
+
+  const visit = (el: XmlElement, out: Site[]): void => {
+    const name = el.name;
+    if (name === 'w:moveFromRangeStart' || name === 'w:moveToRangeStart') {
+      const n = el.attr('w:name');
+      const id = el.attr('w:id');
+      if (n && id !== null) openMoves.set(`${name}:${id}`, n);
+      lastMoveName = n;
+      return;
+    }
+    if (name === 'w:moveFromRangeEnd' || name === 'w:moveToRangeEnd') {
+      openMoves.delete(`${name.replace('End', 'Start')}:${el.attr('w:id')}`);
+      return;
+    }
+    if (name === 'mc:AlternateContent') {
+      visitAlternate(el, out);
+      return;
+    }
+    const type = classify(el);
+    let deferred: Site | null = null;
+    if (type) {
+      const site = make(type, el);
+      if (MOVE_TYPES.has(type)) site.moveName = moveNameNow();
+      if (type.startsWith('mark-')) deferred = site;
+      else {
+        site.order = order++;
+        out.push(site);
+      }
+      if (OLD_PROPERTY_HOLDERS.has(name) || type === 'cell-merge' || type.startsWith('mark-') || type.startsWith('row-') || type === 'num-ins') {
+        return;
+      }
+    }
+    if (name === 'w:p') {
+      // The paragraph mark ends the paragraph: list its revision after the paragraph's content.
+      const marks: Site[] = [];
+      for (const c of el.children) {
+        if (c.kind !== 1) continue;
+        if (c.name === 'w:pPr') visitMarkHolder(c, marks, out);
+        else visit(c, out);
+      }
+      for (const m of marks) {
+        if (MOVE_TYPES.has(m.type)) m.moveName = moveNameNow() ?? lastMoveName;
+        m.order = order++;
+        out.push(m);
+      }
+      return;
+    }
+    if (deferred) return;
+    for (const c of el.children) if (c.kind === 1) visit(c, out);
+  };
+
+  /** A w:pPr: its w:rPr mark revisions wait for the paragraph's end; the rest is visited now. */
+  const visitMarkHolder = (pPr: XmlElement, marks: Site[], out: Site[]): void => {
+    for (const c of pPr.children) {
+      if (c.kind !== 1) continue;
+      if (c.name === 'w:rPr') {
+        for (const m of c.children) {
+          if (m.kind !== 1) continue;
+          const t = classify(m);
+          if (t && t.startsWith('mark-')) marks.push(make(t, m));
+          else visit(m, out);
+        }
+      } else visit(c, out);
+    }
+  };
+
+  const visitAlternate = (ac: XmlElement, out: Site[]): void => {
+    const choice = ac.first('mc:Choice');
+    const fallbacks = ac.all('mc:Fallback');
+    const before = out.length;
+    if (choice) for (const c of choice.children) if (c.kind === 1) visit(c, out);
+    const choiceSites = out.slice(before);
+    for (const fb of fallbacks) {
+      const shadowSites: Site[] = [];
+      const savedOrder = order;
+      for (const c of fb.children) if (c.kind === 1) visit(c, shadowSites);
+      order = savedOrder;
+      // Pair by position and type; unpaired shadows are decided with nothing (left as they are).
+      shadowSites.forEach((s, i) => {
+        const twin = choiceSites[i];
+        if (twin && twin.type === s.type) twin.shadows.push(s);
+      });
+    }
+  };
+
+  visit(doc.root, sites);
+  return { part, role, doc, sites };
+}

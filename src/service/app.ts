@@ -1,0 +1,157 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { DOCX_MIME_TYPE } from '../contract/document';
+import { buildOpenApiDocument } from '../contract/openapi';
+import { API_BASE_PATH, ROUTES } from '../contract/routes';
+import { Sessions } from './auth/sessions';
+import { SignInCodes } from './auth/sign-in-codes';
+import type { ServiceConfig } from './config';
+import type { ServiceContext } from './context';
+import { defineRoute } from './http/define-route';
+import { installErrorHandler, sendProblem } from './http/error-handler';
+import { ProblemError } from './http/problem';
+import { authenticate } from './http/request-auth';
+import { installSecurityHeaders } from './http/security-headers';
+import type { Mailer } from './mail/mailer';
+import { OutboxMailer } from './mail/outbox-mailer';
+import { createSmtpMailer } from './mail/smtp-mailer';
+import { registerAuthRoutes } from './routes/auth-routes';
+import { registerDevRoutes } from './routes/dev-routes';
+import { registerUploadRoutes } from './routes/upload-routes';
+import { codeHmacKey } from './secrets-file';
+import type { BlobStore } from './store/blobs/blob-store';
+import { createDiskBlobStore } from './store/blobs/disk-blob-store';
+import { ContentStore } from './store/content-store';
+import type { Database } from './store/database';
+import { migrate } from './store/migrations';
+import { openPgliteDatabase } from './store/pglite-database';
+import { openPostgresDatabase } from './store/postgres-database';
+import { UploadsService } from './uploads/uploads-service';
+
+export interface ServiceParts {
+  db?: Database;
+  blobs?: BlobStore;
+  mailer?: Mailer;
+  /** false: no logging. A stream: the service's own log configuration, written there (tests read it). */
+  logger?: false | { write(line: string): void };
+}
+
+export interface Service {
+  app: FastifyInstance;
+  /** Every route registered, as `METHOD /url` (a test holds it equal to the contract's catalogue). */
+  routes: string[];
+  ctx: ServiceContext;
+  close(): Promise<void>;
+}
+
+async function openDatabase(config: ServiceConfig): Promise<Database> {
+  if (config.databaseUrl) return openPostgresDatabase({ connectionString: config.databaseUrl });
+  return openPgliteDatabase(path.join(config.dataDir, 'db'));
+}
+
+/** Builds the whole service (database migrated, routes registered) without listening. */
+export async function createService(config: ServiceConfig, parts: ServiceParts = {}): Promise<Service> {
+  const app = Fastify({
+    logger: parts.logger === false ? false : {
+      level: config.logLevel,
+      // Tokens never reach the log (ASVS 5.0 16.2.5): the header is redacted and tokens are never in URLs.
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
+      ...(parts.logger ? { stream: parts.logger } : {}),
+    },
+    bodyLimit: 1024 * 1024,
+    trustProxy: process.env.TRUST_PROXY === 'true',
+    disableRequestLogging: false,
+  });
+  const db = parts.db ?? (await openDatabase(config));
+  await migrate(db);
+  const blobs = parts.blobs ?? createDiskBlobStore(path.join(config.dataDir, 'blobs'));
+  const content = new ContentStore(db, blobs);
+  const outbox = parts.mailer ? null : config.smtpUrl ? null : new OutboxMailer(db, (m) => app.log.info({ to: m.to, code: m.code }, `mail (outbox) to ${m.to}: ${m.subject}`));
+  const mailer = parts.mailer ?? outbox ?? createSmtpMailer(config.smtpUrl!, config.mailFrom);
+  const sessions = new Sessions(config.auth);
+  const codes = new SignInCodes(db, mailer, config.auth, codeHmacKey(config.codeHmacKey, config.dataDir), config.publicUrl,
+    (error) => app.log.error({ err: error }, 'sending mail failed'));
+  const ctx: ServiceContext = {
+    config, db, content, mailer, outbox: outbox ?? (mailer instanceof OutboxMailer ? mailer : null), sessions, codes,
+    uploads: new UploadsService(db, content, { ...config.docxLimits, maxCompressedBytes: config.maxUploadBytes }),
+    authenticate: (request, spec) => authenticate(db, sessions, request, spec.access),
+    log: app.log,
+  };
+
+  const routes: string[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push(`${method} ${route.url}`);
+  });
+  installErrorHandler(app);
+  installSecurityHeaders(app);
+  installBodyHandling(app, config);
+
+  registerAuthRoutes(app, ctx);
+  registerDevRoutes(app, ctx);
+  registerUploadRoutes(app, ctx);
+  defineRoute(app, ctx.authenticate, ROUTES.openapi, async () => buildOpenApiDocument(`${config.publicUrl}${API_BASE_PATH}`));
+  await installSpa(app, config);
+
+  const maintenance = setInterval(() => void runMaintenance(ctx), 10 * 60_000);
+  maintenance.unref();
+
+  return {
+    app,
+    routes,
+    ctx,
+    async close() {
+      clearInterval(maintenance);
+      await app.close();
+      await mailer.close();
+      if (!parts.db) await db.close();
+    },
+  };
+}
+
+function installBodyHandling(app: FastifyInstance, config: ServiceConfig): void {
+  void app.register(fastifyMultipart, {
+    limits: { fileSize: config.maxUploadBytes, files: 1, fields: 10, parts: 12, fieldSize: 10_000 },
+    throwFileSizeLimit: true,
+  });
+  // Raw .docx bodies (saving a draft).
+  app.addContentTypeParser([DOCX_MIME_TYPE, 'application/octet-stream'], { parseAs: 'buffer', bodyLimit: config.maxUploadBytes },
+    (_request, body, done) => done(null, new Uint8Array(body as Buffer)));
+  // Refuse a declared oversize body before reading any of it.
+  app.addHook('onRequest', async (request, reply) => {
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > config.maxUploadBytes + 64 * 1024) {
+      reply.header('connection', 'close');
+      return sendProblem(reply, new ProblemError(413, 'payload_too_large',
+        `The upload is ${Math.round(declared / 1048576)} MB; the limit is ${Math.round(config.maxUploadBytes / 1048576)} MB.`));
+    }
+  });
+}
+
+/** Serves the built SPA at `/`, with index.html for every client-side route. Unknown /api paths are 404 problems. */
+async function installSpa(app: FastifyInstance, config: ServiceConfig): Promise<void> {
+  const staticDir = config.staticDir;
+  const hasSpa = staticDir !== null && existsSync(path.join(staticDir, 'index.html'));
+  if (hasSpa) await app.register(fastifyStatic, { root: staticDir, wildcard: false, index: ['index.html'], cacheControl: false,
+    setHeaders: (res, file) => res.setHeader('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache') });
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    if (url === API_BASE_PATH || url.startsWith(`${API_BASE_PATH}/`) || url.startsWith('/.well-known/') || !hasSpa || request.method !== 'GET') {
+      return sendProblem(reply, new ProblemError(404, 'not_found', `No route ${request.method} ${url}.`));
+    }
+    return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}
+
+/** Housekeeping every instance may run; each step is safe to run concurrently. */
+export async function runMaintenance(ctx: ServiceContext): Promise<void> {
+  try {
+    await ctx.db.query("DELETE FROM rate_events WHERE at < now() - interval '2 hours'");
+    await ctx.db.query("DELETE FROM sign_in_codes WHERE expires_at < now() - interval '1 day'");
+    await ctx.content.sweep(ctx.config.blobGraceMs);
+  } catch (error) {
+    ctx.log.warn({ err: error }, 'maintenance failed; will retry');
+  }
+}

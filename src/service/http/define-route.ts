@@ -1,0 +1,64 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { API_BASE_PATH, type RouteSpec } from '../../contract/routes';
+import { zodProblem } from './error-handler';
+import type { RequestAuth } from './request-auth';
+
+type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
+
+export interface RouteContext<S extends RouteSpec> {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  params: Record<string, string>;
+  body: S['bodyKind'] extends 'json' ? Infer<S['body']> : undefined;
+  query: Infer<S['query']>;
+  /** Set for every route that is not public. */
+  auth: S['access'] extends 'public' ? null : RequestAuth;
+}
+
+export type Authenticator = (request: FastifyRequest, spec: RouteSpec) => Promise<RequestAuth>;
+
+/**
+ * Registers the handler of one catalogue route: authenticates as the spec says,
+ * validates query and JSON body with the contract's schemas (400 problem details
+ * naming each field), and answers the handler's value with the spec's status.
+ * A handler that answers bytes or headers itself returns the reply.
+ */
+export function defineRoute<S extends RouteSpec>(
+  app: FastifyInstance,
+  authenticator: Authenticator,
+  spec: S,
+  handler: (ctx: RouteContext<S>) => Promise<unknown>,
+): void {
+  const url = API_BASE_PATH + spec.path.replace(/\{(\w+)\}/g, ':$1');
+  app.route({
+    method: spec.method,
+    url,
+    handler: async (request, reply) => {
+      const auth = spec.access === 'public' ? null : await authenticator(request, spec);
+      let query: unknown;
+      if (spec.query) {
+        const parsed = spec.query.safeParse(request.query ?? {});
+        if (!parsed.success) throw zodProblem(parsed.error, 'query string');
+        query = parsed.data;
+      }
+      let body: unknown;
+      if (spec.bodyKind === 'json' && spec.body) {
+        if (request.body === undefined || request.body === null) throw zodProblem(emptyBodyError(spec.body));
+        const parsed = spec.body.safeParse(request.body);
+        if (!parsed.success) throw zodProblem(parsed.error);
+        body = parsed.data;
+      }
+      const ctx = { request, reply, params: request.params as Record<string, string>, body, query, auth } as RouteContext<S>;
+      const result = await handler(ctx);
+      if (result === reply) return reply;
+      if (result === undefined) return reply.code(spec.status).send();
+      return reply.code(spec.status).send(result);
+    },
+  });
+}
+
+function emptyBodyError(schema: z.ZodType): z.ZodError {
+  const result = schema.safeParse(undefined);
+  return result.success ? (schema.safeParse(null) as { error: z.ZodError }).error : result.error;
+}

@@ -1,0 +1,36 @@
+import { createService } from './app';
+import { loadConfig } from './config';
+import { DEMO_EMAIL, seedDemo } from './seed';
+
+/** `npm start`: one process serving the SPA at / and the API under /api. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const service = await createService(config);
+  if (config.seedDemo) await seedDemo(service.ctx);
+  await service.app.listen({ host: config.host, port: config.port });
+
+  const mail = service.ctx.outbox
+    ? `Sign-in codes are printed in this console (development outbox), and readable at ${config.publicUrl}/api/dev/mailbox?to=${DEMO_EMAIL}`
+    : 'Sign-in codes are sent by SMTP.';
+  process.stdout.write([
+    '',
+    `  Redline is running at ${config.publicUrl}`,
+    `  Sign in as ${DEMO_EMAIL}: enter the address, press "Send code", then enter the 8-digit code.`,
+    `  ${mail}`,
+    `  API: ${config.publicUrl}/api  (OpenAPI: ${config.publicUrl}/api/openapi.json)`,
+    '',
+  ].join('\n') + '\n');
+
+  const stop = async (signal: string) => {
+    service.ctx.log.info(`${signal}: shutting down`);
+    await service.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Redline failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

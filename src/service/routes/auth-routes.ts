@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import type { SessionGrant } from '../../contract/auth';
+import { ROUTES } from '../../contract/routes';
+import { findUserById, orgsOfUser } from '../auth/directory';
+import type { ServiceContext } from '../context';
+import { defineRoute } from '../http/define-route';
+import { ProblemError } from '../http/problem';
+
+const ACCEPTED_DETAIL = 'If an account uses this address, a sign-in code is on its way. It works once, for 10 minutes.';
+
+export function registerAuthRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  defineRoute(app, ctx.authenticate, ROUTES.requestSignInCode, async ({ body, request }) => {
+    await ctx.codes.request(body.identifier, request.ip, 'sign_in');
+    return { status: 'accepted', detail: ACCEPTED_DETAIL };
+  });
+
+  defineRoute(app, ctx.authenticate, ROUTES.verifyCode, async ({ body, request }): Promise<SessionGrant> => {
+    const identity = await ctx.codes.verify(body.identifier, body.code, request.ip);
+    return issueSession(ctx, identity.userId, 'web', clientOf(request.headers['user-agent']));
+  });
+
+  defineRoute(app, ctx.authenticate, ROUTES.signOut, async ({ auth }) => {
+    await ctx.sessions.revoke(ctx.db, auth.session.id);
+  });
+
+  defineRoute(app, ctx.authenticate, ROUTES.describeSession, async ({ auth }) => {
+    const user = await findUserById(ctx.db, auth.userId);
+    if (!user) throw new ProblemError(401, 'unauthenticated', 'This account no longer exists.');
+    return {
+      id: auth.session.id,
+      kind: auth.session.kind,
+      user,
+      orgs: await orgsOfUser(ctx.db, auth.userId),
+      createdAt: auth.session.createdAt.toISOString(),
+      lastUsedAt: auth.session.lastUsedAt.toISOString(),
+      expiresAt: auth.session.expiresAt.toISOString(),
+    };
+  });
+}
+
+/** A fresh session for a user who has just proved who they are. */
+export async function issueSession(ctx: ServiceContext, userId: string, kind: 'web' | 'connector', client: string | null): Promise<SessionGrant> {
+  const user = await findUserById(ctx.db, userId);
+  const orgs = await orgsOfUser(ctx.db, userId);
+  const first = orgs[0];
+  if (!user || !first) throw new ProblemError(403, 'forbidden', 'This account belongs to no organisation. Ask an owner to invite you.');
+  const { token, session } = await ctx.sessions.create(ctx.db, userId, kind, client);
+  return { session_token: token, orgId: first.id, user, orgs, expiresAt: session.expiresAt.toISOString() };
+}
+
+function clientOf(userAgent: string | undefined): string | null {
+  return userAgent ? userAgent.slice(0, 200) : null;
+}

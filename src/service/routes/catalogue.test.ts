@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_BASE_PATH, ROUTES } from '../../contract/routes';
+import { startTestService, type TestService } from '../testing/test-service';
+
+describe('the route catalogue', () => {
+  let t: TestService;
+  beforeAll(async () => {
+    t = await startTestService();
+  });
+  afterAll(async () => t.destroy());
+
+  it('is exactly what the service registers under /api', () => {
+    const catalogue = Object.values(ROUTES).map((r) => `${r.method} ${API_BASE_PATH}${r.path.replace(/\{(\w+)\}/g, ':$1')}`).sort();
+    const registered = t.routes.filter((r) => r.split(' ')[1]!.startsWith(`${API_BASE_PATH}/`)).sort();
+    expect(registered).toEqual(catalogue);
+  });
+
+  it('serves an OpenAPI document generated from it', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toBe('3.1.0');
+    for (const spec of Object.values(ROUTES)) {
+      const op = doc.paths[spec.path]?.[spec.method.toLowerCase()];
+      expect(op, `${spec.method} ${spec.path}`).toBeDefined();
+      expect(op.responses[String(spec.status)]).toBeDefined();
+    }
+    const apply = doc.paths['/documents/{documentId}/revisions/apply'].post;
+    expect(Object.keys(apply.requestBody.content['application/json'].schema.properties)).toEqual(
+      expect.arrayContaining(['accepted_change_ids', 'rejected_change_ids', 'recordDecision', 'record_decision']));
+  });
+
+  it('sets security headers on every answer', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('DENY');
+  });
+});

@@ -1,0 +1,94 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { FileName, UploadPurpose } from '../../contract/document';
+import { ROUTES } from '../../contract/routes';
+import type { ServiceContext } from '../context';
+import { defineRoute } from '../http/define-route';
+import { ProblemError } from '../http/problem';
+import type { IncomingFile } from '../uploads/uploads-service';
+
+interface MultipartUpload {
+  file: IncomingFile;
+  fields: Record<string, string>;
+}
+
+/**
+ * Reads a multipart form with exactly one file part named `file`. The size cap is
+ * enforced while streaming (413 before the whole body is read).
+ */
+export async function readMultipartUpload(request: FastifyRequest): Promise<MultipartUpload> {
+  if (!request.isMultipart()) {
+    throw new ProblemError(415, 'unsupported_media_type', 'Send the file as multipart/form-data with a part named "file".');
+  }
+  const fields: Record<string, string> = {};
+  let file: IncomingFile | null = null;
+  for await (const part of request.parts()) {
+    if (part.type === 'file') {
+      if (part.fieldname !== 'file' || file) {
+        await part.toBuffer();
+        throw new ProblemError(400, 'invalid_request', 'Send exactly one file, in a part named "file".');
+      }
+      const bytes = await part.toBuffer();
+      const name = FileName.safeParse(part.filename || 'document.docx');
+      file = { fileName: name.success ? name.data : 'document.docx', bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+    } else {
+      fields[part.fieldname] = String(part.value);
+    }
+  }
+  if (!file) throw new ProblemError(400, 'invalid_request', 'The form has no file: send the .docx in a part named "file".');
+  return { file, fields };
+}
+
+export function registerUploadRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  const { uploads } = ctx;
+
+  defineRoute(app, ctx.authenticate, ROUTES.createUpload, async ({ request, auth }) => {
+    const { file, fields } = await readMultipartUpload(request);
+    const purpose = UploadPurpose.safeParse(fields.purpose ?? 'source_doc');
+    if (!purpose.success) {
+      throw new ProblemError(400, 'invalid_request', 'purpose must be source_doc or playbook.', { errors: [{ path: 'purpose', message: 'must be source_doc or playbook' }] });
+    }
+    const reference = fields.clientReferenceId?.trim() || null;
+    if (reference && reference.length > 200) throw new ProblemError(400, 'invalid_request', 'clientReferenceId must be at most 200 characters.');
+    return uploads.create(auth.orgId, auth.userId, file, purpose.data, reference);
+  });
+
+  defineRoute(app, ctx.authenticate, ROUTES.listUploads, async ({ auth, query }) => uploads.list(auth.orgId, query));
+
+  defineRoute(app, ctx.authenticate, ROUTES.getUpload, async ({ auth, params }) => uploads.get(auth.orgId, params.uploadId!));
+
+  defineRoute(app, ctx.authenticate, ROUTES.downloadUpload, async ({ auth, params, reply }) => {
+    const { row, bytes } = await uploads.download(auth.orgId, params.uploadId!);
+    return reply
+      .code(200)
+      .type(row.mimeType)
+      .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(row.fileName)}`)
+      .header('cache-control', 'private, no-store')
+      .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  });
+
+  defineRoute(app, ctx.authenticate, ROUTES.renameUpload, async ({ auth, params, body }) =>
+    uploads.rename(auth.orgId, params.uploadId!, body.fileName));
+
+  defineRoute(app, ctx.authenticate, ROUTES.createVersion, async ({ request, auth, params }) => {
+    const { file } = await readMultipartUpload(request);
+    return uploads.addVersion(auth.orgId, auth.userId, params.uploadId!, file);
+  });
+
+  defineRoute(app, ctx.authenticate, ROUTES.startWorkingDraft, async ({ auth, params }) =>
+    uploads.startWorkingDraft(auth.orgId, auth.userId, params.uploadId!));
+
+  defineRoute(app, ctx.authenticate, ROUTES.deleteSeries, async ({ auth, params }) => uploads.deleteSeries(auth.orgId, params.uploadId!));
+  defineRoute(app, ctx.authenticate, ROUTES.deleteSeriesAlias, async ({ auth, params }) => uploads.deleteSeries(auth.orgId, params.uploadId!));
+
+  defineRoute(app, ctx.authenticate, ROUTES.saveDraft, async ({ request, auth, params }) => {
+    const bytes = request.isMultipart()
+      ? (await readMultipartUpload(request)).file.bytes
+      : request.body instanceof Uint8Array
+        ? request.body
+        : null;
+    if (!bytes) {
+      throw new ProblemError(415, 'unsupported_media_type', 'Send the draft as the raw .docx body (application/vnd.openxmlformats-officedocument.wordprocessingml.document) or as multipart "file".');
+    }
+    return uploads.saveDraft(auth.orgId, params.documentId!, bytes);
+  });
+}

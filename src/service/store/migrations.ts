@@ -1,0 +1,191 @@
+import type { Database } from './database';
+
+/**
+ * Schema migrations, applied in order on start. Append only: never edit a shipped
+ * migration, add a new one. Each runs in its own transaction together with its
+ * record in schema_migrations, under an advisory lock so several instances starting
+ * at once apply each migration exactly once.
+ */
+export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = [
+  {
+    id: 1,
+    name: 'organisations, users, sign-in, sessions',
+    sql: `
+      CREATE TABLE orgs (
+        id text PRIMARY KEY,
+        name text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE users (
+        id text PRIMARY KEY,
+        email text NOT NULL UNIQUE,
+        display_name text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE memberships (
+        org_id text NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+        user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        role text NOT NULL CHECK (role IN ('owner', 'member')),
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (org_id, user_id)
+      );
+      CREATE INDEX memberships_user ON memberships(user_id);
+
+      -- One live code per address: issuing a new code replaces (cancels) the old one.
+      CREATE TABLE sign_in_codes (
+        email text PRIMARY KEY,
+        code_hmac text NOT NULL,
+        purpose text NOT NULL,
+        payload jsonb,
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        failed_attempts integer NOT NULL DEFAULT 0
+      );
+
+      -- Sliding-window rate-limit events; in the database so limits hold across instances.
+      CREATE TABLE rate_events (
+        bucket text NOT NULL,
+        at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX rate_events_bucket_at ON rate_events(bucket, at);
+
+      CREATE TABLE sessions (
+        id text PRIMARY KEY,
+        token_sha256 text NOT NULL UNIQUE,
+        user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        kind text NOT NULL CHECK (kind IN ('web', 'connector')),
+        client text,
+        created_at timestamptz NOT NULL,
+        last_used_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        revoked_at timestamptz
+      );
+      CREATE INDEX sessions_user ON sessions(user_id);
+
+      -- Development outbox: every message the outbox transport "sends".
+      CREATE TABLE outbox_messages (
+        id bigserial PRIMARY KEY,
+        to_email text NOT NULL,
+        subject text NOT NULL,
+        body_text text NOT NULL,
+        code text,
+        sent_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX outbox_messages_to ON outbox_messages(to_email, id);
+    `,
+  },
+  {
+    id: 2,
+    name: 'uploads and blobs',
+    sql: `
+      -- Content-addressed blobs. A row here means the bytes were stored at created_at;
+      -- the sweep removes unreferenced blobs older than a grace period.
+      CREATE TABLE blobs (
+        sha256 text PRIMARY KEY,
+        size_bytes integer NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+
+      CREATE TABLE uploads (
+        id text PRIMARY KEY,
+        artifact_id text,
+        org_id text NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+        created_by_user_id text REFERENCES users(id) ON DELETE SET NULL,
+        file_name text NOT NULL,
+        mime_type text NOT NULL,
+        size_bytes integer NOT NULL,
+        purpose text NOT NULL CHECK (purpose IN ('source_doc', 'playbook')),
+        client_reference_id text,
+        document_series_id text NOT NULL,
+        document_version integer NOT NULL,
+        parent_upload_id text,
+        version_kind text NOT NULL CHECK (version_kind IN ('original', 'working_draft')),
+        storage_key text,
+        content_sha256 text,
+        has_binary boolean NOT NULL,
+        status text NOT NULL DEFAULT 'ready',
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        UNIQUE (document_series_id, document_version)
+      );
+      CREATE INDEX uploads_org_created ON uploads(org_id, created_at DESC, id DESC);
+      CREATE INDEX uploads_series ON uploads(document_series_id);
+      CREATE INDEX uploads_sha ON uploads(content_sha256);
+    `,
+  },
+  {
+    id: 3,
+    name: 'decision log, proposals, undo history',
+    sql: `
+      -- Append-only decision log: one row per applied batch, and one per undo (kind 'undo',
+      -- naming the batch it undid in undoes_seq). Rows are never updated or deleted while
+      -- the draft exists; the track is a projection of this log.
+      CREATE TABLE decision_batches (
+        upload_id text NOT NULL REFERENCES uploads(id) ON DELETE CASCADE,
+        seq integer NOT NULL,
+        kind text NOT NULL CHECK (kind IN ('decide', 'undo')),
+        undoes_seq integer,
+        user_id text REFERENCES users(id) ON DELETE SET NULL,
+        accepted jsonb NOT NULL,
+        rejected jsonb NOT NULL,
+        -- Decisions applied with recordDecision false (withdrawn proposals): not in the track.
+        unrecorded jsonb NOT NULL,
+        -- The track order after this entry and what each change decided here was.
+        snapshot jsonb NOT NULL,
+        previous_sha256 text NOT NULL,
+        next_sha256 text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (upload_id, seq)
+      );
+
+      -- Changes the service wrote for a user (redline edits), with their justification.
+      CREATE TABLE proposals (
+        upload_id text NOT NULL REFERENCES uploads(id) ON DELETE CASCADE,
+        change_id text NOT NULL,
+        user_id text REFERENCES users(id) ON DELETE SET NULL,
+        justification text,
+        created_at timestamptz NOT NULL,
+        PRIMARY KEY (upload_id, change_id)
+      );
+
+      -- The track projection: rebuilt from decision_batches whenever it is missing or stale.
+      -- The track projection: the whole track as the app reads it, stamped with the log
+      -- position and content it was built from. Stale or missing: rebuilt from the log.
+      CREATE TABLE track_projection (
+        upload_id text PRIMARY KEY REFERENCES uploads(id) ON DELETE CASCADE,
+        log_seq integer NOT NULL,
+        content_sha256 text NOT NULL,
+        track jsonb NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
+];
+
+const LOCK_KEY = 740_215_901; // arbitrary, constant: "redline migrations"
+
+export async function migrate(db: Database): Promise<number[]> {
+  await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+  const applied: number[] = [];
+  for (const migration of MIGRATIONS) {
+    await db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
+      const done = await tx.query('SELECT 1 FROM schema_migrations WHERE id = $1', [migration.id]);
+      if (done.length > 0) return;
+      for (const statement of splitStatements(migration.sql)) await tx.query(statement);
+      await tx.query('INSERT INTO schema_migrations (id, name) VALUES ($1, $2)', [migration.id, migration.name]);
+      applied.push(migration.id);
+    });
+  }
+  return applied;
+}
+
+/** Comments go first; our migrations hold no semicolons inside literals, so a split on `;` is then exact. */
+function splitStatements(sql: string): string[] {
+  return sql
+    .replace(/--[^\n]*/g, '')
+    .split(';')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}

@@ -1,0 +1,202 @@
+import type { DocumentRow, UploadListQuery, UploadPurpose } from '../../contract/document';
+import { DOCX_MIME_TYPE } from '../../contract/document';
+import { DocxError, ingestDocx, type ReadLimits } from '../../docx';
+import { newId } from '../auth/secrets';
+import { ProblemError, notFound } from '../http/problem';
+import type { ContentStore } from '../store/content-store';
+import type { Database, Queryable } from '../store/database';
+import { findUpload, insertUpload, toDocumentRow, UPLOAD_COLUMNS, type UploadRecord } from './upload-rows';
+
+/** The engine's refusals as the HTTP problems DESIGN.md names. */
+export function docxProblem(error: DocxError): ProblemError {
+  switch (error.code) {
+    case 'not_docx':
+      return new ProblemError(415, 'unsupported_media_type', `This file is not a Word document (.docx): ${error.message}`);
+    case 'too_large':
+      return new ProblemError(413, 'payload_too_large', error.message);
+    default:
+      return new ProblemError(422, 'invalid_docx', `This .docx cannot be processed: ${error.message}`);
+  }
+}
+
+/** Validates and normalises incoming bytes with the engine's safe reader and ingest step. */
+export function ingest(bytes: Uint8Array, limits: Partial<ReadLimits>): Uint8Array {
+  if (bytes.byteLength === 0) throw new ProblemError(400, 'invalid_request', 'The file is empty.');
+  try {
+    return ingestDocx(bytes, limits).bytes;
+  } catch (error) {
+    if (error instanceof DocxError) throw docxProblem(error);
+    throw error;
+  }
+}
+
+interface Cursor {
+  t: string;
+  id: string;
+}
+
+function encodeCursor(row: UploadRecord): string {
+  return Buffer.from(JSON.stringify({ t: row.created_at.toISOString(), id: row.id } satisfies Cursor)).toString('base64url');
+}
+
+function decodeCursor(raw: string): Cursor {
+  try {
+    const value = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Cursor;
+    if (typeof value.t !== 'string' || typeof value.id !== 'string' || Number.isNaN(Date.parse(value.t))) throw new Error('shape');
+    return value;
+  } catch {
+    throw new ProblemError(400, 'invalid_request', 'The cursor is not one this service issued.');
+  }
+}
+
+export interface IncomingFile {
+  fileName: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * Uploads and their series: versions, working drafts, renames and series deletion.
+ * Bytes are written (content-addressed) before the row that points at them is
+ * committed, so no row ever points at a missing blob; a crash in between leaves an
+ * unreferenced blob that the sweep removes.
+ */
+export class UploadsService {
+  constructor(
+    private readonly db: Database,
+    private readonly content: ContentStore,
+    private readonly limits: Partial<ReadLimits>,
+  ) {}
+
+  async create(orgId: string, userId: string | null, file: IncomingFile, purpose: UploadPurpose, clientReferenceId: string | null): Promise<DocumentRow> {
+    const bytes = ingest(file.bytes, this.limits);
+    const stored = await this.content.put(bytes);
+    const id = newId();
+    const row = await insertUpload(this.db, {
+      id, orgId, userId, fileName: file.fileName, purpose, clientReferenceId, seriesId: id, version: 1, parentId: null,
+      versionKind: 'original', sha256: stored.sha256, storageKey: stored.storageKey, sizeBytes: stored.sizeBytes, mimeType: DOCX_MIME_TYPE,
+    });
+    return toDocumentRow(row);
+  }
+
+  async list(orgId: string, query: UploadListQuery): Promise<{ items: DocumentRow[]; nextCursor: string | null }> {
+    const limit = query.limit ?? 50;
+    const params: unknown[] = [orgId];
+    let where = 'org_id = $1';
+    if (query.purpose) {
+      params.push(query.purpose);
+      where += ` AND purpose = $${params.length}`;
+    }
+    if (query.cursor) {
+      const cursor = decodeCursor(query.cursor);
+      params.push(cursor.t, cursor.id);
+      where += ` AND (created_at, id) < ($${params.length - 1}::timestamptz, $${params.length})`;
+    }
+    params.push(limit + 1);
+    const rows = await this.db.query<UploadRecord>(
+      `SELECT ${UPLOAD_COLUMNS} FROM uploads WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length}`, params);
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return { items: page.map(toDocumentRow), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+  }
+
+  async get(orgId: string, id: string): Promise<DocumentRow> {
+    return toDocumentRow(await this.require(this.db, orgId, id));
+  }
+
+  async download(orgId: string, id: string): Promise<{ row: DocumentRow; bytes: Uint8Array }> {
+    const row = await this.require(this.db, orgId, id);
+    if (!row.content_sha256) throw new ProblemError(404, 'not_found', 'This upload has no stored content.');
+    return { row: toDocumentRow(row), bytes: await this.content.get(row.content_sha256) };
+  }
+
+  async rename(orgId: string, id: string, fileName: string): Promise<DocumentRow> {
+    const rows = await this.db.query<UploadRecord>(
+      `UPDATE uploads SET file_name = $3, updated_at = now() WHERE id = $1 AND org_id = $2 RETURNING ${UPLOAD_COLUMNS}`,
+      [id, orgId, fileName]);
+    const row = rows[0];
+    if (!row) throw notFound('This upload');
+    return toDocumentRow(row);
+  }
+
+  /** A new original version in the same series: documentVersion + 1, parent = the upload named. */
+  async addVersion(orgId: string, userId: string, parentId: string, file: IncomingFile): Promise<DocumentRow> {
+    await this.require(this.db, orgId, parentId);
+    const bytes = ingest(file.bytes, this.limits);
+    const stored = await this.content.put(bytes);
+    return this.db.transaction(async (tx) => {
+      const parent = await this.lockSeriesOf(tx, orgId, parentId);
+      const row = await insertUpload(tx, {
+        id: newId(), orgId, userId, fileName: file.fileName, purpose: parent.purpose, clientReferenceId: parent.client_reference_id,
+        seriesId: parent.document_series_id, version: await nextVersion(tx, parent.document_series_id), parentId: parent.id,
+        versionKind: 'original', sha256: stored.sha256, storageKey: stored.storageKey, sizeBytes: stored.sizeBytes, mimeType: DOCX_MIME_TYPE,
+      });
+      return toDocumentRow(row);
+    });
+  }
+
+  /** Every call creates a new working draft: a new row sharing the source's bytes. */
+  async startWorkingDraft(orgId: string, userId: string, sourceId: string): Promise<DocumentRow> {
+    return this.db.transaction(async (tx) => {
+      const source = await this.lockSeriesOf(tx, orgId, sourceId);
+      if (!source.content_sha256 || !source.storage_key) throw new ProblemError(409, 'conflict', 'This upload has no content to draft from.');
+      const row = await insertUpload(tx, {
+        id: newId(), orgId, userId, fileName: source.file_name, purpose: source.purpose, clientReferenceId: source.client_reference_id,
+        seriesId: source.document_series_id, version: await nextVersion(tx, source.document_series_id), parentId: source.id,
+        versionKind: 'working_draft', sha256: source.content_sha256, storageKey: source.storage_key, sizeBytes: source.size_bytes,
+        mimeType: source.mime_type,
+      });
+      return toDocumentRow(row);
+    });
+  }
+
+  /**
+   * Deletes every row of the series, answering the row named with status `deleted`.
+   * Bytes stay until the blob sweep finds them unreferenced.
+   */
+  async deleteSeries(orgId: string, id: string): Promise<DocumentRow> {
+    return this.db.transaction(async (tx) => {
+      const target = await this.lockSeriesOf(tx, orgId, id);
+      await tx.query('DELETE FROM uploads WHERE document_series_id = $1 AND org_id = $2', [target.document_series_id, orgId]);
+      return toDocumentRow({ ...target, status: 'deleted', has_binary: false, storage_key: null, updated_at: new Date() });
+    });
+  }
+
+  /** Replaces a working draft's bytes; new changes in them join the track as open items. */
+  async saveDraft(orgId: string, id: string, incoming: Uint8Array): Promise<DocumentRow> {
+    const existing = await this.require(this.db, orgId, id);
+    if (existing.version_kind !== 'working_draft') {
+      throw new ProblemError(409, 'not_working_draft', 'Only a working draft can be saved over; start a working draft from this version first.');
+    }
+    const bytes = ingest(incoming, this.limits);
+    const stored = await this.content.put(bytes);
+    return this.db.transaction(async (tx) => {
+      const row = await findUpload(tx, orgId, id, true);
+      if (!row) throw notFound('This upload');
+      const rows = await tx.query<UploadRecord>(
+        `UPDATE uploads SET content_sha256 = $2, storage_key = $3, size_bytes = $4, has_binary = true, updated_at = now()
+         WHERE id = $1 RETURNING ${UPLOAD_COLUMNS}`, [id, stored.sha256, stored.storageKey, stored.sizeBytes]);
+      return toDocumentRow(rows[0]!);
+    });
+  }
+
+  async require(db: Queryable, orgId: string, id: string): Promise<UploadRecord> {
+    const row = await findUpload(db, orgId, id);
+    if (!row) throw notFound('This upload');
+    return row;
+  }
+
+  /** Locks the series (its first version's row) so version numbers are handed out one at a time. */
+  private async lockSeriesOf(tx: Queryable, orgId: string, id: string): Promise<UploadRecord> {
+    const row = await this.require(tx, orgId, id);
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`series:${row.document_series_id}`]);
+    // Re-read under the lock: a concurrent series delete may have removed the row meanwhile.
+    const locked = await findUpload(tx, orgId, id, true);
+    if (!locked) throw notFound('This upload');
+    return locked;
+  }
+}
+
+async function nextVersion(tx: Queryable, seriesId: string): Promise<number> {
+  const rows = await tx.query<{ v: number }>('SELECT coalesce(max(document_version), 0)::int + 1 AS v FROM uploads WHERE document_series_id = $1', [seriesId]);
+  return rows[0]!.v;
+}
