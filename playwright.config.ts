@@ -2,6 +2,9 @@ import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 const PORT = Number(process.env.E2E_PORT ?? 8790);
+// E2E_BASE_URL: run against a service that is already running (its rate limits must allow
+// repeated sign-ins, see `env` below) instead of starting a fresh one.
+const EXTERNAL = process.env.E2E_BASE_URL;
 // A fresh data directory per run: every run starts from the seeded demo and nothing else.
 const DATA_DIR = path.resolve('.tmp/e2e-data');
 
@@ -19,7 +22,7 @@ export default defineConfig({
   retries: 0,
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
+    baseURL: EXTERNAL ?? `http://127.0.0.1:${PORT}`,
     headless: true,
     trace: 'retain-on-failure',
     launchOptions: {
@@ -27,8 +30,8 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     },
   },
-  webServer: {
-    command: `rm -rf "${DATA_DIR}" && mkdir -p "${DATA_DIR}" && npx tsx src/service/main.ts`,
+  webServer: EXTERNAL ? undefined : {
+    command: `rm -rf "${DATA_DIR}" && mkdir -p "${DATA_DIR}" && node_modules/.bin/tsx src/service/main.ts`,
     url: `http://127.0.0.1:${PORT}/api/openapi.json`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -13,8 +13,9 @@ test('signs in with an e-mail code and lists the demo contract', async ({ page }
   // The seed has an original and a working draft of the demo contract; the draft opens review.
   const draftLink = page.getByRole('link', { name: DEMO_CONTRACT });
   await expect(draftLink).toHaveCount(1);
-  await expect(page.getByRole('cell', { name: 'Working draft' })).toBeVisible();
-  await expect(page.getByRole('cell', { name: 'Original' })).toBeVisible();
+  const series = page.getByRole('rowgroup', { name: `Series ${DEMO_CONTRACT}` });
+  await expect(series.getByRole('cell', { name: 'Working draft', exact: true })).toBeVisible();
+  await expect(series.getByRole('cell', { name: 'Original', exact: true })).toBeVisible();
   await expectNoAxeViolations(page);
 
   // The token is in sessionStorage, never in the address bar.

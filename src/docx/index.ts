@@ -1,6 +1,19 @@
 /**
  * The OOXML revision engine: pure TypeScript, bytes in, bytes out. The service calls these
  * functions; each parses the .docx once. For several operations on one draft, use `openDocx`.
+ *
+ * Decisions where the interface is silent (details beside the code that implements them):
+ * - change_id is `c<w:id>`; ingest makes w:id unique across all kinds and parts, keeping ids that
+ *   already are, so a change id lives as long as its change (revisions/ids.ts, changes.ts).
+ * - ordinal: document order per part, parts in the order body, headers, footers, footnotes,
+ *   endnotes, comments, then styles and numbering (package/package.ts). A paragraph-mark change
+ *   counts at the end of its paragraph.
+ * - A move (all w:moveFrom/w:moveTo halves of one move name) is ONE change, listed where its first
+ *   half appears, kind delete (source first) or insert, preview "Moved: ..."; deciding it decides
+ *   both halves and removes the move ranges (revisions/changes.ts).
+ * - A proposed control is one change with the tracked insertions inside it (revisions/changes.ts).
+ * - Revisions inside mc:Fallback are Word's copy of the mc:Choice content: not listed, decided
+ *   with their Choice twin (revisions/sites.ts).
  */
 import type { Revision } from '../contract/revision';
 import { OpenDocx } from './document';

@@ -29,6 +29,8 @@ import type { Database } from './store/database';
 import { migrate } from './store/migrations';
 import { openPgliteDatabase } from './store/pglite-database';
 import { openPostgresDatabase } from './store/postgres-database';
+import { ReviewService, type ReviewFaults } from './review/review-service';
+import { registerDocumentRoutes } from './routes/document-routes';
 import { UploadsService } from './uploads/uploads-service';
 
 export interface ServiceParts {
@@ -37,6 +39,8 @@ export interface ServiceParts {
   mailer?: Mailer;
   /** false: no logging. A stream: the service's own log configuration, written there (tests read it). */
   logger?: false | { write(line: string): void };
+  /** Test-only fault hooks (see ReviewFaults). */
+  faults?: ReviewFaults;
 }
 
 export interface Service {
@@ -63,7 +67,6 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
     },
     bodyLimit: 1024 * 1024,
     trustProxy: process.env.TRUST_PROXY === 'true',
-    disableRequestLogging: false,
   });
   const db = parts.db ?? (await openDatabase(config));
   await migrate(db);
@@ -74,9 +77,11 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
   const sessions = new Sessions(config.auth);
   const codes = new SignInCodes(db, mailer, config.auth, codeHmacKey(config.codeHmacKey, config.dataDir), config.publicUrl,
     (error) => app.log.error({ err: error }, 'sending mail failed'));
+  const docxLimits = { ...config.docxLimits, maxCompressedBytes: config.maxUploadBytes };
   const ctx: ServiceContext = {
     config, db, content, mailer, outbox: outbox ?? (mailer instanceof OutboxMailer ? mailer : null), sessions, codes,
-    uploads: new UploadsService(db, content, { ...config.docxLimits, maxCompressedBytes: config.maxUploadBytes }),
+    uploads: new UploadsService(db, content, docxLimits),
+    review: new ReviewService(db, content, docxLimits, app.log, parts.faults),
     authenticate: (request, spec) => authenticate(db, sessions, request, spec.access),
     log: app.log,
   };
@@ -92,6 +97,7 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
   registerAuthRoutes(app, ctx);
   registerDevRoutes(app, ctx);
   registerUploadRoutes(app, ctx);
+  registerDocumentRoutes(app, ctx);
   defineRoute(app, ctx.authenticate, ROUTES.openapi, async () => buildOpenApiDocument(`${config.publicUrl}${API_BASE_PATH}`));
   await installSpa(app, config);
 

@@ -7,6 +7,7 @@ import type { Mailer } from './mail/mailer';
 import type { OutboxMailer } from './mail/outbox-mailer';
 import type { ContentStore } from './store/content-store';
 import type { Database } from './store/database';
+import type { ReviewService } from './review/review-service';
 import type { UploadsService } from './uploads/uploads-service';
 
 /** Everything a route needs, built once by createService(). */
@@ -20,6 +21,7 @@ export interface ServiceContext {
   sessions: Sessions;
   codes: SignInCodes;
   uploads: UploadsService;
+  review: ReviewService;
   authenticate: Authenticator;
   log: FastifyBaseLogger;
 }

@@ -24,7 +24,7 @@ export function AppLayout() {
   }
 
   return (
-    <div className="flex min-h-screen flex-col">
+    <div className="flex h-screen flex-col">
       <a href="#main" className="skip-link">Skip to content</a>
       <header className="flex items-center gap-4 border-b border-line bg-paper px-4 py-2">
         <Link to="/documents" className="text-lg font-semibold tracking-tight text-brand focus-ring rounded">
@@ -52,7 +52,7 @@ export function AppLayout() {
           </button>
         </div>
       </header>
-      <main id="main" className="flex min-h-0 flex-1 flex-col" tabIndex={-1}>
+      <main id="main" className="flex min-h-0 flex-1 flex-col overflow-auto" tabIndex={-1}>
         <Outlet />
       </main>
     </div>

@@ -254,10 +254,10 @@ export function DocumentsPage() {
                       <span>{row.fileName}</span>
                     )}
                   </td>
-                  <td className="px-2 py-1.5 tabular-nums">v{row.documentVersion}</td>
-                  <td className="px-2 py-1.5">{KIND_LABEL[row.versionKind]}</td>
-                  <td className="px-2 py-1.5"><time dateTime={row.updatedAt}>{formatDateTime(row.updatedAt)}</time></td>
-                  <td className="px-2 py-1.5 tabular-nums">{formatBytes(row.sizeBytes)}</td>
+                  <td className="whitespace-nowrap px-2 py-1.5 tabular-nums">v{row.documentVersion}</td>
+                  <td className="whitespace-nowrap px-2 py-1.5">{KIND_LABEL[row.versionKind]}</td>
+                  <td className="whitespace-nowrap px-2 py-1.5"><time dateTime={row.updatedAt}>{formatDateTime(row.updatedAt)}</time></td>
+                  <td className="whitespace-nowrap px-2 py-1.5 tabular-nums">{formatBytes(row.sizeBytes)}</td>
                   <td className="px-2 py-1.5">
                     <div className="flex flex-wrap justify-end gap-1">
                       {row.versionKind === 'working_draft' && (

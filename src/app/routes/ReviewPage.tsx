@@ -1,3 +1,320 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
+import { Link, useParams } from 'react-router';
+import type { ReviewResponse } from '../../contract/review';
+import { ROUTES } from '../../contract/routes';
+import type { TrackState } from '../../contract/track';
+import { ApiError, callApi, describeError, downloadBlob } from '../api/client';
+import { queryKeys, useReview } from '../api/hooks';
+import { sessionStore } from '../auth/session';
+import { formatDateTime } from '../components/format';
+import { saveBlob } from '../components/saveBlob';
+import { KeyHelpDialog } from '../keyboard/KeyHelpDialog';
+import { actionOfKey, isTypingTarget, setShortcutsEnabled, shortcutFor, useShortcutsEnabled, type ReviewAction } from '../keyboard/shortcuts';
+import { ReviewController, type ReviewSnapshot } from '../review/controller';
+import { DocumentView, type MarkupView } from '../review/DocumentView';
+import { kindLabel, STATE_CLASS, STATE_LABEL } from '../review/labels';
+import { TrackList } from '../review/TrackList';
+
+/** /documents/:id — one working draft under review. Keyed by id so each draft gets its own session. */
 export function ReviewPage() {
-  return <h1>Review</h1>;
+  const { id = '' } = useParams();
+  return <Review key={id} documentId={id} />;
+}
+
+function Review({ documentId }: { documentId: string }) {
+  const review = useReview(documentId);
+  const queryClient = useQueryClient();
+  const [controller] = useState(
+    () =>
+      new ReviewController({
+        apply: (body) => callApi(ROUTES.applyRevisions, { params: { documentId }, body }),
+        undo: () => callApi(ROUTES.undoRevisions, { params: { documentId } }),
+        onServerData: (data) => queryClient.setQueryData(queryKeys.review(sessionStore.get()?.orgId ?? '', documentId), data),
+        refetch: () => void queryClient.invalidateQueries({ queryKey: queryKeys.review(sessionStore.get()?.orgId ?? '', documentId) }),
+      }),
+  );
+  const snapshot = useSyncExternalStore(controller.subscribe, controller.getSnapshot);
+
+  useEffect(() => {
+    if (review.data) controller.load(review.data);
+  }, [controller, review.data]);
+  // Leaving the page sends the open batch at once rather than dropping it.
+  useEffect(() => () => controller.flushOnLeave(), [controller]);
+
+  if (review.isPending || (!snapshot.data && review.data)) {
+    return <p role="status" className="p-6 text-ink-soft">Loading the draft…</p>;
+  }
+  if (review.isError || !snapshot.data) {
+    return <ReviewLoadError error={review.error} retry={() => void review.refetch()} />;
+  }
+  return <ReviewWorkspace controller={controller} snapshot={snapshot} data={snapshot.data} />;
+}
+
+function ReviewLoadError({ error, retry }: { error: unknown; retry: () => void }) {
+  const code = error instanceof ApiError ? error.code : null;
+  const text =
+    code === 'not_found'
+      ? 'This document does not exist, was deleted, or belongs to another organisation.'
+      : code === 'not_working_draft' || code === 'conflict'
+        ? 'Only working drafts can be reviewed. Start a working draft from the documents list.'
+        : `The draft could not be loaded: ${describeError(error)}`;
+  return (
+    <div className="mx-auto max-w-xl p-6">
+      <h1 className="text-xl font-semibold">Review</h1>
+      <p role="alert" className="mt-3 rounded border border-danger bg-danger-soft p-3 text-danger">{text}</p>
+      <div className="mt-3 flex gap-3">
+        <button type="button" className="btn" onClick={retry}>Try again</button>
+        <Link className="link self-center" to="/documents">Back to the documents</Link>
+      </div>
+    </div>
+  );
+}
+
+function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewController; snapshot: ReviewSnapshot; data: ReviewResponse }) {
+  const [view, setView] = useState<MarkupView>('all');
+  const [helpOpen, setHelpOpen] = useState(false);
+  const shortcutsOn = useShortcutsEnabled();
+  const initialFocusDone = useRef(false);
+  const headingId = useId();
+
+  const { items, shown, currentId, selected, counts, notice, filters } = snapshot;
+  const current = items.find((s) => s.item.id === currentId) ?? null;
+  const revision = useMemo(() => data.revisions.find((r) => r.change_id === currentId) ?? null, [data.revisions, currentId]);
+  const kinds = useMemo(() => [...new Set(items.map((s) => s.item.kind ?? ''))].filter(Boolean), [items]);
+  const authors = useMemo(() => [...new Set(items.map((s) => s.item.author ?? ''))].filter(Boolean).sort(), [items]);
+  const decided = counts.in + counts.back;
+  const base64 = data.renderContentBase64 ?? data.contentBase64;
+  const decidedMap = useMemo(() => {
+    const map = new Map<string, 'in' | 'back'>();
+    for (const s of items) if (s.state !== 'open') map.set(s.item.id, s.state);
+    return map;
+  }, [items]);
+
+  // On load, put the focus on the current change so the keys work at once.
+  useEffect(() => {
+    if (initialFocusDone.current || !currentId) return;
+    initialFocusDone.current = true;
+    document.getElementById(`change-option-${currentId.replace(/[^A-Za-z0-9_-]/g, '_')}`)?.focus({ preventScroll: true });
+  }, [currentId]);
+
+  function run(action: ReviewAction) {
+    switch (action) {
+      case 'next':
+        return controller.move(1);
+      case 'previous':
+        return controller.move(-1);
+      case 'accept':
+        return controller.decideCurrent('in');
+      case 'reject':
+        return controller.decideCurrent('back');
+      case 'toggleSelect':
+        return controller.toggleSelected();
+      case 'acceptMany':
+        return controller.decideMany('in');
+      case 'rejectMany':
+        return controller.decideMany('back');
+      case 'undo':
+        return controller.undo();
+      case 'help':
+        return setHelpOpen(true);
+    }
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    if (!shortcutsOn || event.defaultPrevented || (event.repeat && event.key === '?')) return;
+    if (isTypingTarget(event.target) || (event.target as Element).closest('dialog')) return;
+    const action = actionOfKey(event);
+    if (!action) return;
+    event.preventDefault();
+    controller.requestFocus();
+    run(action);
+  }
+
+  const aria = (action: ReviewAction) => (shortcutsOn ? shortcutFor(action).aria : undefined);
+  const hasSelection = selected.size > 0;
+
+  async function download() {
+    controller.flush();
+    try {
+      saveBlob(await downloadBlob(ROUTES.downloadUpload, { uploadId: data.document.id }), data.document.fileName);
+    } catch (error) {
+      controller.say({ tone: 'error', text: `Could not download the draft: ${describeError(error)}` });
+    }
+  }
+
+  return (
+    <div className="flex min-h-0 flex-1 flex-col" onKeyDown={onKeyDown}>
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-line bg-paper px-4 py-2">
+        <div className="min-w-0">
+          <h1 id={headingId} className="truncate text-base font-semibold">{data.document.fileName}</h1>
+          <p className="text-xs text-ink-soft">
+            Working draft · version {data.document.documentVersion} · <Link className="link" to="/documents">All documents</Link>
+          </p>
+        </div>
+        <div className="flex items-center gap-2 text-sm">
+          <progress className="h-2 w-28" max={Math.max(1, counts.total)} value={decided} aria-label="Decided" />
+          <span className="tabular-nums" data-testid="progress">{decided} of {counts.total} decided</span>
+          <span className="text-ink-soft tabular-nums">({counts.in} accepted, {counts.back} rejected, {counts.open} open)</span>
+        </div>
+        <div role="group" aria-label="View" className="flex overflow-hidden rounded border border-[#8a857c] text-sm">
+          {(['all', 'none'] as const).map((v) => (
+            <button
+              key={v}
+              type="button"
+              aria-pressed={view === v}
+              className={`px-2.5 py-1 ${view === v ? 'bg-ink text-paper' : 'bg-paper'}`}
+              onClick={() => setView(v)}
+            >
+              {v === 'all' ? 'All markup' : 'No markup'}
+            </button>
+          ))}
+        </div>
+        <div className="ml-auto flex items-center gap-2 text-sm">
+          <span aria-live="polite" className="text-ink-soft">
+            {snapshot.pendingOps > 0 ? 'Saving…' : 'All decisions saved'}
+          </span>
+          <button type="button" className="btn" onClick={() => void download()}>Download .docx</button>
+          <button type="button" className="btn" onClick={() => setHelpOpen(true)} aria-keyshortcuts={aria('help')}>
+            Keys <kbd>?</kbd>
+          </button>
+        </div>
+      </div>
+
+      <div className="flex min-h-0 flex-1">
+        <div className="min-w-0 flex-1">
+          <DocumentView base64={base64} view={view} currentId={currentId} decided={decidedMap} />
+        </div>
+
+        <aside aria-label="Review" className="flex w-[27rem] shrink-0 flex-col border-l border-line bg-paper">
+          <section aria-label="Current change" className="border-b border-line p-3">
+            {current ? (
+              <>
+                <div className="flex items-center gap-2">
+                  <h2 className="font-semibold">{current.item.label}</h2>
+                  <span className="text-sm text-ink-soft">{kindLabel(current.item.kind)}</span>
+                  <StateBadge state={current.state} pending={current.pending} />
+                </div>
+                <p className="mt-1 text-sm">
+                  <span className="text-ink-soft">By </span>
+                  {current.item.author ?? revision?.author ?? 'unknown author'}
+                  {(current.item.date ?? revision?.date) && (
+                    <>
+                      <span className="text-ink-soft"> on </span>
+                      <time dateTime={current.item.date ?? revision?.date ?? undefined}>{formatDateTime(current.item.date ?? revision?.date)}</time>
+                    </>
+                  )}
+                </p>
+                {(current.item.textPreview ?? revision?.text_preview) && (
+                  <p className="mt-1 text-sm"><span className="text-ink-soft">Text: </span>{current.item.textPreview ?? revision?.text_preview}</p>
+                )}
+                <div className="mt-2 max-h-40 overflow-auto rounded border border-line bg-canvas p-2 text-sm">
+                  <p className="text-xs font-medium uppercase tracking-wide text-ink-soft">Justification</p>
+                  <p className="whitespace-pre-wrap" data-testid="justification">
+                    {current.item.justification ?? revision?.justification ?? 'No justification was recorded for this change.'}
+                  </p>
+                </div>
+              </>
+            ) : (
+              <p className="text-sm text-ink-soft">This draft has no tracked changes.</p>
+            )}
+            <div className="mt-3 flex flex-wrap gap-1.5">
+              <button type="button" className="btn btn-accept" aria-keyshortcuts={aria('accept')} onClick={() => run('accept')} disabled={!current}>
+                Accept
+              </button>
+              <button type="button" className="btn btn-reject" aria-keyshortcuts={aria('reject')} onClick={() => run('reject')} disabled={!current}>
+                Reject
+              </button>
+              <button type="button" className="btn" aria-keyshortcuts={aria('undo')} onClick={() => run('undo')}>
+                Undo
+              </button>
+              <button type="button" className="btn" aria-keyshortcuts={aria('previous')} onClick={() => run('previous')}>
+                Previous
+              </button>
+              <button type="button" className="btn" aria-keyshortcuts={aria('next')} onClick={() => run('next')}>
+                Next
+              </button>
+              <button type="button" className="btn" aria-keyshortcuts={aria('toggleSelect')} aria-pressed={current ? selected.has(current.item.id) : false} onClick={() => run('toggleSelect')} disabled={!current}>
+                Select
+              </button>
+            </div>
+          </section>
+
+          <section aria-label="Filters and batches" className="border-b border-line p-3 text-sm">
+            <div className="grid grid-cols-3 gap-2">
+              <FilterSelect label="Kind" value={filters.kind} onChange={(kind) => controller.setFilters({ kind })}
+                options={[['all', 'All kinds'], ...kinds.map((k) => [k, kindLabel(k)] as [string, string])]} />
+              <FilterSelect label="Author" value={filters.author} onChange={(author) => controller.setFilters({ author })}
+                options={[['all', 'All authors'], ...authors.map((a) => [a, a] as [string, string])]} />
+              <FilterSelect label="State" value={filters.state} onChange={(state) => controller.setFilters({ state: state as TrackState | 'all' })}
+                options={[['all', 'All states'], ['open', 'Open'], ['in', 'Accepted'], ['back', 'Rejected']]} />
+            </div>
+            <div className="mt-2 flex flex-wrap items-center gap-1.5">
+              {hasSelection ? (
+                <>
+                  <button type="button" className="btn btn-accept" aria-keyshortcuts={aria('acceptMany')} onClick={() => run('acceptMany')}>
+                    Accept selected ({selected.size})
+                  </button>
+                  <button type="button" className="btn btn-reject" aria-keyshortcuts={aria('rejectMany')} onClick={() => run('rejectMany')}>
+                    Reject selected ({selected.size})
+                  </button>
+                  <button type="button" className="btn btn-quiet" onClick={() => controller.clearSelection()}>Clear selection</button>
+                </>
+              ) : (
+                <>
+                  <button type="button" className="btn btn-accept" aria-keyshortcuts={aria('acceptMany')} onClick={() => run('acceptMany')}>
+                    Accept all shown
+                  </button>
+                  <button type="button" className="btn btn-reject" aria-keyshortcuts={aria('rejectMany')} onClick={() => run('rejectMany')}>
+                    Reject all shown
+                  </button>
+                </>
+              )}
+              <span className="text-ink-soft">{shown.length} shown</span>
+            </div>
+            <label className="mt-2 flex items-center gap-2">
+              <input type="checkbox" checked={shortcutsOn} onChange={(e) => setShortcutsEnabled(e.target.checked)} />
+              Single-key shortcuts
+            </label>
+          </section>
+
+          <div className="min-h-12 border-b border-line px-3 py-2 text-sm" aria-live="polite" data-testid="notice">
+            {snapshot.trackStale && !notice && <p className="text-open">Refreshing the decision record…</p>}
+            {notice && (
+              <div role={notice.tone === 'error' ? 'alert' : 'status'} className={`flex items-start gap-2 ${notice.tone === 'error' ? 'text-danger' : notice.tone === 'warn' ? 'text-open' : ''}`}>
+                <p className="flex-1">{notice.text}</p>
+                <button type="button" className="btn btn-quiet px-1 py-0 text-xs" onClick={() => controller.dismissNotice()}>Dismiss</button>
+              </div>
+            )}
+          </div>
+
+          <TrackList controller={controller} shown={shown} currentId={currentId} selected={selected} focusSeq={snapshot.focusSeq} />
+        </aside>
+      </div>
+      <KeyHelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} enabled={shortcutsOn} />
+    </div>
+  );
+}
+
+function StateBadge({ state, pending }: { state: TrackState; pending: boolean }) {
+  return (
+    <span className={`rounded border px-1.5 text-xs font-medium ${STATE_CLASS[state]}`}>
+      {STATE_LABEL[state]}
+      {pending ? ' · saving' : ''}
+    </span>
+  );
+}
+
+function FilterSelect({ label, value, onChange, options }: { label: string; value: string; onChange: (value: string) => void; options: [string, string][] }) {
+  const id = useId();
+  return (
+    <div className="flex flex-col gap-0.5">
+      <label htmlFor={id} className="text-xs text-ink-soft">{label}</label>
+      <select id={id} className="field py-1 text-sm" value={value} onChange={(e) => onChange(e.target.value)}>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>{text}</option>
+        ))}
+      </select>
+    </div>
+  );
 }

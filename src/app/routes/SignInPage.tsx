@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { ApiError, describeError } from '../api/errors';
+import type * as SignInApi from '../api/sign-in';
 import { sessionStore, useSession } from '../auth/session';
 import { useNow } from '../components/useNow';
 
@@ -8,7 +9,7 @@ import { useNow } from '../components/useNow';
 const RESEND_COOLDOWN_MS = 60_000;
 
 /** Loaded on first use (see api/sign-in.ts); the promise is shared so it loads once. */
-let signInApi: Promise<typeof import('../api/sign-in')> | null = null;
+let signInApi: Promise<typeof SignInApi> | null = null;
 function loadSignInApi() {
   signInApi ??= import('../api/sign-in');
   return signInApi;

@@ -4,7 +4,8 @@ import type { XmlElement } from '../xml/tree';
 
 /**
  * Test oracle helper: a port of /work/shared/tools/doctext.py's "current" view, the paragraph
- * text of the main document body (w:t only, mc:Fallback skipped, tables flattened cell by cell,
+ * text of the main document body (w:t only, mc:Fallback skipped, tables flattened cell by cell, row- and cell-level
+ * content controls entered,
  * block-level content controls and wrappers entered), with empty paragraphs dropped as its
  * --cmp mode does. Used to compare our accept/reject outputs with the corpus baselines.
  * It reads the zip with fflate directly, independently of the engine's reader.
@@ -23,12 +24,26 @@ function paragraphs(container: XmlElement, out: string[]): void {
   for (const e of container.elements()) {
     if (e.name === 'w:p') out.push(paraText(e));
     else if (e.name === 'w:tbl') {
-      for (const tr of e.all('w:tr')) for (const tc of tr.all('w:tc')) paragraphs(tc, out);
+      for (const tr of within(e, 'w:tr')) for (const tc of within(tr, 'w:tc')) paragraphs(tc, out);
     } else if (e.name === 'w:sdt') {
       const c = e.first('w:sdtContent');
       if (c) paragraphs(c, out);
     } else if (['w:customXml', 'w:ins', 'w:del', 'w:moveTo', 'w:moveFrom'].includes(e.name)) paragraphs(e, out);
   }
+}
+
+/**
+ * Rows of a table or cells of a row, also when wrapped in a row- or cell-level content control
+ * (doctext.py misses those; LibreOffice unwraps them, so the port must see through them).
+ */
+function within(e: XmlElement, name: string): XmlElement[] {
+  const out: XmlElement[] = [];
+  for (const c of e.elements()) {
+    if (c.name === name) out.push(c);
+    else if (c.name === 'w:sdt') out.push(...within(c.first('w:sdtContent') ?? c, name));
+    else if (c.name === 'w:customXml') out.push(...within(c, name));
+  }
+  return out;
 }
 
 function paraText(p: XmlElement): string {

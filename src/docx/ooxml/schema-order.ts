@@ -46,11 +46,19 @@ const SECT_PR = [
 ];
 const NUM_PR = ['w:ilvl', 'w:numId', 'w:numberingChange', 'w:ins'];
 
+/** Groups whose members may appear in any order among themselves (xsd:choice maxOccurs>1). */
+const SAME_RANK: Record<string, string[]> = { 'w:sectPr': ['w:headerReference', 'w:footerReference'] };
+
 const ORDERS: Record<string, ReadonlyMap<string, number>> = Object.fromEntries(
   Object.entries({
     'w:rPr': R_PR, 'w:pPr': P_PR, 'w:tblPr': TBL_PR, 'w:tblPrEx': TBL_PR_EX, 'w:trPr': TR_PR, 'w:tcPr': TC_PR,
     'w:sectPr': SECT_PR, 'w:numPr': NUM_PR,
-  }).map(([k, v]) => [k, new Map(v.map((n, i) => [n, i]))]),
+  }).map(([k, v]) => {
+    const ranks = new Map(v.map((n, i) => [n, i]));
+    const group = SAME_RANK[k];
+    if (group) for (const n of group) ranks.set(n, ranks.get(group[0]!)!);
+    return [k, ranks];
+  }),
 );
 
 /**

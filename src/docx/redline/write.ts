@@ -1,7 +1,7 @@
 import { EditNotFoundError } from '../errors';
 import type { DocxPackage } from '../package/package';
 import { PROPOSED_TAG, type PartScan } from '../revisions/sites';
-import { XmlElement, XmlText, markDirty, walk } from '../xml/tree';
+import { XmlElement, XmlText, markDirty, walk, type XmlNode } from '../xml/tree';
 
 /**
  * Redline edits: tracked changes written on behalf of a person or an agent. A `find` is exact
@@ -165,7 +165,7 @@ function isolateInRun(t: XmlElement, text: string, s: number, e: number): XmlEle
   const idx = kids.indexOf(t);
   const left = [...kids.slice(0, idx), ...(s > 0 ? [textElement(text.slice(0, s))] : [])];
   const right = [...(e < text.length ? [textElement(text.slice(e))] : []), ...kids.slice(idx + 1)];
-  const withProps = (nodes: import('../xml/tree').XmlNode[]): XmlElement => {
+  const withProps = (nodes: XmlNode[]): XmlElement => {
     const r = run.cloneShallow();
     if (rPr) r.append(rPr.cloneDeep());
     for (const n of nodes) r.append(n);

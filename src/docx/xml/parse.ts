@@ -13,6 +13,7 @@ import { XmlDocument, XmlElement, XmlRaw, XmlText, type XmlNode } from './tree';
 export class XmlSyntaxError extends Error {}
 
 export function parseXml(src: string): XmlDocument {
+  if (/<!(DOCTYPE|ENTITY)/i.test(src)) throw new XmlSyntaxError('document type declarations (DTD) are not allowed');
   if (UNDEFINED_ENTITY.test(src)) throw new XmlSyntaxError('reference to an undefined entity');
   const top: XmlNode[] = [];
   const stack: XmlElement[] = [];

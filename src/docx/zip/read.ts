@@ -158,7 +158,7 @@ function inflateEntry(e: ZipEntry, budget: number): Uint8Array {
     out.set(chunk, filled);
     filled += chunk.length;
   });
-  const STEP = 16 * 1024;
+  const STEP = 64 * 1024; // at most ~64 MB of output per push, checked after each
   try {
     for (let i = 0; i < e.raw.length && !over; i += STEP) {
       inflater.push(e.raw.subarray(i, i + STEP), i + STEP >= e.raw.length);

@@ -30,7 +30,7 @@ const wrongCode = (code: string) => String((Number(code) + 1) % 100_000_000).pad
 describe('e-mail code sign-in', () => {
   let t: TestService;
   beforeAll(async () => {
-    t = await startTestService();
+    t = await startTestService({ auth: DEFAULT_AUTH_LIMITS });
   });
   afterAll(async () => t.destroy());
 

@@ -9,6 +9,8 @@ export interface DecidedChange {
   author: string | null;
   decidedAt: string;
   decidedByUserId: string | null;
+  /** The change just before it in the track when it was decided: where it keeps its place. */
+  after: string | null;
 }
 
 /** One entry of the append-only decision log, as the projection reads it. */
@@ -16,86 +18,88 @@ export interface LogEntry {
   seq: number;
   kind: 'decide' | 'undo';
   undoesSeq: number | null;
-  /** Track order (change ids) right after this entry. */
-  order: string[];
   /** Changes decided (and recorded) by this entry. */
   decided: Record<string, DecidedChange>;
-  /** Changes applied with recordDecision false: they leave the track. */
-  unrecorded: string[];
+  /** Changes applied with recordDecision false (withdrawn proposals), with their anchor: they leave the track. */
+  withdrawn: Record<string, string | null>;
 }
 
 export interface LogState {
-  /** Decided changes of the entries still in effect. */
   decided: Map<string, DecidedChange>;
-  withdrawn: Set<string>;
-  /** Track order after the newest entry, or null when the log is empty. */
-  order: string[] | null;
+  withdrawn: Map<string, string | null>;
   /** Decide-entries still in effect, oldest first (the last one is what undo undoes). */
   effective: number[];
+  lastSeq: number;
 }
 
 /** Replays the log: an undo entry cancels the decide-entry it names. */
 export function replayLog(entries: readonly LogEntry[]): LogState {
   const undone = new Set(entries.filter((e) => e.kind === 'undo' && e.undoesSeq !== null).map((e) => e.undoesSeq!));
   const decided = new Map<string, DecidedChange>();
-  const withdrawn = new Set<string>();
+  const withdrawn = new Map<string, string | null>();
   const effective: number[] = [];
+  let lastSeq = 0;
   for (const entry of entries) {
+    lastSeq = Math.max(lastSeq, entry.seq);
     if (entry.kind !== 'decide' || undone.has(entry.seq)) continue;
     effective.push(entry.seq);
     for (const [id, change] of Object.entries(entry.decided)) decided.set(id, change);
-    for (const id of entry.unrecorded) withdrawn.add(id);
+    for (const [id, after] of Object.entries(entry.withdrawn)) withdrawn.set(id, after);
   }
-  const last = entries[entries.length - 1];
-  return { decided, withdrawn, order: last ? last.order : null, effective };
+  return { decided, withdrawn, effective, lastSeq };
 }
 
 /**
  * The track: every change of the draft in document order of first appearance.
- * Open items are the revisions now in the document; decided items keep the place
- * they had when they left it; a change that arrives later (redline edits, a saved
- * draft) is placed right after the change that precedes it in the document.
+ * Open items are the revisions now in the document, in document order; a decided
+ * item, gone from the document, keeps its place right after the change that
+ * preceded it when it was decided (itself placed the same way, recursively). So a
+ * change that arrives later (redline edits, a saved draft) lands at its document
+ * position, and decided items never move. Linear in the number of items.
  */
-export function projectTrack(state: Pick<LogState, 'decided' | 'withdrawn' | 'order'>, revisions: readonly Revision[]): Track {
+export function projectTrack(state: Pick<LogState, 'decided' | 'withdrawn'>, revisions: readonly Revision[]): Track {
   const present = new Map(revisions.map((r) => [r.change_id, r]));
-  const order = (state.order ?? []).filter((id) => present.has(id) || (state.decided.has(id) && !state.withdrawn.has(id)));
-  const index = new Map(order.map((id, i) => [id, i]));
-  // Insert each new revision after its predecessor in the document. Done as one merge
-  // rather than repeated splices so a 3,000-change track stays linear.
-  const after = new Map<string | null, string[]>();
-  let previous: string | null = null;
-  for (const revision of revisions) {
-    const id = revision.change_id;
-    if (!index.has(id)) {
-      const list = after.get(previous) ?? [];
-      list.push(id);
-      after.set(previous, list);
+  const visibleDecided = (id: string) => state.decided.has(id) && !present.has(id);
+  // Where an item hangs: its anchor, skipping anchors that left the track (withdrawn or vanished).
+  const resolve = (anchor: string | null): string | null => {
+    const seen = new Set<string>();
+    while (anchor !== null && !present.has(anchor) && !visibleDecided(anchor)) {
+      if (seen.has(anchor)) return null;
+      seen.add(anchor);
+      anchor = state.withdrawn.get(anchor) ?? state.decided.get(anchor)?.after ?? null;
     }
-    previous = id;
+    return anchor;
+  };
+  const hanging = new Map<string | null, string[]>();
+  for (const [id, change] of state.decided) {
+    if (!visibleDecided(id)) continue;
+    const anchor = resolve(change.after);
+    const list = hanging.get(anchor);
+    if (list) list.push(id);
+    else hanging.set(anchor, [id]);
   }
-  // Emit each anchor followed by the chain of new changes hanging off it (a new change
-  // can itself be the predecessor of the next new change).
+
   const ids: string[] = [];
-  const emitFollowers = (anchor: string | null) => {
-    const stack = [...(after.get(anchor) ?? [])].reverse();
+  const emitHanging = (anchor: string | null) => {
+    const stack = [...(hanging.get(anchor) ?? [])].reverse();
     while (stack.length > 0) {
       const id = stack.pop()!;
       ids.push(id);
-      const next = after.get(id);
+      const next = hanging.get(id);
       if (next) for (let i = next.length - 1; i >= 0; i--) stack.push(next[i]!);
     }
   };
-  emitFollowers(null);
-  for (const id of order) {
-    ids.push(id);
-    emitFollowers(id);
+  emitHanging(null);
+  for (const revision of revisions) {
+    ids.push(revision.change_id);
+    emitHanging(revision.change_id);
   }
 
   const counts = { open: 0, in: 0, back: 0, total: 0 };
   let hereId: string | null = null;
-  const items: TrackItem[] = ids.map((id, i): TrackItem => {
+  const items = ids.map((id, i): TrackItem => {
     const revision = present.get(id);
-    const decision = state.decided.get(id);
+    const decision = revision ? undefined : state.decided.get(id);
     if (revision && !decision) {
       counts.open++;
       hereId ??= id;
@@ -113,4 +117,11 @@ export function projectTrack(state: Pick<LogState, 'decided' | 'withdrawn' | 'or
   });
   counts.total = items.length;
   return { items, hereId, counts };
+}
+
+/** For each id, the id before it in the track (null for the first): the anchors a new log entry records. */
+export function predecessors(track: Track): Map<string, string | null> {
+  const result = new Map<string, string | null>();
+  track.items.forEach((item, i) => result.set(item.id, i === 0 ? null : track.items[i - 1]!.id));
+  return result;
 }

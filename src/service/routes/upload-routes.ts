@@ -80,15 +80,4 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: ServiceContext):
   defineRoute(app, ctx.authenticate, ROUTES.deleteSeries, async ({ auth, params }) => uploads.deleteSeries(auth.orgId, params.uploadId!));
   defineRoute(app, ctx.authenticate, ROUTES.deleteSeriesAlias, async ({ auth, params }) => uploads.deleteSeries(auth.orgId, params.uploadId!));
 
-  defineRoute(app, ctx.authenticate, ROUTES.saveDraft, async ({ request, auth, params }) => {
-    const bytes = request.isMultipart()
-      ? (await readMultipartUpload(request)).file.bytes
-      : request.body instanceof Uint8Array
-        ? request.body
-        : null;
-    if (!bytes) {
-      throw new ProblemError(415, 'unsupported_media_type', 'Send the draft as the raw .docx body (application/vnd.openxmlformats-officedocument.wordprocessingml.document) or as multipart "file".');
-    }
-    return uploads.saveDraft(auth.orgId, params.documentId!, bytes);
-  });
 }

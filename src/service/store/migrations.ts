@@ -128,10 +128,10 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
         user_id text REFERENCES users(id) ON DELETE SET NULL,
         accepted jsonb NOT NULL,
         rejected jsonb NOT NULL,
-        -- Decisions applied with recordDecision false (withdrawn proposals): not in the track.
-        unrecorded jsonb NOT NULL,
-        -- The track order after this entry and what each change decided here was.
-        snapshot jsonb NOT NULL,
+        -- What each change decided here was and where it sat in the track (DecidedChange),
+        -- and the changes applied with recordDecision false (withdrawn proposals) with theirs.
+        decided jsonb NOT NULL,
+        withdrawn jsonb NOT NULL,
         previous_sha256 text NOT NULL,
         next_sha256 text NOT NULL,
         created_at timestamptz NOT NULL DEFAULT now(),

@@ -1,0 +1,210 @@
+/**
+ * Figures of the review app (issue #5). Prints; never fails.
+ *
+ *   npx tsx bench/app.ts          (builds dist/ first if it is missing)
+ *
+ * - time from navigation to the first rendered page of the draft, for the demo contract and
+ *   for a 300-page benchmark draft (uploaded through the API);
+ * - key-to-next-focus latency, p50/p95 over 50 decisions (`a` on the benchmark draft): from the
+ *   key event's timestamp to the focus landing on the next change;
+ * - initial JavaScript (gzip) of the sign-in route and of the review route, from dist/'s manifest.
+ *
+ * Runs its own service on BENCH_PORT (default 8791) with a fresh data directory under .tmp/.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { buildBenchmarkContract } from '../src/docx/fixture';
+
+const PORT = Number(process.env.BENCH_PORT ?? 8791);
+const BASE = `http://127.0.0.1:${PORT}`;
+const DATA_DIR = path.resolve('.tmp/bench-app-data');
+const DIST = path.resolve('dist');
+
+function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] ?? NaN;
+}
+const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
+
+// ---- bundle sizes ---------------------------------------------------------------------------
+
+interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+  src?: string;
+}
+
+function bundleSizes(): { signIn: number; review: number; reviewWithoutDocx: number; css: number } {
+  const manifest = JSON.parse(readFileSync(path.join(DIST, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+  const closure = (keys: string[], into = new Set<string>()) => {
+    for (const key of keys) {
+      if (into.has(key) || !manifest[key]) continue;
+      into.add(key);
+      closure(manifest[key].imports ?? [], into);
+    }
+    return into;
+  };
+  const keyOf = (suffix: string) => Object.keys(manifest).find((k) => k.endsWith(suffix));
+  const gz = (keys: Set<string>) =>
+    [...keys].reduce((sum, k) => sum + gzipSync(readFileSync(path.join(DIST, manifest[k]!.file))).byteLength, 0);
+  const entry = Object.keys(manifest).filter((k) => manifest[k]!.isEntry);
+  const signIn = closure(entry);
+  // The review route: the entry, the signed-in frame, the page, and docx-preview (loaded as soon as the draft arrives).
+  const reviewKeys = [keyOf('routes/AppLayout.tsx'), keyOf('routes/ReviewPage.tsx')].filter((k): k is string => !!k);
+  const reviewNoDocx = closure(reviewKeys, new Set(signIn));
+  const docx = keyOf('docx-preview/dist/docx-preview.mjs');
+  const review = closure(docx ? [docx] : [], new Set(reviewNoDocx));
+  const cssFiles = new Set(entry.flatMap((k) => manifest[k]!.css ?? []));
+  const css = [...cssFiles].reduce((sum, f) => sum + gzipSync(readFileSync(path.join(DIST, f))).byteLength, 0);
+  return { signIn: gz(signIn), review: gz(review), reviewWithoutDocx: gz(reviewNoDocx), css };
+}
+
+// ---- the service ----------------------------------------------------------------------------
+
+async function startService(): Promise<ChildProcess> {
+  rmSync(DATA_DIR, { recursive: true, force: true });
+  mkdirSync(DATA_DIR, { recursive: true });
+  const child = spawn(path.resolve('node_modules/.bin/tsx'), ['src/service/main.ts'], {
+    env: {
+      ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR, LOG_LEVEL: 'warn',
+      RATE_RESEND_COOLDOWN_MS: '0', RATE_SENDS_PER_IP_PER_MINUTE: '1000', RATE_CODES_PER_ADDRESS_PER_HOUR: '1000',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${BASE}/api/openapi.json`)).ok) return child;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  child.kill();
+  throw new Error('the service did not start within 90 s');
+}
+
+interface Grant {
+  session_token: string;
+  orgId: string;
+  user: unknown;
+  orgs: unknown;
+  expiresAt: string;
+}
+
+async function signIn(): Promise<Grant> {
+  const email = 'demo@example.com';
+  await fetch(`${BASE}/api/auth/sign-in/request-code`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: email }) });
+  const mail = (await (await fetch(`${BASE}/api/dev/mailbox?to=${email}`)).json()) as { code: string };
+  const res = await fetch(`${BASE}/api/auth/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: email, code: mail.code }) });
+  if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Grant;
+}
+
+async function api<T>(grant: Grant, method: string, url: string, body?: FormData): Promise<T> {
+  const res = await fetch(`${BASE}/api${url}`, { method, body, headers: { authorization: `Bearer ${grant.session_token}`, 'x-org-id': grant.orgId } });
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+// ---- the browser ----------------------------------------------------------------------------
+
+async function signedInPage(browser: Browser, grant: Grant): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const session = { token: grant.session_token, orgId: grant.orgId, user: grant.user, orgs: grant.orgs, expiresAt: grant.expiresAt };
+  await context.addInitScript((s) => sessionStorage.setItem('redline.session', s), JSON.stringify(session));
+  return context.newPage();
+}
+
+/** ms from navigation start to docx-preview's output being in the page. */
+async function timeToFirstRender(page: Page, documentId: string): Promise<number> {
+  await page.goto(`${BASE}/documents/${documentId}`);
+  await page.waitForSelector('[data-testid=document-render][data-rendered=true]', { state: 'attached', timeout: 300_000 });
+  return page.evaluate(() => performance.now());
+}
+
+async function keyLatencies(page: Page, documentId: string, decisions: number): Promise<number[]> {
+  await timeToFirstRender(page, documentId);
+  await page.locator('[role=option][aria-current=true]').waitFor();
+  await page.evaluate(() => {
+    const w = window as unknown as { __lat: number[]; __t0: number | null };
+    w.__lat = [];
+    w.__t0 = null;
+    window.addEventListener('keydown', (e) => { w.__t0 = e.timeStamp; }, { capture: true });
+    document.addEventListener('focusin', (e) => {
+      if (w.__t0 !== null && (e.target as Element).getAttribute('role') === 'option') {
+        w.__lat.push(performance.now() - w.__t0);
+        w.__t0 = null;
+      }
+    });
+  });
+  for (let i = 0; i < decisions; i++) {
+    const before = await page.evaluate(() => (window as unknown as { __lat: number[] }).__lat.length);
+    await page.keyboard.press('a');
+    await page.waitForFunction((n) => (window as unknown as { __lat: number[] }).__lat.length > n, before, { timeout: 30_000 });
+    // A lawyer reads before deciding; a short pause also lets batches go out in between, as in use.
+    await page.waitForTimeout(60);
+  }
+  return page.evaluate(() => (window as unknown as { __lat: number[] }).__lat);
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(path.join(DIST, '.vite/manifest.json'))) {
+    console.log('dist/ has no build: running vite build…');
+    spawnSync('npx', ['vite', 'build'], { stdio: 'inherit' });
+  }
+  const sizes = bundleSizes();
+  console.log('Initial JavaScript (gzip, from dist/):');
+  console.log(`  sign-in route: ${(sizes.signIn / 1024).toFixed(1)} kB (target <= 120 kB) + CSS ${(sizes.css / 1024).toFixed(1)} kB`);
+  console.log(`  review route:  ${(sizes.review / 1024).toFixed(1)} kB (of which docx-preview + jszip ${((sizes.review - sizes.reviewWithoutDocx) / 1024).toFixed(1)} kB)`);
+
+  const service = await startService();
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const grant = await signIn();
+    const list = await api<{ items: { id: string; versionKind: string }[] }>(grant, 'GET', '/uploads');
+    const demoDraft = list.items.find((r) => r.versionKind === 'working_draft');
+    if (!demoDraft) throw new Error('no seeded demo draft');
+
+    const t = performance.now();
+    const bytes = buildBenchmarkContract();
+    const form = new FormData();
+    form.set('purpose', 'source_doc');
+    form.set('file', new Blob([new Uint8Array(bytes)]), 'Benchmark 300 pages.docx');
+    const original = await api<{ id: string }>(grant, 'POST', '/uploads', form);
+    const bigDraft = await api<{ id: string }>(grant, 'POST', `/uploads/${original.id}/working-draft`);
+    console.log(`\nBenchmark draft: ${(bytes.byteLength / 1048576).toFixed(1)} MB .docx, uploaded + draft started in ${fmt(performance.now() - t)}`);
+
+    const page = await signedInPage(browser, grant);
+    const demo: number[] = [];
+    for (let i = 0; i < 3; i++) demo.push(await timeToFirstRender(page, demoDraft.id));
+    const big: number[] = [];
+    for (let i = 0; i < 2; i++) big.push(await timeToFirstRender(page, bigDraft.id));
+    console.log('\nNavigation to first rendered page (median of runs; the first 300-page run includes the service analysing the draft):');
+    console.log(`  demo contract:        ${fmt(percentile(demo, 50))}  (runs: ${demo.map(fmt).join(', ')})`);
+    console.log(`  300-page draft:       ${fmt(percentile(big, 50))}  (runs: ${big.map(fmt).join(', ')})`);
+
+    const lat = await keyLatencies(page, bigDraft.id, 50);
+    console.log(`\nKey to next focus, 50 decisions with "a" on the 300-page draft (batches posted and reconciled meanwhile):`);
+    console.log(`  p50 ${lat.length ? percentile(lat, 50).toFixed(1) : '?'} ms, p95 ${lat.length ? percentile(lat, 95).toFixed(1) : '?'} ms, max ${Math.max(...lat).toFixed(1)} ms (target < 100 ms)`);
+    const demoPage = await signedInPage(browser, grant);
+    const latDemo = await keyLatencies(demoPage, demoDraft.id, 40);
+    console.log(`  demo contract, 40 decisions: p50 ${percentile(latDemo, 50).toFixed(1)} ms, p95 ${percentile(latDemo, 95).toFixed(1)} ms`);
+  } catch (error) {
+    console.log(`\nbench/app.ts could not finish: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await browser.close();
+    service.kill('SIGTERM');
+  }
+}
+
+void main();

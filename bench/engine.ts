@@ -1,0 +1,119 @@
+/**
+ * Benchmark of the OOXML revision engine on a generated 300-page contract with ~3,000 revisions of
+ * mixed kinds. Prints figures against the targets of issue #3; never fails.
+ *
+ *   npx tsx bench/engine.ts
+ *
+ * Figures: list (open + revisions), the no-op round trip (unzip + parse + serialise + zip, with
+ * document.xml really re-serialised and re-deflated), a 50-change apply, accept-all, LibreOffice
+ * headless accept-all of the same file (warm: the second of two runs in one soffice), and the memory
+ * growth during an apply, measured in a fresh child process.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildBenchmarkContract } from '../src/docx/fixture';
+import { ingestDocx, openDocx } from '../src/docx/index';
+
+const here = fileURLToPath(import.meta.url);
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+function time(runs: number, f: () => void): number {
+  f(); // warm-up
+  const xs: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    f();
+    xs.push(performance.now() - t);
+  }
+  return median(xs);
+}
+
+function partSize(docx: Uint8Array): number {
+  // Uncompressed size from the zip central directory entry of word/document.xml.
+  const v = new DataView(docx.buffer, docx.byteOffset, docx.byteLength);
+  const name = new TextEncoder().encode('word/document.xml');
+  for (let i = 0; i + 46 < docx.length; i++) {
+    if (v.getUint32(i, true) !== 0x02014b50) continue;
+    const len = v.getUint16(i + 28, true);
+    if (len === name.length && name.every((b, k) => docx[i + 46 + k] === b)) return v.getUint32(i + 24, true);
+  }
+  return 0;
+}
+
+function memoryChild(file: string): void {
+  const bytes = new Uint8Array(readFileSync(file));
+  const ids = openDocx(bytes).changeIds();
+  const batch = ids.filter((_, i) => i % Math.max(1, Math.floor(ids.length / 50)) === 0).slice(0, 50);
+  (globalThis as { gc?: () => void }).gc?.();
+  const before = process.memoryUsage().rss;
+  const out = openDocx(bytes).apply({ accept: batch, reject: [] }).toBytes();
+  const peak = process.resourceUsage().maxRSS * 1024;
+  process.stdout.write(JSON.stringify({ before, peak, out: out.length }));
+}
+
+function main(): void {
+  const t0 = performance.now();
+  const raw = buildBenchmarkContract();
+  const docx = ingestDocx(raw).bytes;
+  const xmlBytes = partSize(docx);
+  const doc = openDocx(docx);
+  const ids = doc.changeIds();
+  console.log(`benchmark contract: ${(docx.length / 1e6).toFixed(2)} MB .docx, document.xml ${(xmlBytes / 1e6).toFixed(2)} MB, ${ids.length} revisions (built in ${(performance.now() - t0).toFixed(0)} ms)`);
+
+  const list = time(7, () => openDocx(docx).revisions());
+  const noop = time(5, () => openDocx(docx).toBytes({ forceRewrite: true }));
+  const step = Math.max(1, Math.floor(ids.length / 50));
+  const batch = ids.filter((_, i) => i % step === 0).slice(0, 50);
+  const half = Math.floor(batch.length / 2);
+  const apply50 = time(5, () => openDocx(docx).apply({ accept: batch.slice(0, half), reject: batch.slice(half) }).toBytes());
+  const acceptAll = time(3, () => openDocx(docx).apply({ accept: ids, reject: [] }).toBytes());
+
+  console.log(`list (open + revisions):         ${list.toFixed(0)} ms   (target <= 300 ms)`);
+  console.log(`no-op round trip:                ${noop.toFixed(0)} ms`);
+  console.log(`apply 50 changes (+ write):      ${apply50.toFixed(0)} ms   = ${(apply50 / noop).toFixed(2)}x the round trip (target <= 1.3x)`);
+  console.log(`accept-all (+ write):            ${acceptAll.toFixed(0)} ms`);
+
+  const work = mkdtempSync(path.join(tmpdir(), 'redline-bench-'));
+  try {
+    const file = path.join(work, 'contract.docx');
+    writeFileSync(file, docx);
+
+    const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', here, '--memory-child', file], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    try {
+      const m = JSON.parse(child.stdout) as { before: number; peak: number };
+      const growth = Math.max(0, m.peak - m.before);
+      console.log(`memory growth during a 50-change apply: ${(growth / 1e6).toFixed(0)} MB = ${(growth / xmlBytes).toFixed(1)}x document.xml (target <= 25x)`);
+    } catch {
+      console.log(`memory growth: child process failed (${child.stderr.split('\n')[0] ?? ''})`);
+    }
+
+    const script = path.resolve(process.env.REDLINE_TOOLS ?? path.resolve(process.cwd(), '../shared/tools'), 'lo-accept-reject.sh');
+    if (!existsSync(script) || spawnSync('soffice', ['--version']).status !== 0) {
+      console.log('LibreOffice accept-all: skipped (soffice or lo-accept-reject.sh not found)');
+      return;
+    }
+    const copy = path.join(work, 'again.docx');
+    writeFileSync(copy, docx);
+    const lo = spawnSync(script, ['accept', file, path.join(work, 'lo1.docx'), copy, path.join(work, 'lo2.docx')], { encoding: 'utf8', timeout: 900_000 });
+    const lines = lo.stdout.split('\n').filter((l) => l.startsWith('accept\t'));
+    const secs = lines.map((l) => Number(l.split('\t')[3]));
+    const warm = secs[1];
+    if (warm === undefined || Number.isNaN(warm)) {
+      console.log(`LibreOffice accept-all: failed (${lines.join(' | ') || lo.stderr.split('\n')[0]})`);
+      return;
+    }
+    console.log(`LibreOffice accept-all (warm):   ${(warm * 1000).toFixed(0)} ms   -> engine is ${((warm * 1000) / acceptAll).toFixed(1)}x faster (target >= 20x)`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (process.argv.includes('--memory-child')) memoryChild(process.argv[process.argv.indexOf('--memory-child') + 1]!);
+else main();

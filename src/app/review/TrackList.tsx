@@ -1,0 +1,159 @@
+import { memo, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
+import type { ReviewController, ShownItem } from './controller';
+import { kindLabel, STATE_CLASS, STATE_LABEL } from './labels';
+
+export function optionDomId(id: string): string {
+  return `change-option-${id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+}
+
+/**
+ * The track as an ARIA listbox ("Changes"), one option per change, multi-selectable for
+ * batches. Focus is roving: the current change's option is the one tab stop and holds the
+ * focus while the reviewer walks the list, so screen readers announce each change.
+ */
+export function TrackList({
+  controller,
+  shown,
+  currentId,
+  selected,
+  focusSeq,
+}: {
+  controller: ReviewController;
+  shown: readonly ShownItem[];
+  currentId: string | null;
+  selected: ReadonlySet<string>;
+  /** Changes when a key asks for the focus to move to the current option. */
+  focusSeq: number;
+}) {
+  const listRef = useRef<HTMLDivElement>(null);
+  const focusSeen = useRef(0);
+  const tabStop = shown.some((s) => s.item.id === currentId) ? currentId : (shown[0]?.item.id ?? null);
+
+  // Focus and reveal the current option in the same frame as the key press (the brief asks
+  // for the next change focused within 100 ms; this is one render, well under that).
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    if (!list || !currentId) return;
+    const option = document.getElementById(optionDomId(currentId));
+    if (!option) return;
+    const listHasFocus = list.contains(document.activeElement);
+    if (focusSeq !== focusSeen.current || listHasFocus) {
+      focusSeen.current = focusSeq;
+      if (document.activeElement !== option) option.focus({ preventScroll: true });
+    }
+    const box = option.getBoundingClientRect();
+    const view = list.getBoundingClientRect();
+    if (box.top < view.top || box.bottom > view.bottom) option.scrollIntoView({ block: 'nearest' });
+  }, [currentId, focusSeq, shown]);
+
+  // The listbox's own keys (WAI-ARIA listbox pattern); these are not single-character
+  // shortcuts, so they work even when the shortcuts are turned off.
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    if (event.ctrlKey || event.altKey || event.metaKey) return;
+    controller.requestFocus();
+    const handled = (() => {
+      switch (event.key) {
+        case 'ArrowDown':
+          controller.move(1);
+          return true;
+        case 'ArrowUp':
+          controller.move(-1);
+          return true;
+        case 'Home':
+          controller.moveToEdge('first');
+          return true;
+        case 'End':
+          controller.moveToEdge('last');
+          return true;
+        case ' ':
+          controller.toggleSelected();
+          return true;
+        default:
+          return false;
+      }
+    })();
+    if (handled) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  }
+
+  if (shown.length === 0) {
+    return (
+      <div role="listbox" aria-label="Changes" className="flex-1 overflow-auto p-4 text-sm text-ink-soft" tabIndex={0}>
+        <div role="option" aria-selected="false" aria-disabled="true">No change matches these filters.</div>
+      </div>
+    );
+  }
+
+  return (
+    <div
+      ref={listRef}
+      role="listbox"
+      aria-label="Changes"
+      aria-multiselectable="true"
+      className="min-h-0 flex-1 overflow-auto"
+      onKeyDown={onKeyDown}
+    >
+      {shown.map((s) => (
+        <ChangeOption
+          key={s.item.id}
+          entry={s}
+          current={s.item.id === currentId}
+          tabStop={s.item.id === tabStop}
+          selected={selected.has(s.item.id)}
+          controller={controller}
+        />
+      ))}
+    </div>
+  );
+}
+
+/** One option; memoised so a key press re-renders only the rows whose state changed. */
+const ChangeOption = memo(function ChangeOption({
+  entry,
+  current,
+  tabStop,
+  selected,
+  controller,
+}: {
+  entry: ShownItem;
+  current: boolean;
+  tabStop: boolean;
+  selected: boolean;
+  controller: ReviewController;
+}) {
+  const { item, state, pending } = entry;
+  return (
+    <div
+      id={optionDomId(item.id)}
+      role="option"
+      aria-selected={selected}
+      aria-current={current ? 'true' : undefined}
+      tabIndex={tabStop ? 0 : -1}
+      data-change-id={item.id}
+      data-state={state}
+      className={`cursor-pointer border-b border-line px-3 py-2 text-sm ${current ? 'bg-here' : selected ? 'bg-accent/10' : 'bg-paper hover:bg-canvas'} ${
+        current ? 'border-l-4 border-l-brand pl-2' : ''
+      }`}
+      onClick={() => controller.setCurrent(item.id)}
+      onFocus={() => controller.setCurrent(item.id)}
+    >
+      <div className="flex items-center gap-2">
+        <span className="inline-block w-4 text-center" aria-hidden="true">{selected ? '☑' : '☐'}</span>
+        <span className="font-semibold">{item.label}</span>
+        <span className="text-ink-soft">{kindLabel(item.kind)}</span>
+        <span className="truncate text-ink-soft">{item.author ? `· ${item.author}` : ''}</span>
+        <span className={`ml-auto shrink-0 rounded border px-1.5 text-xs font-medium ${STATE_CLASS[state]}`}>
+          {STATE_LABEL[state]}
+          {pending ? ' · saving' : ''}
+        </span>
+      </div>
+      {item.textPreview && (
+        <p className={`mt-0.5 line-clamp-2 pl-6 ${state === 'open' ? '' : 'text-ink-soft'} ${item.kind === 'delete' ? 'line-through' : ''}`}>
+          {item.textPreview}
+        </p>
+      )}
+    </div>
+  );
+});

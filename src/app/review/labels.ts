@@ -1,0 +1,29 @@
+import type { TrackState } from '../../contract/track';
+
+/** How each revision kind reads to a lawyer (Word's own words where it has them). */
+export const KIND_LABEL: Record<string, string> = {
+  insert: 'Insertion',
+  delete: 'Deletion',
+  paragraph_mark: 'Paragraph mark',
+  proposed: 'Proposed',
+  'r-prop-change': 'Formatting',
+  'p-prop-change': 'Paragraph formatting',
+  'tbl-prop-change': 'Table properties',
+  'tr-prop-change': 'Table row',
+  'tc-prop-change': 'Table cell',
+  'sect-prop-change': 'Section properties',
+};
+
+export function kindLabel(kind: string | null | undefined): string {
+  if (!kind) return 'Change';
+  return KIND_LABEL[kind] ?? kind;
+}
+
+/** The state in words: colour is never the only cue (WCAG 1.4.1). */
+export const STATE_LABEL: Record<TrackState, string> = { open: 'open', in: 'accepted', back: 'rejected' };
+
+export const STATE_CLASS: Record<TrackState, string> = {
+  open: 'border-open text-open bg-open-soft',
+  in: 'border-insert text-insert bg-insert-soft',
+  back: 'border-delete text-delete bg-delete-soft',
+};

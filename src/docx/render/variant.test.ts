@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { changeBookmarkName } from '../../contract/bookmark';
+import { buildDemoContract } from '../fixture';
+import { buildRenderVariant, ingestDocx, listRevisions, openDocx } from '../index';
+import { bodyOf, minimalDocx, r, readPart } from '../test-support';
+
+describe('render variant', () => {
+  it('puts a bookmark named from the change id at every change of the demo contract', () => {
+    const docx = ingestDocx(buildDemoContract()).bytes;
+    const revs = listRevisions(docx);
+    const variant = buildRenderVariant(docx);
+    const xml = ['word/document.xml', 'word/footnotes.xml', 'word/header1.xml', 'word/footer1.xml']
+      .map((n) => {
+        try {
+          return readPart(variant, n);
+        } catch {
+          return '';
+        }
+      })
+      .join('');
+    for (const rev of revs) expect(xml, rev.change_id).toContain(`w:name="${changeBookmarkName(rev.change_id)}"`);
+    // Every bookmark sits inside a paragraph, where docx-preview renders it.
+    const body = readPart(variant, 'word/document.xml');
+    expect(body).not.toMatch(/<\/w:p><w:bookmarkStart w:id="\d+" w:name="_rl_/);
+  });
+
+  it('turns moves into plain deletions and insertions and marks a paragraph mark change', () => {
+    const D = 'w:author="A" w:date="2025-01-01T00:00:00Z"';
+    const docx = minimalDocx(
+      `<w:p><w:moveFromRangeStart w:id="10" w:name="m" ${D}/><w:moveFrom w:id="1" ${D}>${r('x')}</w:moveFrom><w:moveFromRangeEnd w:id="10"/></w:p>` +
+        `<w:p><w:pPr><w:rPr><w:del w:id="3" ${D}/></w:rPr></w:pPr><w:moveToRangeStart w:id="11" w:name="m" ${D}/><w:moveTo w:id="2" ${D}>${r('x')}</w:moveTo><w:moveToRangeEnd w:id="11"/></w:p><w:p/>`,
+    );
+    const body = bodyOf(buildRenderVariant(docx));
+    expect(body).not.toMatch(/<w:move(From|To) /);
+    expect(body).toContain(`<w:del w:id="1" ${D}><w:r><w:delText xml:space="preserve">x</w:delText></w:r></w:del>`);
+    expect(body).toContain(`<w:ins w:id="2" ${D}>`);
+    expect(body).toContain('¶');
+  });
+
+  it('leaves the real document untouched when built from an opened document', () => {
+    const docx = ingestDocx(buildDemoContract()).bytes;
+    const doc = openDocx(docx);
+    const before = doc.revisions();
+    doc.renderVariant();
+    expect(doc.toBytes()).toBe(docx);
+    expect(doc.revisions()).toEqual(before);
+    expect(() => doc.apply({ accept: [before[0]!.change_id], reject: [] })).toThrow(/render variant/);
+  });
+});

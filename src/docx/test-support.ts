@@ -1,0 +1,61 @@
+/**
+ * Helpers for the engine's tests only (imported from *.test.ts): build tiny .docx files from a
+ * body XML string and read parts back. Pure TypeScript like the engine.
+ */
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+
+const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+
+export function minimalDocx(bodyXml: string, extraParts: Record<string, string> = {}): Uint8Array {
+  const overrides = Object.keys(extraParts)
+    .filter((n) => n.endsWith('comments.xml'))
+    .map((n) => `<Override PartName="/${n}" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml"/>`)
+    .join('');
+  const rels = Object.keys(extraParts)
+    .filter((n) => n.endsWith('comments.xml'))
+    .map((n, i) => `<Relationship Id="rC${i}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments" Target="${n.replace('word/', '')}"/>`)
+    .join('');
+  const files: Record<string, Uint8Array> = {
+    '[Content_Types].xml': strToU8(
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>${overrides}</Types>`,
+    ),
+    '_rels/.rels': strToU8(
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
+    ),
+    'word/_rels/document.xml.rels': strToU8(
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rels}</Relationships>`,
+    ),
+    'word/document.xml': strToU8(
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W}" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><w:body>${bodyXml}<w:sectPr><w:pgSz w:w="12240" w:h="15840"/></w:sectPr></w:body></w:document>`,
+    ),
+  };
+  for (const [name, xml] of Object.entries(extraParts)) files[name] = strToU8(xml);
+  return zipSync(files);
+}
+
+export function commentsPart(comments: Record<string, string>): string {
+  const body = Object.entries(comments)
+    .map(([id, text]) => `<w:comment w:id="${id}" w:author="Reviewer"><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:comment>`)
+    .join('');
+  return `<?xml version="1.0" encoding="UTF-8"?><w:comments xmlns:w="${W}">${body}</w:comments>`;
+}
+
+export function readPart(docx: Uint8Array, name = 'word/document.xml'): string {
+  const files = unzipSync(docx, { filter: (f) => f.name === name });
+  const data = files[name];
+  if (!data) throw new Error(`no part ${name}`);
+  return strFromU8(data);
+}
+
+/** The body XML between <w:body> and the final <w:sectPr>. */
+export function bodyOf(docx: Uint8Array): string {
+  const xml = readPart(docx);
+  const start = xml.indexOf('<w:body>') + '<w:body>'.length;
+  const end = xml.lastIndexOf('<w:sectPr');
+  return xml.slice(start, end);
+}
+
+export const r = (text: string, rPr = '') => `<w:r>${rPr ? `<w:rPr>${rPr}</w:rPr>` : ''}<w:t xml:space="preserve">${text}</w:t></w:r>`;
+export const dr = (text: string) => `<w:r><w:delText xml:space="preserve">${text}</w:delText></w:r>`;
+export const ins = (id: number, inner: string, author = 'Ann') => `<w:ins w:id="${id}" w:author="${author}" w:date="2025-01-01T00:00:00Z">${inner}</w:ins>`;
+export const del = (id: number, inner: string, author = 'Ann') => `<w:del w:id="${id}" w:author="${author}" w:date="2025-01-01T00:00:00Z">${inner}</w:del>`;

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { parseXml, XmlSyntaxError } from './parse';
+import { serializeXml } from './serialize';
+import { XmlElement, XmlText, remove, unwrap } from './tree';
+
+const SAMPLE =
+  '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n<w:document xmlns:w="urn:w" xmlns:mc="urn:mc" mc:Ignorable="w14">' +
+  '<w:body><!-- note --><w:p w:rsidR="00A"><w:r><w:t xml:space="preserve"> a &amp; b &lt; c </w:t></w:r>' +
+  "<w14:ext  a = 'x' /><w:r><w:t>d&#233;j&#x E0;</w:t></w:r></w:p><![CDATA[raw <stuff>]]></w:body></w:document>";
+
+describe('xml tree', () => {
+  it('serialises an untouched document byte for byte', () => {
+    const ok = SAMPLE.replace('&#x E0;', '&#xE0;');
+    expect(serializeXml(parseXml(ok))).toBe(ok);
+  });
+
+  it('rebuilds only the path to a change and keeps sibling source slices', () => {
+    const doc = parseXml(SAMPLE.replace('&#x E0;', '&#xE0;'));
+    const p = doc.root.first('w:body')!.first('w:p')!;
+    const runs = p.all('w:r');
+    expect(runs[1]!.first('w:t')!.children[0]!.kind).toBe(2);
+    expect((runs[1]!.first('w:t')!.children[0] as XmlText).text).toBe('déjà');
+    remove(runs[1]!);
+    const out = serializeXml(doc);
+    expect(out).toContain("<w14:ext  a = 'x' />");
+    expect(out).toContain('<w:t xml:space="preserve"> a &amp; b &lt; c </w:t>');
+    expect(out).not.toContain('déj');
+    expect(out).toContain('<!-- note -->');
+    expect(out).toContain('<![CDATA[raw <stuff>]]>');
+    expect(out.startsWith('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n<w:document xmlns:w="urn:w"')).toBe(true);
+  });
+
+  it('escapes new text and attributes', () => {
+    const doc = parseXml('<a><b x="1"/></a>');
+    const b = doc.root.first('b')!;
+    b.setAttr('x', 'q"<&');
+    b.append(XmlElement.create('c', {}, [new XmlText('1 < 2 & 3')]));
+    expect(serializeXml(doc)).toBe('<a><b x="q&quot;&lt;&amp;"><c>1 &lt; 2 &amp; 3</c></b></a>');
+  });
+
+  it('unwraps an element in place', () => {
+    const doc = parseXml('<a><w:ins><r>1</r><r>2</r></w:ins><r>3</r></a>');
+    unwrap(doc.root.first('w:ins')!);
+    expect(serializeXml(doc)).toBe('<a><r>1</r><r>2</r><r>3</r></a>');
+  });
+
+  it.each([
+    ['<!DOCTYPE a [<!ENTITY x "y">]><a>&x;</a>', /DTD/],
+    ['<a>&ext;</a>', /undefined entity/],
+    ['<a><b></a>', /does not match/],
+    ['<a>', /not closed/],
+    ['<a/><b/>', /more than one root/],
+    ['text<a/>', /outside the root/],
+    ['<a x="<"/>', /attribute/],
+  ])('refuses %s', (xml, why) => {
+    expect(() => parseXml(xml)).toThrow(XmlSyntaxError);
+    expect(() => parseXml(xml)).toThrow(why);
+  });
+});

@@ -1,0 +1,69 @@
+import type { Queryable } from '../store/database';
+import type { DecidedChange, LogEntry } from './track-projection';
+
+interface LogRow {
+  seq: number;
+  kind: 'decide' | 'undo';
+  undoes_seq: number | null;
+  user_id: string | null;
+  decided: Record<string, DecidedChange>;
+  withdrawn: Record<string, string | null>;
+  previous_sha256: string;
+  next_sha256: string;
+}
+
+export interface StoredLogEntry extends LogEntry {
+  userId: string | null;
+  previousSha256: string;
+  nextSha256: string;
+}
+
+/** The append-only decision log of one draft, oldest first. */
+export async function loadLog(db: Queryable, uploadId: string): Promise<StoredLogEntry[]> {
+  const rows = await db.query<LogRow>(
+    `SELECT seq, kind, undoes_seq, user_id, decided, withdrawn, previous_sha256, next_sha256
+     FROM decision_batches WHERE upload_id = $1 ORDER BY seq`, [uploadId]);
+  return rows.map((r) => ({
+    seq: r.seq, kind: r.kind, undoesSeq: r.undoes_seq, decided: r.decided, withdrawn: r.withdrawn,
+    userId: r.user_id, previousSha256: r.previous_sha256, nextSha256: r.next_sha256,
+  }));
+}
+
+export interface NewLogEntry {
+  uploadId: string;
+  seq: number;
+  kind: 'decide' | 'undo';
+  undoesSeq: number | null;
+  userId: string;
+  accepted: string[];
+  rejected: string[];
+  decided: Record<string, DecidedChange>;
+  withdrawn: Record<string, string | null>;
+  previousSha256: string;
+  nextSha256: string;
+}
+
+export async function appendLogEntry(tx: Queryable, e: NewLogEntry): Promise<void> {
+  await tx.query(
+    `INSERT INTO decision_batches (upload_id, seq, kind, undoes_seq, user_id, accepted, rejected, decided, withdrawn, previous_sha256, next_sha256)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    [e.uploadId, e.seq, e.kind, e.undoesSeq, e.userId, JSON.stringify(e.accepted), JSON.stringify(e.rejected),
+      JSON.stringify(e.decided), JSON.stringify(e.withdrawn), e.previousSha256, e.nextSha256],
+  );
+}
+
+/** Justifications the service recorded for changes it wrote (redline edits), by change_id. */
+export async function loadProposals(db: Queryable, uploadId: string): Promise<Map<string, { userId: string | null; justification: string | null }>> {
+  const rows = await db.query<{ change_id: string; user_id: string | null; justification: string | null }>(
+    'SELECT change_id, user_id, justification FROM proposals WHERE upload_id = $1', [uploadId]);
+  return new Map(rows.map((r) => [r.change_id, { userId: r.user_id, justification: r.justification }]));
+}
+
+export async function recordProposals(tx: Queryable, uploadId: string, userId: string, changes: { changeId: string; justification: string | null }[]): Promise<void> {
+  for (const change of changes) {
+    await tx.query(
+      `INSERT INTO proposals (upload_id, change_id, user_id, justification, created_at) VALUES ($1, $2, $3, $4, now())
+       ON CONFLICT (upload_id, change_id) DO UPDATE SET user_id = EXCLUDED.user_id, justification = EXCLUDED.justification`,
+      [uploadId, change.changeId, userId, change.justification]);
+  }
+}
