@@ -42,7 +42,7 @@ function operation(name: string, spec: RouteSpec): Record<string, unknown> {
     operationId: name,
     summary: spec.summary,
     parameters,
-    security: spec.access === 'public' ? [] : [{ bearer: [], org: [] }],
+    security: spec.access === 'public' || spec.access === 'own' ? [] : spec.access === 'session-no-org' ? [{ bearer: [] }] : [{ bearer: [], org: [] }],
     responses: {
       [String(spec.status)]: spec.response
         ? { description: 'Success', content: { 'application/json': { schema: schema(spec.response) } } }

@@ -8,6 +8,22 @@ import {
   SessionGrant,
   VerifyBody,
 } from './auth';
+import {
+  ApiKeyList,
+  ConnectorConsentBody,
+  ConnectorConsentResult,
+  CreateApiKeyBody,
+  CreatedApiKey,
+  HandoffBody,
+  InviteMemberBody,
+  OrgMember,
+  OrgMemberList,
+  ProviderStartQuery,
+  SessionList,
+  SignInProviderList,
+  SignOutEverywhereResult,
+  SignUpRequestCodeBody,
+} from './account';
 import { DocumentRow, RenameUploadBody, UploadList, UploadListQuery } from './document';
 import { ApplyRevisionsBody, RedlineEditsBody, ReviewResponse } from './review';
 
@@ -16,8 +32,10 @@ import { ApplyRevisionsBody, RedlineEditsBody, ReviewResponse } from './review';
  * - `public`: nobody needs to be signed in (sign-in routes, the OpenAPI document).
  * - `session`: a session token (web or connector) plus x-org-id.
  * - `session-or-api-key`: also an organisation API key (`rlk_...`): upload automation.
+ * - `session-no-org`: a session token; no x-org-id (account-wide: sessions, sign-out everywhere).
+ * - `own`: the route checks its own credentials (the MCP endpoint's connector bearer token).
  */
-export type RouteAccess = 'public' | 'session' | 'session-or-api-key';
+export type RouteAccess = 'public' | 'session' | 'session-or-api-key' | 'session-no-org' | 'own';
 
 /** How a route's request body arrives. */
 export type BodyKind = 'none' | 'json' | 'multipart' | 'docx';
@@ -72,6 +90,79 @@ export const ROUTES = {
   describeSession: route({
     method: 'GET', path: '/auth/session', access: 'session', bodyKind: 'none',
     summary: 'Describe the session this request is made with.', status: 200, response: SessionDescription,
+  }),
+  requestSignUpCode: route({
+    method: 'POST', path: '/auth/sign-up/request-code', access: 'public', bodyKind: 'json',
+    summary: 'Send a new user an e-mail code; verifying it creates the user and their organisation (owner).',
+    body: SignUpRequestCodeBody, status: 202, response: RequestCodeAccepted,
+  }),
+  listProviders: route({
+    method: 'GET', path: '/auth/providers', access: 'public', bodyKind: 'none',
+    summary: 'The configured sign-in providers (OpenID Connect).', status: 200, response: SignInProviderList,
+  }),
+  startProvider: route({
+    method: 'GET', path: '/auth/providers/{providerId}/start', access: 'public', bodyKind: 'none', query: ProviderStartQuery,
+    summary: 'Redirect to the provider (PKCE S256, state, nonce).', status: 302, response: null,
+  }),
+  providerCallback: route({
+    method: 'GET', path: '/auth/providers/{providerId}/callback', access: 'public', bodyKind: 'none',
+    summary: "The provider's redirect back; redirects to the app with a single-use handoff.", status: 302, response: null,
+  }),
+  tradeHandoff: route({
+    method: 'POST', path: '/auth/handoff', access: 'public', bodyKind: 'json', body: HandoffBody,
+    summary: 'Trade a sign-in handoff for a session.', status: 200, response: SessionGrant,
+  }),
+  connectorConsent: route({
+    method: 'POST', path: '/auth/connector/consent', access: 'session-no-org', bodyKind: 'json', body: ConnectorConsentBody,
+    summary: "Answer the assistant connector's consent page.", status: 200, response: ConnectorConsentResult,
+  }),
+  signOutEverywhere: route({
+    method: 'POST', path: '/auth/sign-out-everywhere', access: 'session-no-org', bodyKind: 'none',
+    summary: 'End every session and revoke every connector grant of the user.', status: 200, response: SignOutEverywhereResult,
+  }),
+  listSessions: route({
+    method: 'GET', path: '/auth/sessions', access: 'session-no-org', bodyKind: 'none',
+    summary: "The user's active sessions.", status: 200, response: SessionList,
+  }),
+  endSession: route({
+    method: 'DELETE', path: '/auth/sessions/{sessionId}', access: 'session-no-org', bodyKind: 'none',
+    summary: 'End one of your sessions.', status: 204, response: null,
+  }),
+  listMembers: route({
+    method: 'GET', path: '/org/members', access: 'session', bodyKind: 'none',
+    summary: 'Members of the organisation.', status: 200, response: OrgMemberList,
+  }),
+  inviteMember: route({
+    method: 'POST', path: '/org/members', access: 'session', bodyKind: 'json', body: InviteMemberBody,
+    summary: 'Owners: invite an e-mail address (it signs in with a code and finds the organisation).', status: 201, response: OrgMember,
+  }),
+  removeMember: route({
+    method: 'DELETE', path: '/org/members/{userId}', access: 'session', bodyKind: 'none',
+    summary: 'Owners: remove a member (or yourself: leave). The last owner cannot.', status: 204, response: null,
+  }),
+  createApiKey: route({
+    method: 'POST', path: '/org/api-keys', access: 'session', bodyKind: 'json', body: CreateApiKeyBody,
+    summary: 'Owners: create an API key for upload automation. The key is shown once.', status: 201, response: CreatedApiKey,
+  }),
+  listApiKeys: route({
+    method: 'GET', path: '/org/api-keys', access: 'session', bodyKind: 'none',
+    summary: 'Owners: the organisation\'s API keys (never the keys themselves).', status: 200, response: ApiKeyList,
+  }),
+  revokeApiKey: route({
+    method: 'DELETE', path: '/org/api-keys/{keyId}', access: 'session', bodyKind: 'none',
+    summary: 'Owners: revoke an API key.', status: 204, response: null,
+  }),
+  mcpPost: route({
+    method: 'POST', path: '/mcp', access: 'own', bodyKind: 'none',
+    summary: 'MCP Streamable HTTP endpoint of the assistant connector (connector bearer token).', status: 200, response: null,
+  }),
+  mcpGet: route({
+    method: 'GET', path: '/mcp', access: 'own', bodyKind: 'none',
+    summary: 'MCP Streamable HTTP: server-to-client stream.', status: 200, response: null,
+  }),
+  mcpDelete: route({
+    method: 'DELETE', path: '/mcp', access: 'own', bodyKind: 'none',
+    summary: 'MCP Streamable HTTP: end the MCP session.', status: 204, response: null,
   }),
   devMailbox: route({
     method: 'GET', path: '/dev/mailbox', access: 'public', bodyKind: 'none', query: DevMailboxQuery,

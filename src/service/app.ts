@@ -82,7 +82,8 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
     config, db, content, mailer, outbox: outbox ?? (mailer instanceof OutboxMailer ? mailer : null), sessions, codes,
     uploads: new UploadsService(db, content, docxLimits),
     review: new ReviewService(db, content, docxLimits, app.log, parts.faults),
-    authenticate: (request, spec) => authenticate(db, sessions, request, spec.access),
+    authenticate: (request, spec) => authenticate(db, sessions, request, spec.access, (token) => ctx.connector?.resolveAccessToken(token) ?? Promise.resolve(null)),
+    connector: null,
     log: app.log,
   };
 

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Sessions } from './auth/sessions';
+import type { SessionRecord, Sessions } from './auth/sessions';
 import type { SignInCodes } from './auth/sign-in-codes';
 import type { ServiceConfig } from './config';
 import type { Authenticator } from './http/define-route';
@@ -9,6 +9,12 @@ import type { ContentStore } from './store/content-store';
 import type { Database } from './store/database';
 import type { ReviewService } from './review/review-service';
 import type { UploadsService } from './uploads/uploads-service';
+
+export interface ConnectorHooks {
+  resolveAccessToken(token: string): Promise<SessionRecord | null>;
+  /** Revokes every grant (and so every access and refresh token) of a user; answers how many. */
+  revokeAllGrantsOfUser(userId: string): Promise<number>;
+}
 
 /** Everything a route needs, built once by createService(). */
 export interface ServiceContext {
@@ -23,5 +29,10 @@ export interface ServiceContext {
   uploads: UploadsService;
   review: ReviewService;
   authenticate: Authenticator;
+  /**
+   * The assistant connector (OAuth 2.0 server + MCP), when mounted. It resolves its
+   * access tokens to connector sessions and revokes a user's grants on sign-out everywhere.
+   */
+  connector: ConnectorHooks | null;
   log: FastifyBaseLogger;
 }

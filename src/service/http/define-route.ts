@@ -12,8 +12,8 @@ export interface RouteContext<S extends RouteSpec> {
   params: Record<string, string>;
   body: S['bodyKind'] extends 'json' ? Infer<S['body']> : undefined;
   query: Infer<S['query']>;
-  /** Set for every route that is not public. */
-  auth: S['access'] extends 'public' ? null : RequestAuth;
+  /** Set for every route that is not public (or that checks its own credentials). */
+  auth: S['access'] extends 'public' | 'own' ? null : RequestAuth;
 }
 
 export type Authenticator = (request: FastifyRequest, spec: RouteSpec) => Promise<RequestAuth>;
@@ -35,7 +35,7 @@ export function defineRoute<S extends RouteSpec>(
     method: spec.method,
     url,
     handler: async (request, reply) => {
-      const auth = spec.access === 'public' ? null : await authenticator(request, spec);
+      const auth = spec.access === 'public' || spec.access === 'own' ? null : await authenticator(request, spec);
       let query: unknown;
       if (spec.query) {
         const parsed = spec.query.safeParse(request.query ?? {});

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { OrgRole } from '../../contract/auth';
 import type { RouteAccess } from '../../contract/routes';
+import { resolveApiKey } from '../auth/api-keys';
 import { roleIn } from '../auth/directory';
 import type { SessionRecord, Sessions } from '../auth/sessions';
 import type { Database } from '../store/database';
@@ -9,9 +10,12 @@ import { ProblemError } from './problem';
 /** Who is calling, for which organisation. Set on every non-public request. */
 export interface RequestAuth {
   userId: string;
+  /** Empty on account-wide routes (access `session-no-org`), which take no x-org-id. */
   orgId: string;
   role: OrgRole;
-  session: SessionRecord;
+  /** The session, or null for an organisation API key. */
+  session: SessionRecord | null;
+  apiKeyId: string | null;
 }
 
 export function bearerToken(request: FastifyRequest): string | null {
@@ -21,25 +25,50 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
+function orgHeader(request: FastifyRequest): string {
+  const value = request.headers['x-org-id'];
+  return typeof value === 'string' ? value.trim() : '';
+}
+
 /**
- * Authenticates a request: a live session token, and an x-org-id the user belongs to,
- * checked on every call. 401 without a valid token; 403 for an organisation that is
- * not the user's.
+ * Authenticates a request: a live session token (or, on upload routes, an org API
+ * key), and an x-org-id the user belongs to, checked on every call. 401 without a
+ * valid token; 403 for an organisation that is not the caller's; 403
+ * `session_required` for an API key on a session-only route.
  */
-export async function authenticate(db: Database, sessions: Sessions, request: FastifyRequest, access: RouteAccess): Promise<RequestAuth> {
+/** Resolves a bearer token that is not an ordinary session (the connector's OAuth access tokens). */
+export type ExternalTokenResolver = (token: string) => Promise<SessionRecord | null>;
+
+/** The session of a request on a session-only route (API keys never reach those). */
+export function sessionOf(auth: RequestAuth): SessionRecord {
+  if (!auth.session) throw new ProblemError(403, 'session_required', 'Only session tokens are accepted on this route.');
+  return auth.session;
+}
+
+export async function authenticate(
+  db: Database, sessions: Sessions, request: FastifyRequest, access: RouteAccess, resolveExternal?: ExternalTokenResolver,
+): Promise<RequestAuth> {
   const token = bearerToken(request);
   if (!token) throw new ProblemError(401, 'unauthenticated', 'Sign in first: send Authorization: Bearer <session token>.');
   if (token.startsWith('rlk_')) {
-    throw access === 'session-or-api-key'
-      ? new ProblemError(401, 'unauthenticated', 'This API key is not valid.')
-      : new ProblemError(403, 'session_required', 'Only session tokens are accepted on this route; API keys are not.');
+    if (access !== 'session-or-api-key') {
+      throw new ProblemError(403, 'session_required', 'Only session tokens are accepted on this route; API keys may only create, list, read and download uploads.');
+    }
+    const key = await resolveApiKey(db, token);
+    if (!key) throw new ProblemError(401, 'unauthenticated', 'This API key is not valid or has been revoked.');
+    const orgId = orgHeader(request);
+    if (!orgId) throw new ProblemError(400, 'invalid_request', 'Send the organisation you act for in the x-org-id header.');
+    if (orgId !== key.orgId) throw new ProblemError(403, 'forbidden', 'This API key belongs to another organisation.');
+    return { userId: key.createdByUserId ?? '', orgId, role: 'member', session: null, apiKeyId: key.id };
   }
-  const session = await sessions.resolve(db, token);
+  const session = (await sessions.resolve(db, token)) ?? (resolveExternal ? await resolveExternal(token) : null);
   if (!session) throw new ProblemError(401, 'unauthenticated', 'Your session has ended or the token is not valid. Sign in again.');
-  const orgHeader = request.headers['x-org-id'];
-  const orgId = typeof orgHeader === 'string' ? orgHeader.trim() : '';
+  if (access === 'session-no-org') return { userId: session.userId, orgId: '', role: 'member', session, apiKeyId: null };
+  const orgId = orgHeader(request);
   if (!orgId) throw new ProblemError(400, 'invalid_request', 'Send the organisation you act for in the x-org-id header.');
+  // A connector session acts for the one organisation its grant was given for.
+  if (session.orgId && session.orgId !== orgId) throw new ProblemError(403, 'forbidden', 'This connector was authorised for another organisation.');
   const role = await roleIn(db, session.userId, orgId);
   if (!role) throw new ProblemError(403, 'forbidden', 'You are not a member of the organisation in x-org-id.');
-  return { userId: session.userId, orgId, role, session };
+  return { userId: session.userId, orgId, role, session, apiKeyId: null };
 }

@@ -5,6 +5,7 @@ import { findUserById, orgsOfUser } from '../auth/directory';
 import type { ServiceContext } from '../context';
 import { defineRoute } from '../http/define-route';
 import { ProblemError } from '../http/problem';
+import { sessionOf } from '../http/request-auth';
 
 const ACCEPTED_DETAIL = 'If an account uses this address, a sign-in code is on its way. It works once, for 10 minutes.';
 
@@ -20,20 +21,21 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ServiceContext): v
   });
 
   defineRoute(app, ctx.authenticate, ROUTES.signOut, async ({ auth }) => {
-    await ctx.sessions.revoke(ctx.db, auth.session.id);
+    await ctx.sessions.revoke(ctx.db, sessionOf(auth).id);
   });
 
   defineRoute(app, ctx.authenticate, ROUTES.describeSession, async ({ auth }) => {
+    const session = sessionOf(auth);
     const user = await findUserById(ctx.db, auth.userId);
     if (!user) throw new ProblemError(401, 'unauthenticated', 'This account no longer exists.');
     return {
-      id: auth.session.id,
-      kind: auth.session.kind,
+      id: session.id,
+      kind: session.kind,
       user,
       orgs: await orgsOfUser(ctx.db, auth.userId),
-      createdAt: auth.session.createdAt.toISOString(),
-      lastUsedAt: auth.session.lastUsedAt.toISOString(),
-      expiresAt: auth.session.expiresAt.toISOString(),
+      createdAt: session.createdAt.toISOString(),
+      lastUsedAt: session.lastUsedAt.toISOString(),
+      expiresAt: session.expiresAt.toISOString(),
     };
   });
 }

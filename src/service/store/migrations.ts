@@ -160,6 +160,74 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
       );
     `,
   },
+  {
+    id: 4,
+    name: 'sign-in providers, handoffs, API keys, connector (OAuth) storage',
+    sql: `
+      -- Accounts linked to an OpenID Connect provider, by issuer + subject.
+      CREATE TABLE user_identities (
+        issuer text NOT NULL,
+        subject text NOT NULL,
+        user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        email text,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (issuer, subject)
+      );
+      CREATE INDEX user_identities_user ON user_identities(user_id);
+
+      -- A provider sign-in between its start and its callback (state, nonce, PKCE verifier).
+      CREATE TABLE provider_sign_ins (
+        state_sha256 text PRIMARY KEY,
+        provider_id text NOT NULL,
+        code_verifier text NOT NULL,
+        nonce text NOT NULL,
+        return_to text,
+        interaction_uid text,
+        expires_at timestamptz NOT NULL
+      );
+
+      -- Single-use sign-in handoffs: 128 random bits, 60 s, only the SHA-256 stored.
+      CREATE TABLE sign_in_handoffs (
+        token_sha256 text PRIMARY KEY,
+        user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        expires_at timestamptz NOT NULL,
+        consumed_at timestamptz
+      );
+
+      -- Organisation API keys (rlk_...), for upload automation; stored as SHA-256.
+      CREATE TABLE api_keys (
+        id text PRIMARY KEY,
+        org_id text NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+        name text NOT NULL,
+        token_sha256 text NOT NULL UNIQUE,
+        created_by_user_id text REFERENCES users(id) ON DELETE SET NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        last_used_at timestamptz,
+        revoked_at timestamptz
+      );
+      CREATE INDEX api_keys_org ON api_keys(org_id);
+
+      -- The connector's OAuth 2.0 server state (oidc-provider adapter models).
+      CREATE TABLE oauth_models (
+        model text NOT NULL,
+        id text NOT NULL,
+        payload jsonb NOT NULL,
+        grant_id text,
+        user_code text,
+        uid text,
+        expires_at timestamptz,
+        consumed_at timestamptz,
+        PRIMARY KEY (model, id)
+      );
+      CREATE INDEX oauth_models_grant ON oauth_models(grant_id);
+      CREATE INDEX oauth_models_uid ON oauth_models(uid);
+
+      -- Connector sessions act for one organisation and belong to one OAuth grant.
+      ALTER TABLE sessions ADD COLUMN org_id text REFERENCES orgs(id) ON DELETE CASCADE;
+      ALTER TABLE sessions ADD COLUMN grant_id text;
+      CREATE INDEX sessions_grant ON sessions(grant_id);
+    `,
+  },
 ];
 
 const LOCK_KEY = 740_215_901; // arbitrary, constant: "redline migrations"
