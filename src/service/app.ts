@@ -14,16 +14,20 @@ import { defineRoute } from './http/define-route';
 import { installErrorHandler, sendProblem } from './http/error-handler';
 import { ProblemError } from './http/problem';
 import { authenticate } from './http/request-auth';
+import { installCors } from './http/cors';
 import { installSecurityHeaders } from './http/security-headers';
 import type { Mailer } from './mail/mailer';
 import { OutboxMailer } from './mail/outbox-mailer';
 import { createSmtpMailer } from './mail/smtp-mailer';
+import { registerAccountRoutes } from './routes/account-routes';
 import { registerAuthRoutes } from './routes/auth-routes';
+import { registerOrgRoutes } from './routes/org-routes';
 import { registerDevRoutes } from './routes/dev-routes';
 import { registerUploadRoutes } from './routes/upload-routes';
 import { codeHmacKey } from './secrets-file';
 import type { BlobStore } from './store/blobs/blob-store';
 import { createDiskBlobStore } from './store/blobs/disk-blob-store';
+import { createS3BlobStore } from './store/blobs/s3-blob-store';
 import { ContentStore } from './store/content-store';
 import type { Database } from './store/database';
 import { migrate } from './store/migrations';
@@ -56,6 +60,14 @@ async function openDatabase(config: ServiceConfig): Promise<Database> {
   return openPgliteDatabase(path.join(config.dataDir, 'db'));
 }
 
+function openBlobStore(config: ServiceConfig): BlobStore {
+  if (config.blobStore === 's3') {
+    if (!config.s3) throw new Error('BLOB_STORE=s3 without S3 settings');
+    return createS3BlobStore(config.s3);
+  }
+  return createDiskBlobStore(path.join(config.dataDir, 'blobs'));
+}
+
 /** Builds the whole service (database migrated, routes registered) without listening. */
 export async function createService(config: ServiceConfig, parts: ServiceParts = {}): Promise<Service> {
   const app = Fastify({
@@ -70,7 +82,7 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
   });
   const db = parts.db ?? (await openDatabase(config));
   await migrate(db);
-  const blobs = parts.blobs ?? createDiskBlobStore(path.join(config.dataDir, 'blobs'));
+  const blobs = parts.blobs ?? openBlobStore(config);
   const content = new ContentStore(db, blobs);
   const outbox = parts.mailer ? null : config.smtpUrl ? null : new OutboxMailer(db, (m) => app.log.info({ to: m.to, code: m.code }, `mail (outbox) to ${m.to}: ${m.subject}`));
   const mailer = parts.mailer ?? outbox ?? createSmtpMailer(config.smtpUrl!, config.mailFrom);
@@ -93,12 +105,15 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
   });
   installErrorHandler(app);
   installSecurityHeaders(app);
+  installCors(app, config.corsOrigins);
   installBodyHandling(app, config);
 
   registerAuthRoutes(app, ctx);
   registerDevRoutes(app, ctx);
   registerUploadRoutes(app, ctx);
   registerDocumentRoutes(app, ctx);
+  registerAccountRoutes(app, ctx);
+  registerOrgRoutes(app, ctx);
   defineRoute(app, ctx.authenticate, ROUTES.openapi, async () => buildOpenApiDocument(`${config.publicUrl}${API_BASE_PATH}`));
   await installSpa(app, config);
 

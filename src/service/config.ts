@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseOidcProviders, type OidcProviderConfig } from './auth/providers/provider-config';
 
 /** Every limit and number of the sign-in rules; DESIGN.md's values are the defaults. */
 export interface AuthLimits {
@@ -21,7 +22,9 @@ export interface ServiceConfig {
   dataDir: string;
   /** Set: PostgreSQL. Unset: embedded PGlite under dataDir/db. */
   databaseUrl: string | null;
-  blobStore: 'disk';
+  blobStore: 'disk' | 's3';
+  /** Set when blobStore is 's3': any S3-compatible object store. */
+  s3: S3Settings | null;
   /** Set: real SMTP. Unset: the development outbox. */
   smtpUrl: string | null;
   mailFrom: string;
@@ -34,8 +37,24 @@ export interface ServiceConfig {
   /** Serve the built SPA from this folder (null: API only). */
   staticDir: string | null;
   seedDemo: boolean;
+  /** Origins allowed to call the API from a browser (CORS_ORIGINS, comma-separated); none by default. */
+  corsOrigins: string[];
+  /** Whether anyone may sign up (creating a user and their organisation). SIGN_UP=closed turns it off. */
+  signUpOpen: boolean;
   logLevel: string;
   blobGraceMs: number;
+  /** OpenID Connect sign-in providers, from OIDC_PROVIDERS (format: see auth/providers/provider-config.ts). */
+  providers: OidcProviderConfig[];
+}
+
+export interface S3Settings {
+  /** null: AWS's own endpoint for the region. */
+  endpoint: string | null;
+  bucket: string;
+  region: string;
+  /** null: the AWS SDK's default credential chain. */
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+  forcePathStyle: boolean;
 }
 
 export const DEFAULT_AUTH_LIMITS: AuthLimits = {
@@ -64,7 +83,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
   const host = env.HOST ?? '127.0.0.1';
   const dataDir = path.resolve(env.DATA_DIR ?? './data');
   const blobStore = env.BLOB_STORE ?? 'disk';
-  if (blobStore !== 'disk') throw new Error(`BLOB_STORE must be "disk" (got "${blobStore}")`);
+  if (blobStore !== 'disk' && blobStore !== 's3') throw new Error(`BLOB_STORE must be "disk" or "s3" (got "${blobStore}")`);
+  const s3 = blobStore === 's3' ? s3FromEnv(env) : null;
   const auth: AuthLimits = { ...DEFAULT_AUTH_LIMITS };
   const overrides: [keyof AuthLimits, string][] = [
     ['maxSendsPerIpPerMinute', 'RATE_SENDS_PER_IP_PER_MINUTE'],
@@ -81,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     dataDir,
     databaseUrl: env.DATABASE_URL || null,
     blobStore,
+    s3,
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM ?? 'Redline <no-reply@redline.local>',
     codeHmacKey: env.CODE_HMAC_KEY || null,
@@ -92,7 +113,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     auth,
     staticDir: env.STATIC_DIR === '' ? null : path.resolve(env.STATIC_DIR ?? './dist'),
     seedDemo: env.SEED_DEMO !== 'false',
+    corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    signUpOpen: env.SIGN_UP !== 'closed',
     logLevel: env.LOG_LEVEL ?? 'info',
     blobGraceMs: intFromEnv(env, 'BLOB_SWEEP_GRACE_MS', 3600_000),
+    providers: parseOidcProviders(env.OIDC_PROVIDERS),
+  };
+}
+
+/** BLOB_STORE=s3: S3_BUCKET is required; the rest default to AWS's endpoint and credential chain. */
+function s3FromEnv(env: NodeJS.ProcessEnv): S3Settings {
+  const bucket = env.S3_BUCKET;
+  if (!bucket) throw new Error('BLOB_STORE=s3 needs S3_BUCKET');
+  const accessKeyId = env.S3_ACCESS_KEY_ID || null;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY || null;
+  if (!accessKeyId !== !secretAccessKey) throw new Error('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together or not at all');
+  const pathStyle = env.S3_FORCE_PATH_STYLE ?? 'false';
+  if (pathStyle !== 'true' && pathStyle !== 'false') throw new Error(`S3_FORCE_PATH_STYLE must be "true" or "false" (got "${pathStyle}")`);
+  return {
+    endpoint: env.S3_ENDPOINT || null,
+    bucket,
+    region: env.S3_REGION || 'us-east-1',
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : null,
+    forcePathStyle: pathStyle === 'true',
   };
 }

@@ -29,3 +29,16 @@ export function noAccountMessage(to: string, appUrl: string): MailMessage {
     ].join('\n'),
   };
 }
+
+export function invitationMessage(to: string, orgName: string, appUrl: string): MailMessage {
+  return {
+    to,
+    subject: `You have been added to ${orgName} on Redline`,
+    code: null,
+    text: [
+      `You have been added to ${orgName} on Redline, where its lawyers review contract drafts.`,
+      '',
+      `Sign in with this address at ${appUrl}/sign-in: we e-mail you a one-time code, no password needed.`,
+    ].join('\n'),
+  };
+}

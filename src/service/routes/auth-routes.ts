@@ -7,11 +7,20 @@ import { defineRoute } from '../http/define-route';
 import { ProblemError } from '../http/problem';
 import { sessionOf } from '../http/request-auth';
 
-const ACCEPTED_DETAIL = 'If an account uses this address, a sign-in code is on its way. It works once, for 10 minutes.';
+const ACCEPTED_DETAIL = 'A code is on its way to this address if it can be used here. It works once, for 10 minutes.';
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   defineRoute(app, ctx.authenticate, ROUTES.requestSignInCode, async ({ body, request }) => {
     await ctx.codes.request(body.identifier, request.ip, 'sign_in');
+    return { status: 'accepted', detail: ACCEPTED_DETAIL };
+  });
+
+  defineRoute(app, ctx.authenticate, ROUTES.requestSignUpCode, async ({ body, request }) => {
+    if (!ctx.config.signUpOpen) {
+      throw new ProblemError(403, 'forbidden', 'Sign-up is closed on this service. Ask an owner of your organisation to invite you.');
+    }
+    // Same answer whether or not the address has an account: an existing user gets a sign-in code.
+    await ctx.codes.request(body.identifier, request.ip, 'sign_up', { name: body.name, organisation: body.organisation });
     return { status: 'accepted', detail: ACCEPTED_DETAIL };
   });
 
