@@ -1,8 +1,11 @@
+import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import type { Database, Queryable } from './database';
 
 /** Opens (creating if needed) an embedded PGlite database in `dataDir`. */
 export async function openPgliteDatabase(dataDir: string): Promise<Database> {
+  // PGlite creates only the last folder of the path; a first start has no ./data yet.
+  mkdirSync(dataDir, { recursive: true });
   const db = await PGlite.create({ dataDir });
   const asQueryable = (q: Pick<PGlite, 'query'>): Queryable => ({
     async query<R extends object>(sql: string, params: readonly unknown[] = []) {
