@@ -11,6 +11,18 @@ import { SignInPage } from './routes/SignInPage';
 export const router = createBrowserRouter([
   { path: '/sign-in', element: <SignInPage />, errorElement: <RouteError /> },
   {
+    // The assistant connector's sign-in and consent (OAuth authorization): outside the signed-in frame.
+    path: '/connector/authorize',
+    lazy: () => import('./connector/ConnectorAuthorizePage').then((m) => ({ Component: m.ConnectorAuthorizePage })),
+    errorElement: <RouteError />,
+  },
+  {
+    // Where a provider sign-in lands with its single-use handoff (trades it for a session).
+    path: '/sign-in/complete',
+    lazy: () => import('./account/SignInCompletePage').then((m) => ({ Component: m.SignInCompletePage })),
+    errorElement: <RouteError />,
+  },
+  {
     // The signed-in frame is lazy too: it is the first thing that needs the API client.
     lazy: () =>
       import('./routes/AppLayout').then((m) => ({
@@ -30,6 +42,14 @@ export const router = createBrowserRouter([
       {
         path: '/documents/:id',
         lazy: () => import('./routes/ReviewPage').then((m) => ({ Component: m.ReviewPage })),
+      },
+      {
+        path: '/account/sessions',
+        lazy: () => import('./account/SessionsPage').then((m) => ({ Component: m.SessionsPage })),
+      },
+      {
+        path: '/account/members',
+        lazy: () => import('./account/MembersPage').then((m) => ({ Component: m.MembersPage })),
       },
       { path: '*', lazy: () => import('./routes/NotFoundPage').then((m) => ({ Component: m.NotFoundPage })) },
     ],

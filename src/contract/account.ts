@@ -63,6 +63,22 @@ export const ProviderStartQuery = z.object({
 });
 export const HandoffBody = z.strictObject({ handoff: z.string().min(10).max(200) });
 export type HandoffBody = z.infer<typeof HandoffBody>;
+/**
+ * Why a provider sign-in failed at its callback. The service redirects to
+ * `/sign-in?error=<code>` (a browser navigation has no JSON to read); the sign-in page
+ * turns the code into a sentence.
+ */
+export const ProviderSignInError = z.enum([
+  'access_denied', // the person declined at the provider
+  'provider_error', // the provider answered with another error (at the redirect or its token endpoint)
+  'invalid_state', // no such sign-in in progress: a tampered, replayed or foreign state
+  'state_expired', // the sign-in took longer than its 10 minutes
+  'invalid_id_token', // the ID token failed validation (issuer, audience, signature, nonce, times)
+  'no_account', // no Redline account is linked to this identity or its verified e-mail
+  'no_organisation', // the account belongs to no organisation
+  'provider_unavailable', // the provider could not be reached
+]);
+export type ProviderSignInError = z.infer<typeof ProviderSignInError>;
 
 /** The connector's consent page answer. */
 export const ConnectorConsentBody = z.strictObject({
@@ -72,3 +88,14 @@ export const ConnectorConsentBody = z.strictObject({
 });
 export type ConnectorConsentBody = z.infer<typeof ConnectorConsentBody>;
 export const ConnectorConsentResult = z.object({ redirectTo: z.string() });
+/** What the consent page shows: the client, where it sends the answer, and what it may do. */
+export const ConnectorInteraction = z.object({
+  interaction: z.string(),
+  clientId: z.string(),
+  clientName: z.string().nullable(),
+  redirectHost: z.string().describe('Host of the redirect URI the authorization answer goes to.'),
+  scopes: z.array(z.string()),
+  abilities: z.array(z.string()).describe('What the assistant may do, one sentence each.'),
+  expiresAt: z.string(),
+});
+export type ConnectorInteraction = z.infer<typeof ConnectorInteraction>;

@@ -12,6 +12,7 @@ import {
   ApiKeyList,
   ConnectorConsentBody,
   ConnectorConsentResult,
+  ConnectorInteraction,
   CreateApiKeyBody,
   CreatedApiKey,
   HandoffBody,
@@ -111,6 +112,11 @@ export const ROUTES = {
   tradeHandoff: route({
     method: 'POST', path: '/auth/handoff', access: 'public', bodyKind: 'json', body: HandoffBody,
     summary: 'Trade a sign-in handoff for a session.', status: 200, response: SessionGrant,
+  }),
+  connectorInteraction: route({
+    method: 'GET', path: '/auth/connector/interactions/{interaction}', access: 'public', bodyKind: 'none',
+    summary: "The assistant connector's authorization in progress, for its consent page (only the browser that started it may read it).",
+    status: 200, response: ConnectorInteraction,
   }),
   connectorConsent: route({
     method: 'POST', path: '/auth/connector/consent', access: 'session-no-org', bodyKind: 'json', body: ConnectorConsentBody,

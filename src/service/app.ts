@@ -22,6 +22,8 @@ import { createSmtpMailer } from './mail/smtp-mailer';
 import { registerAccountRoutes } from './routes/account-routes';
 import { registerAuthRoutes } from './routes/auth-routes';
 import { registerOrgRoutes } from './routes/org-routes';
+import { registerProviderRoutes } from './routes/provider-routes';
+import { sweepProviderSignIns } from './auth/providers/handoffs';
 import { registerDevRoutes } from './routes/dev-routes';
 import { registerUploadRoutes } from './routes/upload-routes';
 import { codeHmacKey } from './secrets-file';
@@ -35,6 +37,8 @@ import { openPgliteDatabase } from './store/pglite-database';
 import { openPostgresDatabase } from './store/postgres-database';
 import { ReviewService, type ReviewFaults } from './review/review-service';
 import { registerDocumentRoutes } from './routes/document-routes';
+import { Connector } from './connector/connector';
+import { registerConnectorRoutes } from './routes/connector-routes';
 import { UploadsService } from './uploads/uploads-service';
 
 export interface ServiceParts {
@@ -75,6 +79,11 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
       level: config.logLevel,
       // Tokens never reach the log (ASVS 5.0 16.2.5): the header is redacted and tokens are never in URLs.
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
+      // Query strings can carry single-use secrets (a sign-in handoff, an OAuth code):
+      // requests are logged by path only.
+      serializers: {
+        req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip }),
+      },
       ...(parts.logger ? { stream: parts.logger } : {}),
     },
     bodyLimit: 1024 * 1024,
@@ -84,7 +93,10 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
   await migrate(db);
   const blobs = parts.blobs ?? openBlobStore(config);
   const content = new ContentStore(db, blobs);
-  const outbox = parts.mailer ? null : config.smtpUrl ? null : new OutboxMailer(db, (m) => app.log.info({ to: m.to, code: m.code }, `mail (outbox) to ${m.to}: ${m.subject}`));
+  const outbox = parts.mailer ? null : config.smtpUrl ? null : new OutboxMailer(db, (m) => {
+    app.log.info({ to: m.to, code: m.code }, `mail (outbox) to ${m.to}: ${m.subject}`);
+    if (config.announceCodes && m.code) process.stdout.write(`\n  Sign-in code for ${m.to}: ${m.code}\n\n`);
+  });
   const mailer = parts.mailer ?? outbox ?? createSmtpMailer(config.smtpUrl!, config.mailFrom);
   const sessions = new Sessions(config.auth);
   const codes = new SignInCodes(db, mailer, config.auth, codeHmacKey(config.codeHmacKey, config.dataDir), config.publicUrl,
@@ -112,8 +124,13 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
   registerDevRoutes(app, ctx);
   registerUploadRoutes(app, ctx);
   registerDocumentRoutes(app, ctx);
+  // The assistant connector (OAuth server + MCP); its keys and state live in the database.
+  const connector = await Connector.create({ db, sessions, publicUrl: config.publicUrl, trustProxy: process.env.TRUST_PROXY === 'true' });
+  ctx.connector = connector;
+  registerConnectorRoutes(app, ctx, connector);
   registerAccountRoutes(app, ctx);
   registerOrgRoutes(app, ctx);
+  registerProviderRoutes(app, ctx);
   defineRoute(app, ctx.authenticate, ROUTES.openapi, async () => buildOpenApiDocument(`${config.publicUrl}${API_BASE_PATH}`));
   await installSpa(app, config);
 
@@ -172,6 +189,7 @@ export async function runMaintenance(ctx: ServiceContext): Promise<void> {
   try {
     await ctx.db.query("DELETE FROM rate_events WHERE at < now() - interval '2 hours'");
     await ctx.db.query("DELETE FROM sign_in_codes WHERE expires_at < now() - interval '1 day'");
+    await sweepProviderSignIns(ctx.db);
     await ctx.content.sweep(ctx.config.blobGraceMs);
   } catch (error) {
     ctx.log.warn({ err: error }, 'maintenance failed; will retry');

@@ -32,6 +32,8 @@ export function AppLayout() {
         </Link>
         <nav aria-label="Main" className="flex gap-3 text-sm">
           <Link to="/documents" className="link">Documents</Link>
+          <Link to="/account/members" className="link">Members</Link>
+          <Link to="/account/sessions" className="link">Sessions</Link>
         </nav>
         <div className="ml-auto flex items-center gap-3 text-sm">
           {session && session.orgs.length > 1 && (

@@ -2,6 +2,8 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { ApiError, describeError } from '../api/errors';
 import type * as SignInApi from '../api/sign-in';
+import type * as ProviderApi from '../account/provider-api';
+import { providerErrorMessage, providerStartHref } from '../account/provider-sign-in-links';
 import { sessionStore, useSession } from '../auth/session';
 import { useNow } from '../components/useNow';
 
@@ -13,6 +15,13 @@ let signInApi: Promise<typeof SignInApi> | null = null;
 function loadSignInApi() {
   signInApi ??= import('../api/sign-in');
   return signInApi;
+}
+
+/** The provider list is fetched after first paint, with its API module loaded on demand. */
+let providerApi: Promise<typeof ProviderApi> | null = null;
+function loadProviderApi() {
+  providerApi ??= import('../account/provider-api');
+  return providerApi;
 }
 
 type Step = { kind: 'email' } | { kind: 'code'; email: string };
@@ -53,6 +62,9 @@ export function SignInPage() {
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // A provider sign-in that failed comes back as /sign-in?error=<code>.
+  const [providerError] = useState(() => providerErrorMessage(new URLSearchParams(location.search).get('error')));
+  const [providers, setProviders] = useState<{ id: string; name: string }[]>([]);
   const [notice, setNotice] = useState<string | null>(() => sessionStore.takeEndedReason());
   // When the next code may be asked for: the cooldown, or the Retry-After of a 429.
   const [resendAt, setResendAt] = useState(0);
@@ -64,6 +76,17 @@ export function SignInPage() {
   useEffect(() => {
     if (step.kind === 'code') codeRef.current?.focus();
   }, [step]);
+
+  useEffect(() => {
+    if (session) return;
+    const abort = new AbortController();
+    loadProviderApi()
+      .then((api) => api.listSignInProviders(abort.signal))
+      .then(setProviders)
+      // No providers shown is the right fallback: e-mail codes always work.
+      .catch(() => undefined);
+    return () => abort.abort();
+  }, [session]);
 
   if (session) {
     const from = (location.state as { from?: string } | null)?.from;
@@ -130,6 +153,11 @@ export function SignInPage() {
             {notice}
           </p>
         )}
+        {providerError && (
+          <p role="alert" className="mt-4 rounded border border-danger bg-danger-soft p-2 text-sm text-danger">
+            {providerError}
+          </p>
+        )}
         <form className="mt-4 flex flex-col gap-3" onSubmit={onSubmit} noValidate>
           {step.kind === 'email' ? (
             <>
@@ -192,6 +220,23 @@ export function SignInPage() {
             </p>
           )}
         </form>
+        {step.kind === 'email' && providers.length > 0 && (
+          <div className="mt-4 flex flex-col gap-2 border-t border-line pt-4">
+            {providers.map((provider) => (
+              <a
+                key={provider.id}
+                className="btn text-center"
+                href={providerStartHref(
+                  provider.id,
+                  (location.state as { from?: string } | null)?.from ?? null,
+                  new URLSearchParams(location.search).get('interaction'),
+                )}
+              >
+                Sign in with {provider.name}
+              </a>
+            ))}
+          </div>
+        )}
       </div>
     </main>
   );

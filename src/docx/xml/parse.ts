@@ -12,6 +12,14 @@ import { XmlDocument, XmlElement, XmlRaw, XmlText, type XmlNode } from './tree';
  */
 export class XmlSyntaxError extends Error {}
 
+/**
+ * Deepest element nesting accepted. Real parts nest a few dozen levels; the engine's tree
+ * walkers recurse, so a hostile part nested 100,000 deep overflowed the stack (a RangeError,
+ * answered 500) instead of being refused as invalid (422). Measured: walkers still pass at
+ * 3,000 levels, so 1,000 leaves a wide margin. Found by src/service/reliability/fuzz.test.ts.
+ */
+export const MAX_XML_DEPTH = 1000;
+
 export function parseXml(src: string): XmlDocument {
   if (/<!(DOCTYPE|ENTITY)/i.test(src)) throw new XmlSyntaxError('document type declarations (DTD) are not allowed');
   if (UNDEFINED_ENTITY.test(src)) throw new XmlSyntaxError('reference to an undefined entity');
@@ -97,6 +105,7 @@ export function parseXml(src: string): XmlDocument {
         if (root) throw new XmlSyntaxError('more than one root element');
         root = el;
       }
+      if (!selfClosing && stack.length >= MAX_XML_DEPTH) throw new XmlSyntaxError(`elements nested more than ${MAX_XML_DEPTH} levels deep`);
       add(el);
       if (!selfClosing) stack.push(el);
       pos = i + 1;

@@ -60,8 +60,10 @@ describe('sessions', () => {
       const grant = await logged.signUpAndSignIn();
       await logged.app.inject({ method: 'GET', url: '/api/uploads', headers: logged.headers(grant) });
       await logged.app.inject({ method: 'GET', url: '/api/uploads', headers: { authorization: `Bearer ${grant.session_token}x`, 'x-org-id': grant.orgId } });
+      await logged.app.inject({ method: 'GET', url: '/sign-in/complete?handoff=single-use-secret-value' });
       expect(lines.length).toBeGreaterThan(0);
       expect(lines.join('\n')).not.toContain(grant.session_token);
+      expect(lines.join('\n')).not.toContain('single-use-secret-value');
     } finally {
       await logged.destroy();
     }

@@ -19,6 +19,7 @@ const TABLE: Record<RouteName, Expectation> = {
   signOut: 'own-only', describeSession: 'own-only', signOutEverywhere: 'own-only', listSessions: 'own-only', listUploads: 'own-only',
   listMembers: 'own-only', inviteMember: 'own-only', createApiKey: 'own-only', listApiKeys: 'own-only', createUpload: 'own-only',
   connectorConsent: 'own-only',
+  connectorInteraction: 'public', // bound to the browser that started the authorization by a cookie
   // Routes naming one of A's resources: B gets 404, never 403 (no hint that it exists).
   getUpload: 'not-found', downloadUpload: 'not-found', renameUpload: 'not-found', createVersion: 'not-found',
   startWorkingDraft: 'not-found', deleteSeries: 'not-found', deleteSeriesAlias: 'not-found', saveDraft: 'not-found',

@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { BlobStoreUnavailableError, type BlobStore } from './blob-store';
 
 export interface S3BlobStoreOptions {
@@ -53,6 +53,17 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { re
     async put(key, bytes) {
       const Key = objectKey(key);
       try {
+        // Keys are content addresses: an object already there holds these bytes, so it is
+        // not rewritten. Besides saving the transfer, this keeps a reader of that object
+        // from racing an overwrite, which not every S3-compatible server makes atomic
+        // (s3rver does not: under load a GET during a same-key PUT read a torn file).
+        // Safe against the sweep: it deletes the bytes before releasing the registry row
+        // that ContentStore.put waits on, so this check runs after any such delete.
+        const head = await client.send(new HeadObjectCommand({ Bucket: options.bucket, Key })).catch((error: unknown) => {
+          if (isMissing(error)) return null;
+          throw error;
+        });
+        if (head && head.ContentLength === bytes.byteLength) return;
         await client.send(new PutObjectCommand({
           Bucket: options.bucket, Key, Body: bytes, ContentLength: bytes.byteLength, ContentType: 'application/octet-stream',
         }));
@@ -62,13 +73,17 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { re
     },
     async get(key) {
       const Key = objectKey(key);
-      try {
-        const answer = await client.send(new GetObjectCommand({ Bucket: options.bucket, Key }));
-        if (!answer.Body) return new Uint8Array(0);
-        return await answer.Body.transformToByteArray();
-      } catch (error) {
-        if (isMissing(error)) return null;
-        return fail('get', Key, error);
+      // The SDK retries the request, not the reading of the body: a connection cut mid-body
+      // (seen under load, when a kept-alive socket is dropped) is retried here.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const answer = await client.send(new GetObjectCommand({ Bucket: options.bucket, Key }));
+          if (!answer.Body) return new Uint8Array(0);
+          return await answer.Body.transformToByteArray();
+        } catch (error) {
+          if (isMissing(error)) return null;
+          if (attempt >= 3 || error instanceof S3ServiceException) return fail('get', Key, error);
+        }
       }
     },
     async delete(key) {
