@@ -10,7 +10,8 @@ function isConnectionError(error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code;
   if (code && CONNECTION_ERROR_CODES.has(code)) return true;
   const message = error instanceof Error ? error.message : '';
-  return /Connection terminated|connection (?:is )?(?:closed|ended)|terminating connection/i.test(message);
+  // "timeout exceeded when trying to connect": the pool stayed exhausted; the request is refused whole.
+  return /Connection terminated|connection (?:is )?(?:closed|ended)|terminating connection|timeout exceeded when trying to connect/i.test(message);
 }
 
 function translate(error: unknown): unknown {
@@ -30,8 +31,9 @@ export interface PostgresOptions {
 export function openPostgresDatabase(options: PostgresOptions): Database {
   const pool = new pg.Pool({
     connectionString: options.connectionString,
-    max: options.maxConnections ?? 10,
-    connectionTimeoutMillis: 5_000,
+    max: options.maxConnections ?? 20,
+    // Under a burst, waiting for a pooled connection is normal; only a pool stuck this long answers 503.
+    connectionTimeoutMillis: 30_000,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
   // An idle client losing its server must not crash the process; the next query reconnects.
