@@ -25,6 +25,8 @@ export class OpenDocx {
   /** Whether opening had to renumber ids (the bytes are not yet an ingested draft). */
   readonly renumbered: boolean;
   private snapshot: { bytes: Uint8Array; revisions: Revision[] } | null = null;
+  /** What toBytes() last produced, while the document has not changed since (a re-zip costs ~150 ms on a large draft). */
+  private lastBytes: Uint8Array | null = null;
 
   private constructor(private readonly pkg: DocxPackage) {
     this.rescan();
@@ -75,6 +77,7 @@ export class OpenDocx {
   /** Accepts and rejects a batch atomically (ids are checked before anything changes). */
   apply(decision: Decision): this {
     this.mutable();
+    this.lastBytes = null;
     applyToScans(this.scans, this.changes, decision);
     this.rescan();
     return this;
@@ -82,6 +85,7 @@ export class OpenDocx {
 
   writeRedlines(edits: readonly RedlineEdit[], opts: RedlineOptions): RedlineResult['changes'] {
     this.mutable();
+    this.lastBytes = null;
     const result = writeRedlinesIn(this.pkg, this.scans, edits, opts);
     this.rescan();
     return result.changes;
@@ -89,12 +93,16 @@ export class OpenDocx {
 
   renderVariant(): Uint8Array {
     this.mutable();
-    this.snapshot = { bytes: this.pkg.toBytes(), revisions: this.revisions() };
+    this.snapshot = { bytes: this.lastBytes ?? this.pkg.toBytes(), revisions: this.revisions() };
     buildRenderVariantIn(this.scans, this.changes);
-    return this.pkg.toBytes();
+    // A display copy, sent once and never stored: fast deflate beats small.
+    return this.pkg.toBytes({ level: 1 });
   }
 
   toBytes(opts: { forceRewrite?: boolean } = {}): Uint8Array {
-    return this.snapshot ? this.snapshot.bytes : this.pkg.toBytes(opts);
+    if (this.snapshot) return this.snapshot.bytes;
+    if (this.lastBytes && !opts.forceRewrite) return this.lastBytes;
+    this.lastBytes = this.pkg.toBytes(opts);
+    return this.lastBytes;
   }
 }

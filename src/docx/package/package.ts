@@ -100,8 +100,11 @@ export class DocxPackage {
     return false;
   }
 
-  /** The package bytes: the original bytes when nothing changed, else a new zip. */
-  toBytes(opts: { forceRewrite?: boolean } = {}): Uint8Array {
+  /**
+   * The package bytes: the original bytes when nothing changed, else a new zip.
+   * `level` is the deflate level of rewritten parts (copied parts keep theirs).
+   */
+  toBytes(opts: { forceRewrite?: boolean; level?: 1 | 6 } = {}): Uint8Array {
     if (!this.changed && !opts.forceRewrite) return this.original;
     const enc = new TextEncoder();
     const out: OutEntry[] = this.zip.entries.map((entry) => {
@@ -109,7 +112,7 @@ export class DocxPackage {
       if (doc && (doc.root.dirty || opts.forceRewrite)) return { kind: 'data', name: entry.name, data: enc.encode(serializeXml(doc)), like: entry };
       return { kind: 'copy', entry };
     });
-    return writeZip(out);
+    return writeZip(out, opts.level ?? 6);
   }
 }
 
