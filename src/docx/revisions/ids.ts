@@ -12,11 +12,13 @@ export function assignUniqueIds(scans: readonly PartScan[]): boolean {
   const sites: Site[] = [];
   for (const s of scans) for (const site of s.sites) sites.push(site);
   let max = -1;
-  for (const s of sites) if (s.id !== null && /^\d+$/.test(s.id)) max = Math.max(max, Number(s.id));
+  for (const s of sites) if (s.id !== null && /^\d{1,9}$/.test(s.id)) max = Math.max(max, Number(s.id));
   const seen = new Set<string>();
   let changed = false;
   for (const s of sites) {
-    const ok = s.id !== null && /^(0|[1-9]\d*)$/.test(s.id) && !seen.has(s.id);
+    // ST_DecimalNumber fits in 32 bits; a longer "id" (a hostile 1 MB attribute, say) is renumbered
+    // so every change id stays short enough to name in a request.
+    const ok = s.id !== null && /^(0|[1-9]\d{0,8})$/.test(s.id) && !seen.has(s.id);
     if (!ok) {
       setId(s, String(++max));
       changed = true;
