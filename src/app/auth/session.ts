@@ -64,6 +64,14 @@ class SessionStore {
     this.set({ ...this.current, orgId });
   }
 
+  /** The user's organisations as the service sees them now (GET /auth/session), replacing the sign-in copy. */
+  refreshOrgs(orgs: OrgMembership[]): void {
+    const current = this.current;
+    if (!current || orgs.length === 0 || JSON.stringify(orgs) === JSON.stringify(current.orgs)) return;
+    const orgId = orgs.some((o) => o.id === current.orgId) ? current.orgId : orgs[0]!.id;
+    this.set({ ...current, orgs, orgId });
+  }
+
   /** Called when the service answers 401: the session is gone, remember why. */
   expire(): void {
     if (this.current) this.set(null, 'Your session has ended. Sign in again to continue where you were.');

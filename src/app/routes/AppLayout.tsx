@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { Link, Outlet, useNavigate } from 'react-router';
 import { ROUTES } from '../../contract/routes';
 import { callApi } from '../api/client';
@@ -10,6 +11,18 @@ export function AppLayout() {
   const session = useSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+
+  // Fix (found by e2e/app-features.spec.ts, organisation switcher): the organisations used to
+  // come only from the sign-in grant, so one joined later (an owner's invite) never appeared,
+  // not even after a reload, until the next sign-in. Refresh them whenever the frame loads.
+  useEffect(() => {
+    const abort = new AbortController();
+    callApi(ROUTES.describeSession, { signal: abort.signal })
+      .then((described) => sessionStore.refreshOrgs(described.orgs))
+      // The copy from sign-in stays in use; a 401 has already ended the session.
+      .catch(() => undefined);
+    return () => abort.abort();
+  }, []);
 
   async function signOut() {
     try {
