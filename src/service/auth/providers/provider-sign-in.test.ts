@@ -205,7 +205,9 @@ describe('sign-in providers', () => {
     idp.next = { kind: 'sign-in', account: { sub: `carol-${seq++}`, email: owner.user.email, emailVerified: true } };
     const callback = await new Browser().toCallback(startUrl());
     const tampered = new URL(callback);
-    tampered.searchParams.set('state', `${callback.searchParams.get('state')!.slice(0, -2)}AA`);
+    // Change one character to a different one, so the tampered state never equals the real one.
+    const state = callback.searchParams.get('state')!;
+    tampered.searchParams.set('state', `${state.slice(0, 5)}${state[5] === 'A' ? 'B' : 'A'}${state.slice(6)}`);
     expectSignInError(await redirectOf(tampered), 'invalid_state');
     const missing = new URL(callback);
     missing.searchParams.delete('state');
