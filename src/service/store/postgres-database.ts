@@ -60,6 +60,13 @@ export function openPostgresDatabase(options: PostgresOptions): Database {
       }
       const tx: Queryable = { query: (sql, params = []) => run(client, sql, params) };
       let broken = false;
+      // The pool listens for errors only on idle clients. A checked-out client whose server
+      // goes away between two statements emits 'error' with nobody listening, which would
+      // crash the process: note it, let the next statement fail (503), and discard the client.
+      const onError = () => {
+        broken = true;
+      };
+      client.on('error', onError);
       try {
         await tx.query('BEGIN');
         const result = await work(tx);
@@ -73,6 +80,7 @@ export function openPostgresDatabase(options: PostgresOptions): Database {
         }
         throw translate(error);
       } finally {
+        client.off('error', onError);
         client.release(broken);
       }
     },
