@@ -31,7 +31,7 @@ export default defineConfig({
     },
   },
   webServer: EXTERNAL ? undefined : {
-    command: `rm -rf "${DATA_DIR}" && mkdir -p "${DATA_DIR}" && node_modules/.bin/tsx src/service/main.ts`,
+    command: `rm -rf "${DATA_DIR}" && mkdir -p "${DATA_DIR}" && exec node --import tsx src/service/main.ts`,
     url: `http://127.0.0.1:${PORT}/api/openapi.json`,
     reuseExistingServer: false,
     timeout: 120_000,
