@@ -38,6 +38,11 @@ export default defineConfig({
     stdout: 'ignore',
     stderr: 'pipe',
     env: {
+      // A fresh embedded database every run, whatever the surrounding environment points at
+      // (CI sets DATABASE_URL for the integration tests; the e2e service must not share it).
+      DATABASE_URL: '',
+      BLOB_STORE: 'disk',
+      SMTP_URL: '',
       PORT: String(PORT),
       HOST: '127.0.0.1',
       DATA_DIR,
