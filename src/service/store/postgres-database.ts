@@ -11,7 +11,8 @@ function isConnectionError(error: unknown): boolean {
   if (code && CONNECTION_ERROR_CODES.has(code)) return true;
   const message = error instanceof Error ? error.message : '';
   // "timeout exceeded when trying to connect": the pool stayed exhausted; the request is refused whole.
-  return /Connection terminated|connection (?:is )?(?:closed|ended)|terminating connection|timeout exceeded when trying to connect/i.test(message);
+  // "not queryable": a client that already saw its connection fail refuses further statements.
+  return /Connection terminated|connection (?:is )?(?:closed|ended)|terminating connection|timeout exceeded when trying to connect|not queryable|Client was closed|not connected/i.test(message);
 }
 
 function translate(error: unknown): unknown {
