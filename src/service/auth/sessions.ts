@@ -90,12 +90,30 @@ export class Sessions {
       [tokenDigest(token), this.limits.sessionIdleMs],
     );
     const row = rows[0];
-    if (!row) return null;
+    return row ? this.touched(db, row, true) : null;
+  }
+
+  /**
+   * The live connector session of an OAuth grant (the connector resolves its access tokens
+   * here). Connector sessions end with their grant's own lifetime, not after idle days, so
+   * no idle rule applies and their expiry is the absolute one.
+   */
+  async resolveGrant(db: Queryable, grantId: string): Promise<SessionRecord | null> {
+    const rows = await db.query<SessionRow>(
+      `SELECT id, user_id, kind, client, org_id, grant_id, created_at, last_used_at, expires_at FROM sessions
+       WHERE grant_id = $1 AND kind = 'connector' AND revoked_at IS NULL AND expires_at > now()
+       ORDER BY created_at DESC LIMIT 1`, [grantId]);
+    const row = rows[0];
+    return row ? this.touched(db, row, false) : null;
+  }
+
+  /** Refreshes last use at most once a minute, then describes the session. */
+  private async touched(db: Queryable, row: SessionRow, idleRule: boolean): Promise<SessionRecord> {
     if (Date.now() - row.last_used_at.getTime() > LAST_USED_GRANULARITY_MS) {
       row.last_used_at = new Date();
       await db.query('UPDATE sessions SET last_used_at = $2 WHERE id = $1', [row.id, row.last_used_at]);
     }
-    return this.toRecord(row);
+    return this.toRecord(row, idleRule);
   }
 
   async revoke(db: Queryable, sessionId: string): Promise<void> {
@@ -107,8 +125,8 @@ export class Sessions {
     return rows.length;
   }
 
-  private toRecord(row: SessionRow): SessionRecord {
-    const idleEnd = row.last_used_at.getTime() + this.limits.sessionIdleMs;
+  private toRecord(row: SessionRow, idleRule = true): SessionRecord {
+    const idleEnd = idleRule ? row.last_used_at.getTime() + this.limits.sessionIdleMs : Infinity;
     return {
       id: row.id,
       userId: row.user_id,

@@ -1,6 +1,6 @@
 import type { ConnectorConsentBody, ConnectorInteraction } from '../../contract/account';
 import { orgsOfUser } from '../auth/directory';
-import type { SessionKind, SessionRecord, Sessions } from '../auth/sessions';
+import type { SessionRecord, Sessions } from '../auth/sessions';
 import type { ConnectorHooks } from '../context';
 import { ProblemError } from '../http/problem';
 import type { Database, Queryable } from '../store/database';
@@ -26,17 +26,6 @@ interface GrantLink {
   clientName: string | null;
 }
 
-interface MirrorRow {
-  id: string;
-  user_id: string;
-  kind: SessionKind;
-  client: string | null;
-  org_id: string | null;
-  grant_id: string | null;
-  created_at: Date;
-  last_used_at: Date;
-  expires_at: Date;
-}
 
 export interface ConnectorOptions {
   db: Database;
@@ -107,7 +96,7 @@ export class Connector implements ConnectorHooks {
     if (!(accessToken.scope ?? '').split(' ').includes(CONNECTOR_SCOPE)) return null;
     const link = await this.grantLink(this.db, accessToken.grantId);
     if (!link || link.userId !== accessToken.accountId) return null;
-    const session = await this.mirrorSession(accessToken.grantId);
+    const session = await this.sessions.resolveGrant(this.db, accessToken.grantId);
     if (!session) {
       // The user ended the connector's session: the grant goes with it.
       await this.revokeGrant(accessToken.grantId);
@@ -213,22 +202,5 @@ export class Connector implements ConnectorHooks {
       'SELECT payload FROM oauth_models WHERE model = $1 AND id = $2 AND expires_at > now()', [GRANT_LINK_MODEL, grantId]);
     return rows[0]?.payload ?? null;
   }
-
-  /** The grant's live connector session, its last use refreshed at most once a minute (as Sessions.resolve does). */
-  private async mirrorSession(grantId: string): Promise<SessionRecord | null> {
-    const rows = await this.db.query<MirrorRow>(
-      `SELECT id, user_id, kind, client, org_id, grant_id, created_at, last_used_at, expires_at FROM sessions
-       WHERE grant_id = $1 AND kind = 'connector' AND revoked_at IS NULL AND expires_at > now()
-       ORDER BY created_at DESC LIMIT 1`, [grantId]);
-    const row = rows[0];
-    if (!row) return null;
-    if (Date.now() - row.last_used_at.getTime() > 60_000) {
-      row.last_used_at = new Date();
-      await this.db.query('UPDATE sessions SET last_used_at = $2 WHERE id = $1', [row.id, row.last_used_at]);
-    }
-    return {
-      id: row.id, userId: row.user_id, kind: row.kind, client: row.client, orgId: row.org_id, grantId: row.grant_id,
-      createdAt: row.created_at, lastUsedAt: row.last_used_at, expiresAt: row.expires_at,
-    };
-  }
 }
+
