@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { buildDocx, buildKindSample, by, del, ins, p } from '../src/docx/fixture/index';
-import { codeFromMailbox, signInThroughUi, type ApiSession } from './helpers';
+import { codeSessionThroughApi, signInThroughUi, type ApiSession } from './helpers';
 
 /**
  * App features the other specs leave out: the documents page's actions, the review's markup
@@ -19,18 +19,7 @@ function freshEmail(prefix: string): string {
 
 /** A new user and their own organisation (owner), over the API. */
 async function signUpThroughApi(request: APIRequestContext, email: string, organisation: string): Promise<ApiSession> {
-  const asked = Date.now();
-  const sent = await request.post('/api/auth/sign-up/request-code', { data: { identifier: email, name: `E2E ${email.split('@')[0]}`, organisation } });
-  expect(sent.status()).toBe(202);
-  const code = await codeFromMailbox(request, email, asked);
-  const verified = await request.post('/api/auth/verify', { data: { identifier: email, code } });
-  expect(verified.ok()).toBe(true);
-  const grant = (await verified.json()) as { session_token: string; orgId: string };
-  return {
-    token: grant.session_token,
-    orgId: grant.orgId,
-    headers: { authorization: `Bearer ${grant.session_token}`, 'x-org-id': grant.orgId },
-  };
+  return codeSessionThroughApi(request, email, '/api/auth/sign-up/request-code', { identifier: email, name: `E2E ${email.split('@')[0]}`, organisation });
 }
 
 /** Uploads a .docx over the API; returns its id. */

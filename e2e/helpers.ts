@@ -43,8 +43,16 @@ export interface ApiSession {
 
 /** Signs in over the API (for test set-up and checks, not for what the test is about). */
 export async function signInThroughApi(request: APIRequestContext, email = DEMO_EMAIL): Promise<ApiSession> {
+  return codeSessionThroughApi(request, email, '/api/auth/sign-in/request-code', { identifier: email });
+}
+
+/**
+ * Asks for an e-mail code at `requestPath` (sign-in or sign-up), reads it from the dev
+ * mailbox and verifies it: the session the service grants.
+ */
+export async function codeSessionThroughApi(request: APIRequestContext, email: string, requestPath: string, body: object): Promise<ApiSession> {
   const asked = Date.now();
-  const sent = await request.post('/api/auth/sign-in/request-code', { data: { identifier: email } });
+  const sent = await request.post(requestPath, { data: body });
   expect(sent.status()).toBe(202);
   const code = await codeFromMailbox(request, email, asked);
   const verified = await request.post('/api/auth/verify', { data: { identifier: email, code } });
