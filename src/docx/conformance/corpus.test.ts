@@ -95,13 +95,15 @@ function fillLibreOfficeCache(): void {
   mkdirSync(CACHE, { recursive: true });
   const work = mkdtempSync(path.join(tmpdir(), 'lo-oracle-'));
   try {
-    for (const mode of ['accept', 'reject'] as Mode[]) {
+    // Two passes: LibreOffice's UNO loading is sometimes flaky, and a fresh checkout (CI) has no
+    // cache, so a file that failed gets one more try before falling back to a weaker oracle.
+    for (const mode of (['accept', 'reject', 'accept', 'reject'] as Mode[])) {
       const args: string[] = [];
       for (const name of names) {
         if (existsSync(baselineOf(name, mode))) continue;
         const o = outcomes.get(name)!;
         const out = path.join(CACHE, `${o.sha1}-${mode}.docx`);
-        if (existsSync(out)) continue; // failures are retried: LibreOffice's UNO loading is sometimes flaky
+        if (existsSync(out)) continue; // done, now or in an earlier run; failures are retried
         const copy = path.join(work, `${o.sha1}.docx`);
         copyFileSync(path.join(FILES, name), copy);
         args.push(copy, out);
