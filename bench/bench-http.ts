@@ -84,3 +84,18 @@ export const ms = (x: number) => `${Number.isFinite(x) ? x.toFixed(0) : '-'} ms`
 export function latencyLine(xs: readonly number[]): string {
   return `p50 ${ms(percentile(xs, 50))}, p95 ${ms(percentile(xs, 95))}, p99 ${ms(percentile(xs, 99))}`;
 }
+
+/** Median duration per phase of the service's Server-Timing headers over several answers, as one line. */
+export function serverTimingLine(answers: readonly Timed[]): string {
+  const phases = new Map<string, number[]>();
+  for (const a of answers) {
+    const header = a.headers['server-timing'];
+    if (typeof header !== 'string') continue;
+    for (const part of header.split(',')) {
+      const [name, dur] = part.trim().split(';dur=');
+      if (name && dur) phases.set(name, [...(phases.get(name) ?? []), Number(dur)]);
+    }
+  }
+  if (phases.size === 0) return '(no Server-Timing)';
+  return [...phases].map(([name, xs]) => `${name} ${percentile(xs, 50).toFixed(0)}`).join(', ') + ' (ms, medians)';
+}

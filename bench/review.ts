@@ -12,14 +12,14 @@
  *
  * Runs one service process (`src/service/main.ts`, the embedded defaults: PGlite and blobs on
  * disk, unless DATABASE_URL / BLOB_STORE say otherwise) on BENCH_PORT (default 8792), with a
- * fresh data directory under .tmp/, on 127.0.0.1 only.
+ * fresh data directory under .tmp/, on 127.0.0.1 only. BENCH_CPU_PROF=<dir> profiles the service.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { buildBenchmarkContract } from '../src/docx/fixture';
-import { docxForm, expectStatus, json, latencyLine, ms, percentile, request, signIn } from './bench-http';
+import { docxForm, expectStatus, json, latencyLine, ms, percentile, request, serverTimingLine, signIn, type Timed } from './bench-http';
 
 const PORT = Number(process.env.BENCH_PORT ?? 8792);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -35,7 +35,9 @@ interface Review {
 async function startService(): Promise<ChildProcess> {
   rmSync(DATA_DIR, { recursive: true, force: true });
   mkdirSync(DATA_DIR, { recursive: true });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/main.ts'], {
+  // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service there when it stops.
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/service/main.ts'], {
     env: {
       ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR, LOG_LEVEL: 'warn', STATIC_DIR: '', SEED_DEMO: 'true',
       RATE_RESEND_COOLDOWN_MS: '0', RATE_CODES_PER_ADDRESS_PER_HOUR: '1000',
@@ -98,14 +100,17 @@ async function main(): Promise<void> {
 
     // 50-change applies, each on the state the previous one left.
     const applies: number[] = [];
+    const answers: Timed[] = [];
     for (let i = 0; i < BATCHES; i++) {
       const ids = spread(current.revisions.map((r) => r.change_id), 50);
       const body = i % 2 === 0 ? { accepted_change_ids: ids, rejected_change_ids: [] } : { accepted_change_ids: [], rejected_change_ids: ids };
       const answer = expectStatus(await call('POST', `/api/documents/${draftId}/revisions/apply`, body), 200, `apply batch ${i + 1}`);
       applies.push(answer.ms);
+      answers.push(answer);
       current = json<Review>(answer);
     }
     console.log(`50-change apply over HTTP:         ${latencyLine(applies)} over ${applies.length} batches (targets p50 <= 400 ms, p95 <= 700 ms)`);
+    console.log(`  where the service spent it:     ${serverTimingLine(answers)}`);
 
     // Accept-all on a fresh working draft of the same content.
     const allDraftId = await newDraft();

@@ -18,26 +18,29 @@
 import type { Revision } from '../contract/revision';
 import { OpenDocx } from './document';
 import type { RedlineEdit, RedlineOptions } from './redline/write';
-import type { ReadLimits } from './zip/limits';
+import type { OpenOptions } from './package/package';
 
 export { DocxError, UnknownChangeIdsError, ConflictingChangeIdsError, EditNotFoundError } from './errors';
 export type { DocxErrorCode } from './errors';
 export type { ReadLimits } from './zip/limits';
+export type { OpenOptions } from './package/package';
+export type { DeflateLevel, ZipCodec } from './zip/codec';
+export { portableCodec } from './zip/codec';
 export { DEFAULT_LIMITS } from './zip/limits';
 export type { RedlineEdit, RedlineOptions } from './redline/write';
 export { OpenDocx } from './document';
 
 /** Opens a .docx once for several operations (list, apply, redline, render, write). */
-export function openDocx(bytes: Uint8Array, limits?: Partial<ReadLimits>): OpenDocx {
-  return OpenDocx.open(bytes, limits);
+export function openDocx(bytes: Uint8Array, opts?: OpenOptions): OpenDocx {
+  return OpenDocx.open(bytes, opts);
 }
 
 /**
  * Safe read and validation of an upload, then unique ids for every revision. Ids that are already
  * unique are kept, so ingesting an ingested draft changes nothing (the same bytes come back).
  */
-export function ingestDocx(bytes: Uint8Array, limits?: Partial<ReadLimits>): { bytes: Uint8Array; revisionCount: number } {
-  const doc = OpenDocx.open(bytes, limits);
+export function ingestDocx(bytes: Uint8Array, opts?: OpenOptions): { bytes: Uint8Array; revisionCount: number } {
+  const doc = OpenDocx.open(bytes, opts);
   return { bytes: doc.renumbered ? doc.toBytes() : bytes, revisionCount: doc.revisionCount };
 }
 

@@ -3,6 +3,7 @@
  * body XML string and read parts back. Pure TypeScript like the engine.
  */
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import { DocxError } from './errors';
 
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 
@@ -59,3 +60,26 @@ export const r = (text: string, rPr = '') => `<w:r>${rPr ? `<w:rPr>${rPr}</w:rPr
 export const dr = (text: string) => `<w:r><w:delText xml:space="preserve">${text}</w:delText></w:r>`;
 export const ins = (id: number, inner: string, author = 'Ann') => `<w:ins w:id="${id}" w:author="${author}" w:date="2025-01-01T00:00:00Z">${inner}</w:ins>`;
 export const del = (id: number, inner: string, author = 'Ann') => `<w:del w:id="${id}" w:author="${author}" w:date="2025-01-01T00:00:00Z">${inner}</w:del>`;
+
+/** The code of the DocxError `f` throws, or null when it throws nothing. */
+export function codeOf(f: () => unknown): string | null {
+  try {
+    f();
+    return null;
+  } catch (e) {
+    if (e instanceof DocxError) return e.code;
+    throw e;
+  }
+}
+
+/** Declares `size` as the uncompressed size of every larger entry (central directory and local headers). */
+export function lieAboutSizes(zip: Uint8Array, size: number): Uint8Array {
+  const out = zip.slice();
+  const v = new DataView(out.buffer);
+  for (let i = 0; i + 4 <= out.length; i++) {
+    const sig = v.getUint32(i, true);
+    if (sig === 0x02014b50 && v.getUint32(i + 24, true) > size) v.setUint32(i + 24, size, true);
+    else if (sig === 0x04034b50 && v.getUint32(i + 22, true) > size) v.setUint32(i + 22, size, true);
+  }
+  return out;
+}

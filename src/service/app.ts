@@ -40,6 +40,7 @@ import { registerDocumentRoutes } from './routes/document-routes';
 import { Connector } from './connector/connector';
 import { registerConnectorRoutes } from './routes/connector-routes';
 import { UploadsService } from './uploads/uploads-service';
+import { nativeZipCodec } from './engine/native-zip-codec';
 
 export interface ServiceParts {
   db?: Database;
@@ -101,11 +102,12 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
   const sessions = new Sessions(config.auth);
   const codes = new SignInCodes(db, mailer, config.auth, codeHmacKey(config.codeHmacKey, config.dataDir), config.publicUrl,
     (error) => app.log.error({ err: error }, 'sending mail failed'));
-  const docxLimits = { ...config.docxLimits, maxCompressedBytes: config.maxUploadBytes };
+  // The engine reads within the configured limits and zips with Node's native zlib.
+  const engine = { limits: { ...config.docxLimits, maxCompressedBytes: config.maxUploadBytes }, codec: nativeZipCodec };
   const ctx: ServiceContext = {
     config, db, content, mailer, outbox: outbox ?? (mailer instanceof OutboxMailer ? mailer : null), sessions, codes,
-    uploads: new UploadsService(db, content, docxLimits),
-    review: new ReviewService(db, content, docxLimits, app.log, parts.faults),
+    uploads: new UploadsService(db, content, engine),
+    review: new ReviewService(db, content, engine, app.log, parts.faults, { openDraftsBytes: config.openDraftsBytes }),
     authenticate: (request, spec) => authenticate(db, sessions, request, spec.access, (token) => ctx.connector?.resolveAccessToken(token) ?? Promise.resolve(null)),
     connector: null,
     log: app.log,

@@ -33,6 +33,8 @@ export interface ServiceConfig {
   maxUploadBytes: number;
   /** Caps on what a .docx may unpack to (zip-bomb defence); passed to the engine's reader. */
   docxLimits: { maxUncompressedBytes: number; maxEntries: number };
+  /** Memory for drafts kept parsed between batches (0: parse every time). */
+  openDraftsBytes: number;
   auth: AuthLimits;
   /** Serve the built SPA from this folder (null: API only). */
   staticDir: string | null;
@@ -112,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
       maxUncompressedBytes: intFromEnv(env, 'DOCX_MAX_UNCOMPRESSED_BYTES', 400 * 1024 * 1024),
       maxEntries: intFromEnv(env, 'DOCX_MAX_ENTRIES', 2000),
     },
+    openDraftsBytes: intFromEnv(env, 'OPEN_DRAFTS_MB', 512) * 1024 * 1024,
     auth,
     staticDir: env.STATIC_DIR === '' ? null : path.resolve(env.STATIC_DIR ?? './dist'),
     seedDemo: env.SEED_DEMO !== 'false',

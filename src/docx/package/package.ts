@@ -1,7 +1,9 @@
 import { DocxError } from '../errors';
 import { XmlSyntaxError, parseXml } from '../xml/parse';
 import { serializeXml } from '../xml/serialize';
+import type { XmlOverlay } from '../xml/overlay';
 import type { XmlDocument } from '../xml/tree';
+import type { DeflateLevel, ZipCodec } from '../zip/codec';
 import type { ReadLimits } from '../zip/limits';
 import { readZip, type ZipArchive } from '../zip/read';
 import { writeZip, type OutEntry } from '../zip/write';
@@ -11,6 +13,12 @@ import { relsPathOf, resolveTarget } from './paths';
  * A WordprocessingML package: validates that the zip is a .docx, finds the story parts that can
  * hold tracked changes, parses them on demand and writes back only the parts that changed.
  */
+
+/** How a package is read and written: the zip limits, and the codec (portable by default). */
+export interface OpenOptions {
+  limits?: Partial<ReadLimits>;
+  codec?: ZipCodec;
+}
 
 /** Where a part's revisions sit in the document; also the listing order of parts. */
 export type PartRole = 'document' | 'header' | 'footer' | 'footnotes' | 'endnotes' | 'comments' | 'styles' | 'numbering';
@@ -29,18 +37,35 @@ const MAIN_TYPES = [
 ];
 const W_NAMESPACES = ['http://schemas.openxmlformats.org/wordprocessingml/2006/main', 'http://purl.oclc.org/ooxml/wordprocessingml/main'];
 
+/**
+ * The package as last written: its bytes, its entries, and how many mutations each parsed part
+ * had seen then. A part whose count has not moved since is copied from here, compressed bytes
+ * and all, so a document kept open across batches writes exactly what a reopened one writes.
+ */
+interface Written {
+  bytes: Uint8Array;
+  zip: ZipArchive;
+  mutations: Map<string, number>;
+}
+
+/** Our own output is trusted: it is re-read only for its central directory. */
+const OWN_OUTPUT: Required<ReadLimits> = { maxCompressedBytes: Infinity, maxUncompressedBytes: Infinity, maxEntries: Infinity, maxCompressionRatio: Infinity };
+
 export class DocxPackage {
   private parsed = new Map<string, XmlDocument>();
+  private written: Written;
 
   private constructor(
-    private readonly original: Uint8Array,
+    original: Uint8Array,
     private readonly zip: ZipArchive,
     readonly mainPart: string,
     readonly storyParts: StoryPart[],
-  ) {}
+  ) {
+    this.written = { bytes: original, zip, mutations: new Map() };
+  }
 
-  static open(bytes: Uint8Array, limits?: Partial<ReadLimits>): DocxPackage {
-    const zip = readZip(bytes, limits);
+  static open(bytes: Uint8Array, opts: OpenOptions = {}): DocxPackage {
+    const zip = readZip(bytes, opts.limits, opts.codec);
     if (!zip.has('[Content_Types].xml') || !zip.has('_rels/.rels')) {
       throw new DocxError('not_docx', 'The file is a zip archive but not a Word document (no Office package structure).');
     }
@@ -86,6 +111,7 @@ export class DocxPackage {
         throw new DocxError('invalid_docx', `Part ${name} does not use the usual "w:" prefix for WordprocessingML; it cannot be processed.`);
       }
       this.parsed.set(name, doc);
+      this.written.mutations.set(name, doc.mutations);
     }
     return doc;
   }
@@ -95,24 +121,40 @@ export class DocxPackage {
     return this.storyParts.map((part) => ({ part, doc: this.xml(part.name) }));
   }
 
-  get changed(): boolean {
-    for (const d of this.parsed.values()) if (d.root.dirty) return true;
-    return false;
+  /** Characters of XML parsed so far: what the parsed trees' memory grows with. */
+  get parsedChars(): number {
+    let n = 0;
+    for (const doc of this.parsed.values()) n += doc.src.length;
+    return n;
+  }
+
+  private changedSinceWritten(name: string, doc: XmlDocument): boolean {
+    return doc.mutations !== this.written.mutations.get(name);
   }
 
   /**
-   * The package bytes: the original bytes when nothing changed, else a new zip.
-   * `level` is the deflate level of rewritten parts (copied parts keep theirs).
+   * The package bytes: the last written bytes when nothing changed since, else a new zip in
+   * which only the parts that changed since are serialised and deflated. `level` is the deflate
+   * level of those parts (copied parts keep theirs). An `overlay` is written over the parts it
+   * touches, for a display copy that does not become the package's written state.
    */
-  toBytes(opts: { forceRewrite?: boolean; level?: 1 | 6 } = {}): Uint8Array {
-    if (!this.changed && !opts.forceRewrite) return this.original;
+  toBytes(opts: { forceRewrite?: boolean; level?: DeflateLevel; overlay?: XmlOverlay } = {}): Uint8Array {
+    const { overlay, forceRewrite = false } = opts;
+    const rewrite = (name: string, doc: XmlDocument | undefined): doc is XmlDocument =>
+      doc !== undefined && (forceRewrite || this.changedSinceWritten(name, doc) || overlay?.touches(doc) === true);
+    if (![...this.parsed].some(([name, doc]) => rewrite(name, doc))) return this.written.bytes;
     const enc = new TextEncoder();
-    const out: OutEntry[] = this.zip.entries.map((entry) => {
+    const out: OutEntry[] = this.written.zip.entries.map((entry) => {
       const doc = this.parsed.get(entry.name);
-      if (doc && (doc.root.dirty || opts.forceRewrite)) return { kind: 'data', name: entry.name, data: enc.encode(serializeXml(doc)), like: entry };
+      if (rewrite(entry.name, doc)) return { kind: 'data', name: entry.name, data: enc.encode(serializeXml(doc, overlay)), like: entry };
       return { kind: 'copy', entry };
     });
-    return writeZip(out, opts.level ?? 6);
+    const bytes = writeZip(out, opts.level ?? 6, this.zip.codec);
+    if (!overlay) {
+      const mutations = new Map([...this.parsed].map(([name, doc]) => [name, doc.mutations]));
+      this.written = { bytes, zip: readZip(bytes, OWN_OUTPUT, this.zip.codec), mutations };
+    }
+    return bytes;
   }
 }
 

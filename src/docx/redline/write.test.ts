@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EditNotFoundError } from '../errors';
-import { applyDecisions, listRevisions, writeRedlines } from '../index';
+import { applyDecisions, listRevisions, openDocx, writeRedlines } from '../index';
 import { documentParagraphs } from '../conformance/doctext';
 import { bodyOf, minimalDocx, r } from '../test-support';
 
@@ -64,5 +64,19 @@ describe('redline edits', () => {
     const ids = listRevisions(second.bytes).map((x) => x.change_id);
     expect(new Set(ids).size).toBe(2);
     expect(ids).toContain(first.changes[0]!.changeIds[0]);
+  });
+
+  it('on a document kept open, writes what a reopened document writes, after a render variant and a failed edit', () => {
+    const kept = openDocx(docx);
+    const edits = [{ op: 'replace' as const, find: 'sixty (60)', text: 'thirty (30)' }, { op: 'insert' as const, find: 'Pay', text: ' promptly' }];
+    kept.renderVariant();
+    expect(() => kept.writeRedlines([{ op: 'delete', find: 'nowhere' }], opts)).toThrow(EditNotFoundError);
+    const keptChanges = kept.writeRedlines(edits, opts);
+    const fresh = writeRedlines(docx, edits, opts);
+    expect(keptChanges).toEqual(fresh.changes);
+    expect(kept.toBytes()).toEqual(fresh.bytes);
+    const ids = kept.changeIds();
+    kept.apply({ accept: [ids[0]!], reject: [ids[1]!] });
+    expect(kept.toBytes()).toEqual(applyDecisions(fresh.bytes, { accept: [ids[0]!], reject: [ids[1]!] }));
   });
 });

@@ -37,13 +37,18 @@ describe('render variant', () => {
     expect(body).toContain('¶');
   });
 
-  it('leaves the real document untouched when built from an opened document', () => {
+  it('leaves the opened document untouched, so it can go on taking decisions', () => {
     const docx = ingestDocx(buildDemoContract()).bytes;
     const doc = openDocx(docx);
     const before = doc.revisions();
-    doc.renderVariant();
+    const variant = doc.renderVariant();
     expect(doc.toBytes()).toBe(docx);
     expect(doc.revisions()).toEqual(before);
-    expect(() => doc.apply({ accept: [before[0]!.change_id], reject: [] })).toThrow(/render variant/);
+    expect(doc.renderVariant()).toEqual(variant);
+
+    const first = before[0]!.change_id;
+    doc.apply({ accept: [first], reject: [] });
+    expect(doc.revisions().map((r) => r.change_id)).not.toContain(first);
+    expect(readPart(doc.renderVariant(), 'word/document.xml')).not.toContain(`w:name="${changeBookmarkName(first)}"`);
   });
 });

@@ -1,7 +1,8 @@
 import { changeBookmarkName } from '../../contract/bookmark';
 import type { Change } from '../revisions/changes';
 import type { PartScan, Site } from '../revisions/sites';
-import { XmlElement, XmlText, markDirty, walk } from '../xml/tree';
+import { XmlOverlay } from '../xml/overlay';
+import { XmlElement, XmlText, walk } from '../xml/tree';
 
 /**
  * The display variant of a draft for docx-preview 0.4.1, which renders only w:ins/w:del inside
@@ -15,8 +16,11 @@ import { XmlElement, XmlText, markDirty, walk } from '../xml/tree';
  *    "⊕"/"⊖" for an inserted/deleted row or cell, "⊞" for merged cells. Markers sit inside a
  *    w:del so "No markup" (renderChanges: false) hides them like any deletion.
  * Changes in styles or numbering have no place in the text and get no bookmark.
+ *
+ * All of it is an overlay: the document itself is not changed.
  */
-export function buildRenderVariantIn(scans: readonly PartScan[], changes: readonly Change[]): void {
+export function buildRenderOverlay(scans: readonly PartScan[], changes: readonly Change[]): XmlOverlay {
+  const overlay = new XmlOverlay();
   const nextId = new Map<string, number>();
   for (const scan of scans) {
     let max = 0;
@@ -36,9 +40,10 @@ export function buildRenderVariantIn(scans: readonly PartScan[], changes: readon
       XmlElement.create('w:bookmarkStart', { 'w:id': String(id), 'w:name': changeBookmarkName(change.changeId) }),
       XmlElement.create('w:bookmarkEnd', { 'w:id': String(id) }),
     ];
-    place(lead, bookmark);
+    place(overlay, lead, bookmark);
   }
-  for (const change of changes) for (const site of change.sites) showMove(site);
+  for (const change of changes) for (const site of change.sites) showMove(overlay, site);
+  return overlay;
 }
 
 function marker(text: string): XmlElement {
@@ -55,7 +60,7 @@ const MARKERS: Partial<Record<Site['type'], string>> = {
   'trpr-change': '✎', 'tcpr-change': '✎', 'sectpr-change': '✎', 'numbering-change': '✎', 'num-ins': '✎',
 };
 
-function place(site: Site, bookmark: XmlElement[]): void {
+function place(overlay: XmlOverlay, site: Site, bookmark: XmlElement[]): void {
   const el = site.el;
   const sign = MARKERS[site.type];
   const nodes = sign ? [...bookmark, marker(sign)] : bookmark;
@@ -66,10 +71,10 @@ function place(site: Site, bookmark: XmlElement[]): void {
     case 'move-to':
     case 'proposed': {
       const top = childOfParagraph(el);
-      if (top) insertBeforeAll(top, nodes);
+      if (top) overlay.insertBefore(top, nodes);
       else {
         const p = firstParagraph(site.type === 'proposed' ? (el.first('w:sdtContent') ?? el) : el);
-        if (p) atParagraphStart(p, nodes);
+        if (p) atParagraphStart(overlay, p, nodes);
       }
       return;
     }
@@ -77,12 +82,12 @@ function place(site: Site, bookmark: XmlElement[]): void {
       const holder = el.parent;
       if (holder?.parent?.name === 'w:pPr') {
         const p = holder.parent.parent;
-        if (p?.name === 'w:p') atParagraphEnd(p, nodes);
+        if (p?.name === 'w:p') overlay.append(p, nodes);
         return;
       }
       const run = holder?.parent;
       const top = run ? childOfParagraph(run) : null;
-      if (top) insertBeforeAll(top, nodes);
+      if (top) overlay.insertBefore(top, nodes);
       return;
     }
     case 'mark-ins':
@@ -90,51 +95,45 @@ function place(site: Site, bookmark: XmlElement[]): void {
     case 'mark-move-from':
     case 'mark-move-to': {
       const p = el.parent?.parent?.parent;
-      if (p?.name === 'w:p') atParagraphEnd(p, nodes);
+      if (p?.name === 'w:p') overlay.append(p, nodes);
       return;
     }
     case 'ppr-change':
     case 'numbering-change':
     case 'num-ins': {
       const p = ancestorNamed(el, 'w:p');
-      if (p) atParagraphStart(p, nodes);
+      if (p) atParagraphStart(overlay, p, nodes);
       return;
     }
     case 'sectpr-change': {
       const sectPr = el.parent;
       const p = sectPr?.parent?.name === 'w:pPr' ? sectPr.parent.parent : lastParagraph(sectPr?.parent ?? null);
-      if (p?.name === 'w:p') atParagraphEnd(p, nodes);
+      if (p?.name === 'w:p') overlay.append(p, nodes);
       return;
     }
     default: {
       // Row, cell and table changes: the first paragraph of the row, cell or table.
       const holder = ancestorNamed(el, site.type.startsWith('cell') || site.type === 'tcpr-change' ? 'w:tc' : site.type === 'tblpr-change' || site.type === 'tblgrid-change' ? 'w:tbl' : 'w:tr');
       const p = holder ? firstParagraph(holder) : null;
-      if (p) atParagraphStart(p, nodes);
+      if (p) atParagraphStart(overlay, p, nodes);
     }
   }
 }
 
 /** Moves render as what they are on screen: the source deleted, the destination inserted. */
-function showMove(site: Site): void {
+function showMove(overlay: XmlOverlay, site: Site): void {
   const el = site.el;
   if (!el.parent) return;
   if (site.type === 'move-from' || site.type === 'mark-move-from') {
-    rename(el, 'w:del');
+    overlay.rename(el, 'w:del');
     if (site.type === 'move-from') {
       walk(el, (e) => {
-        if (e.name === 'w:t') rename(e, 'w:delText');
-        else if (e.name === 'w:instrText') rename(e, 'w:delInstrText');
+        if (e.name === 'w:t') overlay.rename(e, 'w:delText');
+        else if (e.name === 'w:instrText') overlay.rename(e, 'w:delInstrText');
         return true;
       });
     }
-  } else if (site.type === 'move-to' || site.type === 'mark-move-to') rename(el, 'w:ins');
-}
-
-function rename(el: XmlElement, name: string): void {
-  el.name = name;
-  el.dirty = false;
-  markDirty(el);
+  } else if (site.type === 'move-to' || site.type === 'mark-move-to') overlay.rename(el, 'w:ins');
 }
 
 /** The ancestor-or-self of `el` that is a direct child of a w:p. */
@@ -167,17 +166,9 @@ function lastParagraph(container: XmlElement | null): XmlElement | null {
   return ps[ps.length - 1] ?? null;
 }
 
-function insertBeforeAll(ref: XmlElement, nodes: XmlElement[]): void {
-  const parent = ref.parent!;
-  for (const n of nodes) parent.insertBefore(n, ref);
-}
-
-function atParagraphStart(p: XmlElement, nodes: XmlElement[]): void {
+/** After the paragraph's properties (before anything put there earlier), else at its start. */
+function atParagraphStart(overlay: XmlOverlay, p: XmlElement, nodes: XmlElement[]): void {
   const pPr = p.first('w:pPr');
-  let at = pPr ? p.children.indexOf(pPr) + 1 : 0;
-  for (const n of nodes) p.insertAt(at++, n);
-}
-
-function atParagraphEnd(p: XmlElement, nodes: XmlElement[]): void {
-  for (const n of nodes) p.append(n);
+  if (pPr) overlay.insertAfter(pPr, nodes);
+  else overlay.prepend(p, nodes);
 }

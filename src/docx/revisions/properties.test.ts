@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { documentParagraphs } from '../conformance/doctext';
 import { structuralProblems } from '../conformance/validity';
 import { buildDocx, by, del, formatted, ins, p, para, type BlockSpec, type Inline } from '../fixture';
-import { applyDecisions, ingestDocx, listRevisions } from '../index';
+import { applyDecisions, ingestDocx, listRevisions, openDocx } from '../index';
 import { bodyOf } from '../test-support';
 
 const authors = [by('Ann', '2025-01-01T00:00:00Z'), by('Bob', '2025-01-02T00:00:00Z')];
@@ -74,6 +74,27 @@ describe('revision properties', () => {
         for (const id of left) expect(ids).toContain(id);
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it('a document kept open across batches and render variants writes what a reopened one writes', () => {
+    fc.assert(
+      fc.property(withDecisions, fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 40, maxLength: 40 }), ([docx, ids, verdicts], batchOf) => {
+        const kept = openDocx(docx);
+        let bytes = docx;
+        for (let batch = 0; batch < 3; batch++) {
+          const still = new Set(kept.changeIds());
+          const mine = ids.filter((id, i) => batchOf[i % batchOf.length] === batch && still.has(id));
+          const decision = { accept: mine.filter((id) => verdicts[ids.indexOf(id)]), reject: mine.filter((id) => !verdicts[ids.indexOf(id)]) };
+          const fresh = openDocx(bytes).apply(decision);
+          kept.apply(decision);
+          bytes = kept.toBytes();
+          expect(bytes).toEqual(fresh.toBytes());
+          expect(kept.revisions()).toEqual(fresh.revisions());
+          expect(kept.renderVariant()).toEqual(fresh.renderVariant());
+        }
+      }),
+      { numRuns: 100 },
     );
   });
 

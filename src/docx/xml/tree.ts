@@ -6,7 +6,8 @@ import { decodeXml, escapeAttr } from './escape';
  * elements and extension lists included); only elements on the path to a change are rebuilt.
  *
  * Invariant: an attached element marked `dirty` has dirty ancestors. Every mutation below keeps it by
- * calling `markDirty` on the element whose children or attributes changed.
+ * calling `markDirty` on the element whose children or attributes changed, which also counts the
+ * mutation on the element's document (so a writer can tell a part changed since it last wrote it).
  */
 
 export type XmlNode = XmlElement | XmlText | XmlRaw;
@@ -217,20 +218,31 @@ export class XmlRaw {
   constructor(readonly raw: string) {}
 }
 
+/** The document whose root an element is; markDirty finds it at the top of the path. */
+const documentOfRoot = new WeakMap<XmlElement, XmlDocument>();
+
 export class XmlDocument {
+  /** How many mutations the tree has seen since it was parsed. */
+  mutations = 0;
+
   constructor(
     readonly src: string,
     /** Prolog nodes, the root element and anything after it, in source order. */
     readonly nodes: XmlNode[],
     readonly root: XmlElement,
-  ) {}
+  ) {
+    documentOfRoot.set(root, this);
+  }
 }
 
 export function markDirty(el: XmlElement | null): void {
-  while (el && !el.dirty) {
+  let top: XmlElement | null = null;
+  for (; el; el = el.parent) {
     el.dirty = true;
-    el = el.parent;
+    top = el;
   }
+  const doc = top ? documentOfRoot.get(top) : undefined;
+  if (doc) doc.mutations++;
 }
 
 function detach(node: XmlNode): void {

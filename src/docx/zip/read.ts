@@ -1,5 +1,5 @@
-import { Inflate } from 'fflate';
 import { DocxError } from '../errors';
+import { portableCodec, type ZipCodec } from './codec';
 import { DEFAULT_LIMITS, type ReadLimits } from './limits';
 
 /**
@@ -33,6 +33,7 @@ export class ZipArchive {
   constructor(
     readonly entries: ZipEntry[],
     private readonly limits: Required<ReadLimits>,
+    readonly codec: ZipCodec,
   ) {}
 
   has(name: string): boolean {
@@ -49,14 +50,14 @@ export class ZipArchive {
     if (cached) return cached;
     const e = this.entry(name);
     if (!e) return null;
-    const data = inflateEntry(e, this.limits.maxUncompressedBytes - this.inflatedTotal);
+    const data = inflateEntry(e, this.limits.maxUncompressedBytes - this.inflatedTotal, this.codec);
     this.inflatedTotal += data.length;
     this.inflated.set(name, data);
     return data;
   }
 }
 
-export function readZip(bytes: Uint8Array, partial?: Partial<ReadLimits>): ZipArchive {
+export function readZip(bytes: Uint8Array, partial?: Partial<ReadLimits>, codec: ZipCodec = portableCodec): ZipArchive {
   const limits = { ...DEFAULT_LIMITS, ...stripUndefined(partial) };
   if (bytes.length > limits.maxCompressedBytes) {
     throw new DocxError('too_large', `The file is larger than the ${mb(limits.maxCompressedBytes)} limit.`);
@@ -138,39 +139,25 @@ export function readZip(bytes: Uint8Array, partial?: Partial<ReadLimits>): ZipAr
     if (dataStart + compressedSize > bytes.length) throw corrupt();
     entries.push({ name, method, crc, flags, dosTime, dosDate, compressedSize, size, raw: bytes.subarray(dataStart, dataStart + compressedSize) });
   }
-  return new ZipArchive(entries, limits);
+  return new ZipArchive(entries, limits, codec);
 }
 
-function inflateEntry(e: ZipEntry, budget: number): Uint8Array {
+function inflateEntry(e: ZipEntry, budget: number, codec: ZipCodec): Uint8Array {
   if (e.method === 0) {
     if (e.raw.length !== e.size) throw corrupt();
     return e.raw;
   }
-  const cap = Math.min(e.size, budget);
-  const out = new Uint8Array(e.size);
-  let filled = 0;
-  let over = false;
-  const inflater = new Inflate((chunk) => {
-    if (filled + chunk.length > cap) {
-      over = true;
-      return;
-    }
-    out.set(chunk, filled);
-    filled += chunk.length;
-  });
-  const STEP = 64 * 1024; // at most ~64 MB of output per push, checked after each
+  let result: { bytes: Uint8Array; filled: number } | null;
   try {
-    for (let i = 0; i < e.raw.length && !over; i += STEP) {
-      inflater.push(e.raw.subarray(i, i + STEP), i + STEP >= e.raw.length);
-    }
+    result = codec.inflateRaw(e.raw, e.size, Math.min(e.size, budget));
   } catch {
     throw new DocxError('invalid_docx', `Entry ${e.name} is damaged (its compressed data cannot be read).`);
   }
-  if (over) {
+  if (!result) {
     throw new DocxError('too_large', `Entry ${e.name} expands beyond its declared size or the size limit; it was refused.`);
   }
-  if (filled !== e.size) throw new DocxError('invalid_docx', `Entry ${e.name} is damaged (it is shorter than declared).`);
-  return out;
+  if (result.filled !== e.size) throw new DocxError('invalid_docx', `Entry ${e.name} is damaged (it is shorter than declared).`);
+  return result.bytes;
 }
 
 function corrupt(): DocxError {

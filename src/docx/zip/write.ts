@@ -1,5 +1,4 @@
-import { deflateSync } from 'fflate';
-import { crc32 } from './crc32';
+import { portableCodec, type DeflateLevel, type ZipCodec } from './codec';
 import type { ZipEntry } from './read';
 
 /**
@@ -9,7 +8,7 @@ import type { ZipEntry } from './read';
  */
 export type OutEntry = { kind: 'copy'; entry: ZipEntry } | { kind: 'data'; name: string; data: Uint8Array; like?: ZipEntry };
 
-export function writeZip(items: readonly OutEntry[], level: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 = 6): Uint8Array {
+export function writeZip(items: readonly OutEntry[], level: DeflateLevel = 6, codec: ZipCodec = portableCodec): Uint8Array {
   const enc = new TextEncoder();
   interface Rec { name: Uint8Array; method: number; crc: number; csize: number; size: number; time: number; date: number; flags: number; offset: number; body: Uint8Array }
   const recs: Rec[] = [];
@@ -21,9 +20,9 @@ export function writeZip(items: readonly OutEntry[], level: 0 | 1 | 2 | 3 | 4 | 
       // Bit 3 (sizes in a trailing data descriptor) is dropped: the local header below carries them.
       r = { name: enc.encode(e.name), method: e.method, crc: e.crc, csize: e.raw.length, size: e.size, time: e.dosTime, date: e.dosDate, flags: e.flags & 0x0800, offset, body: e.raw };
     } else {
-      const body = deflateSync(it.data, { level });
+      const body = codec.deflateRaw(it.data, level);
       r = {
-        name: enc.encode(it.name), method: 8, crc: crc32(it.data), csize: body.length, size: it.data.length,
+        name: enc.encode(it.name), method: 8, crc: codec.crc32(it.data), csize: body.length, size: it.data.length,
         time: it.like?.dosTime ?? 0, date: it.like?.dosDate ?? 0x21, flags: 0x0800, offset, body,
       };
     }

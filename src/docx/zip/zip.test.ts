@@ -1,32 +1,10 @@
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { DocxError } from '../errors';
+import type { DocxError } from '../errors';
 import { ingestDocx } from '../index';
-import { minimalDocx } from '../test-support';
+import { codeOf, lieAboutSizes, minimalDocx } from '../test-support';
 import { readZip } from './read';
 import { writeZip } from './write';
-
-function codeOf(f: () => unknown): string | null {
-  try {
-    f();
-    return null;
-  } catch (e) {
-    if (e instanceof DocxError) return e.code;
-    throw e;
-  }
-}
-
-/** Declares `size` as the uncompressed size of every larger entry (central directory and local headers). */
-function lieAboutSizes(zip: Uint8Array, size: number): Uint8Array {
-  const out = zip.slice();
-  const v = new DataView(out.buffer);
-  for (let i = 0; i + 4 <= out.length; i++) {
-    const sig = v.getUint32(i, true);
-    if (sig === 0x02014b50 && v.getUint32(i + 24, true) > size) v.setUint32(i + 24, size, true);
-    else if (sig === 0x04034b50 && v.getUint32(i + 22, true) > size) v.setUint32(i + 22, size, true);
-  }
-  return out;
-}
 
 describe('safe zip reading', () => {
   it('refuses what is not a .docx with not_docx', () => {

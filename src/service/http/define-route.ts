@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { API_BASE_PATH, type RouteSpec } from '../../contract/routes';
 import { zodProblem } from './error-handler';
 import type { RequestAuth } from './request-auth';
+import { ServerTiming } from './server-timing';
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
 
@@ -14,6 +15,8 @@ export interface RouteContext<S extends RouteSpec> {
   query: Infer<S['query']>;
   /** Set for every route that is not public (or that checks its own credentials). */
   auth: S['access'] extends 'public' | 'own' ? null : RequestAuth;
+  /** Phases measured here are answered in the Server-Timing header. */
+  timing: ServerTiming;
 }
 
 export type Authenticator = (request: FastifyRequest, spec: RouteSpec) => Promise<RequestAuth>;
@@ -49,8 +52,11 @@ export function defineRoute<S extends RouteSpec>(
         if (!parsed.success) throw zodProblem(parsed.error);
         body = parsed.data;
       }
-      const ctx = { request, reply, params: request.params as Record<string, string>, body, query, auth } as RouteContext<S>;
+      const timing = new ServerTiming();
+      const ctx = { request, reply, params: request.params as Record<string, string>, body, query, auth, timing } as RouteContext<S>;
       const result = await handler(ctx);
+      const phases = timing.header();
+      if (phases) reply.header('server-timing', phases);
       if (result === reply) return reply;
       if (result === undefined) return reply.code(spec.status).send();
       return reply.code(spec.status).send(result);

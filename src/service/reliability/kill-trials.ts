@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { ReviewResponse } from '../../contract/review';
 import { openDocx } from '../../docx';
+import { nativeZipCodec } from '../engine/native-zip-codec';
 import { buildBenchmarkContract } from '../../docx/fixture';
 import { Prng } from '../../docx/fixture/prng';
 import { DEMO_EMAIL } from '../seed';
@@ -84,7 +85,8 @@ export async function runKillTrials(options: KillTrialOptions): Promise<KillTria
       const open = before.revisions.map((r) => r.change_id);
       if (open.length === 0) break;
       const batch = pickBatch(rng, open);
-      const expected = openDocx(decode(before.contentBase64)).apply(batch).toBytes();
+      // The service's codec, so the same decisions give the same bytes.
+      const expected = openDocx(decode(before.contentBase64), { codec: nativeZipCodec }).apply(batch).toBytes();
       const expectedSha = sha256Hex(expected);
       const expectedRemaining = openDocx(expected).revisions().map((r) => r.change_id);
 

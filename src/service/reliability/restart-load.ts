@@ -1,5 +1,6 @@
 import type { ReviewResponse } from '../../contract/review';
 import { openDocx } from '../../docx';
+import { nativeZipCodec } from '../engine/native-zip-codec';
 import { buildKindSample } from '../../docx/fixture';
 import { Prng } from '../../docx/fixture/prng';
 import type { ContentStore } from '../store/content-store';
@@ -177,7 +178,9 @@ export async function replayLog(db: Queryable, content: ContentStore, draftId: s
   for (const batch of log) {
     if (previous !== null && batch.previous_sha256 !== previous) problems.push(`draft ${draftId}: batch ${batch.seq} does not start where batch ${batch.seq - 1} ended`);
     if (batch.kind === 'decide') {
-      const result = openDocx(await content.get(batch.previous_sha256)).apply({ accept: batch.accepted, reject: batch.rejected }).toBytes();
+      // The service's codec, so the same decisions give the same bytes.
+      const previousBytes = await content.get(batch.previous_sha256);
+      const result = openDocx(previousBytes, { codec: nativeZipCodec }).apply({ accept: batch.accepted, reject: batch.rejected }).toBytes();
       if (sha256Hex(result) !== batch.next_sha256) problems.push(`draft ${draftId}: batch ${batch.seq}'s stored result is not its decisions applied`);
     }
     previous = batch.next_sha256;

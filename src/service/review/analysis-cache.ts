@@ -13,9 +13,9 @@ export function toBase64(bytes: Uint8Array): string {
 }
 
 /**
- * Builds the analysis from an opened document whose bytes are `bytes`. The render
- * variant consumes the opened document (it rewrites it for display), so it comes last.
- * A render variant that cannot be built is null: the app falls back to the content.
+ * Builds the analysis from an opened document whose bytes are `bytes`; the document is
+ * left as it was. A render variant that cannot be built is null: the app falls back to
+ * the content.
  */
 export function analyse(doc: OpenDocx, bytes: Uint8Array, onRenderError: (error: unknown) => void): Analysis {
   const revisions = doc.revisions();

@@ -1,9 +1,10 @@
 import type { RedlineEditsBody, ReviewResponse } from '../../contract/review';
 import type { Revision } from '../../contract/revision';
 import type { Track } from '../../contract/track';
-import { ConflictingChangeIdsError, DocxError, EditNotFoundError, openDocx, UnknownChangeIdsError, type OpenDocx, type ReadLimits } from '../../docx';
+import { ConflictingChangeIdsError, DocxError, EditNotFoundError, openDocx, UnknownChangeIdsError, type OpenDocx, type OpenOptions } from '../../docx';
 import { findUserById } from '../auth/directory';
 import { notFound, ProblemError } from '../http/problem';
+import { NO_TIMING, type ServerTiming } from '../http/server-timing';
 import type { ContentStore } from '../store/content-store';
 import type { Database, Queryable } from '../store/database';
 import { findUpload, toDocumentRow, UPLOAD_COLUMNS, type UploadRecord } from '../uploads/upload-rows';
@@ -11,6 +12,7 @@ import { docxProblem } from '../uploads/uploads-service';
 import { analyse, AnalysisCache, type Analysis } from './analysis-cache';
 import { appendLogEntry, loadLog, loadProposals, recordProposals, type NewLogEntry, type StoredLogEntry } from './decision-log';
 import { DraftQueue } from './draft-queue';
+import { OpenDrafts } from './open-drafts';
 import { predecessors, projectTrack, replayLog, type DecidedChange, type LogState } from './track-projection';
 
 /**
@@ -74,25 +76,27 @@ interface ChangeResult {
 export class ReviewService {
   private readonly cache: AnalysisCache;
   private readonly queue = new DraftQueue();
+  private readonly openDrafts: OpenDrafts;
 
   constructor(
     private readonly db: Database,
     private readonly content: ContentStore,
-    private readonly limits: Partial<ReadLimits>,
+    private readonly engine: OpenOptions,
     private readonly log: { warn(obj: object, msg: string): void },
     private readonly faults: ReviewFaults = {},
-    cacheBudgetBytes = 256 * 1024 * 1024,
+    memory: { analysesBytes?: number; openDraftsBytes?: number } = {},
   ) {
-    this.cache = new AnalysisCache(cacheBudgetBytes);
+    this.cache = new AnalysisCache(memory.analysesBytes ?? 256 * 1024 * 1024);
+    this.openDrafts = new OpenDrafts(memory.openDraftsBytes ?? 512 * 1024 * 1024);
   }
 
-  async review(actor: Actor, uploadId: string): Promise<ReviewResponse> {
-    const row = await this.requireRow(this.db, actor.orgId, uploadId);
-    const analysis = await this.analysisOf(row);
-    return this.respond(row, analysis);
+  async review(actor: Actor, uploadId: string, timing: ServerTiming = NO_TIMING): Promise<ReviewResponse> {
+    const row = await timing.measure('load', () => this.requireRow(this.db, actor.orgId, uploadId));
+    const analysis = await timing.measure('analyse', () => this.analysisOf(row));
+    return timing.measure('track', () => this.respond(row, analysis));
   }
 
-  async apply(actor: Actor, uploadId: string, request: ApplyRequest): Promise<ReviewResponse> {
+  async apply(actor: Actor, uploadId: string, request: ApplyRequest, timing: ServerTiming = NO_TIMING): Promise<ReviewResponse> {
     const accept = uniq(request.accept);
     const reject = uniq(request.reject);
     const both = accept.filter((id) => reject.includes(id));
@@ -100,10 +104,10 @@ export class ReviewService {
       throw new ProblemError(400, 'conflicting_change_ids', `These changes are both accepted and rejected: ${both.join(', ')}. Nothing was applied.`, { ids: both });
     }
     const requested = [...accept, ...reject];
-    await this.requireDraft(actor, uploadId);
+    await timing.measure('load', () => this.requireDraft(actor, uploadId));
 
-    const result = await this.change(actor, uploadId, async ({ row, state, bytes }) => {
-      const analysis = await this.analysisFor(row.content_sha256!, bytes);
+    const result = await this.change(actor, uploadId, timing, async ({ row, state, bytes }) => {
+      const analysis = await timing.measure('analyse', () => this.analysisFor(row.content_sha256!, bytes));
       const present = new Set(analysis.revisions.map((r) => r.change_id));
       const decidedAlready = requested.filter((id) => !present.has(id) && (state.decided.has(id) || state.withdrawn.has(id)));
       if (decidedAlready.length > 0) {
@@ -113,7 +117,7 @@ export class ReviewService {
       if (unknown.length > 0) {
         throw new ProblemError(422, 'unknown_change_ids', `This draft has no changes with these ids: ${unknown.join(', ')}. Nothing was applied.`, { ids: unknown });
       }
-      const proposals = await loadProposals(this.db, uploadId);
+      const proposals = await timing.measure('load', () => loadProposals(this.db, uploadId));
       if (!request.recordDecision) {
         const notOwn = requested.filter((id) => proposals.get(id)?.userId !== actor.userId);
         if (notOwn.length > 0) {
@@ -122,9 +126,9 @@ export class ReviewService {
       }
       if (requested.length === 0) return null;
 
-      const doc = this.open(bytes);
+      const doc = timing.measureSync('open', () => this.openDraft(row.content_sha256!, bytes));
       try {
-        doc.apply({ accept, reject });
+        timing.measureSync('apply', () => doc.apply({ accept, reject }));
       } catch (error) {
         throw engineProblem(error);
       }
@@ -156,15 +160,16 @@ export class ReviewService {
           decidedAt: now, decidedByUserId: actor.userId, after: anchors.get(id) ?? null,
         };
       }
-      return { doc, bytes: doc.toBytes(), log: { kind: 'decide', undoesSeq: null, accepted: accept, rejected: reject, decided, withdrawn } };
+      const written = timing.measureSync('write', () => doc.toBytes());
+      return { doc, bytes: written, log: { kind: 'decide', undoesSeq: null, accepted: accept, rejected: reject, decided, withdrawn } };
     });
-    return this.respond(result.row, await this.analysisAfter(result));
+    return this.answer(result, timing);
   }
 
   /** Undoes the newest batch still in effect: its author only, and only if the draft has not changed since. */
-  async undo(actor: Actor, uploadId: string): Promise<ReviewResponse> {
-    await this.requireDraft(actor, uploadId);
-    const result = await this.change(actor, uploadId, async ({ row, entries, state }) => {
+  async undo(actor: Actor, uploadId: string, timing: ServerTiming = NO_TIMING): Promise<ReviewResponse> {
+    await timing.measure('load', () => this.requireDraft(actor, uploadId));
+    const result = await this.change(actor, uploadId, timing, async ({ row, entries, state }) => {
       const lastSeq = state.effective[state.effective.length - 1];
       const last = entries.find((e) => e.seq === lastSeq);
       if (!last) throw new ProblemError(409, 'nothing_to_undo', 'There is no batch of decisions to undo.');
@@ -172,27 +177,34 @@ export class ReviewService {
       if (last.nextSha256 !== row.content_sha256) {
         throw new ProblemError(409, 'conflict', 'The draft has changed since the last batch (edits or a saved draft), so it can no longer be undone.');
       }
-      return { doc: null, bytes: await this.content.get(last.previousSha256), log: { kind: 'undo', undoesSeq: last.seq, accepted: [], rejected: [], decided: {}, withdrawn: {} } };
+      const previous = await timing.measure('load', () => this.content.get(last.previousSha256));
+      return { doc: null, bytes: previous, log: { kind: 'undo', undoesSeq: last.seq, accepted: [], rejected: [], decided: {}, withdrawn: {} } };
     });
-    return this.respond(result.row, await this.analysisAfter(result));
+    return this.answer(result, timing);
   }
 
   /** Writes tracked changes on the user's behalf, recording each one's justification. */
-  async redlines(actor: Actor, uploadId: string, body: RedlineEditsBody): Promise<ReviewResponse> {
-    await this.requireDraft(actor, uploadId);
+  async redlines(actor: Actor, uploadId: string, body: RedlineEditsBody, timing: ServerTiming = NO_TIMING): Promise<ReviewResponse> {
+    await timing.measure('load', () => this.requireDraft(actor, uploadId));
     const author = body.author ?? (await findUserById(this.db, actor.userId))?.name ?? 'Redline user';
-    const result = await this.change(actor, uploadId, async ({ bytes }) => {
-      const doc = this.open(bytes);
+    const result = await this.change(actor, uploadId, timing, async ({ row, bytes }) => {
+      const doc = timing.measureSync('open', () => this.openDraft(row.content_sha256!, bytes));
       let changes: { editIndex: number; changeIds: string[] }[];
       try {
-        changes = doc.writeRedlines(body.edits, { author, date: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') });
+        changes = timing.measureSync('redline', () => doc.writeRedlines(body.edits, { author, date: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') }));
       } catch (error) {
         throw engineProblem(error);
       }
       const proposals = changes.flatMap((c) => c.changeIds.map((changeId) => ({ changeId, justification: body.edits[c.editIndex]?.justification ?? null })));
-      return { doc, bytes: doc.toBytes(), proposals };
+      return { doc, bytes: timing.measureSync('write', () => doc.toBytes()), proposals };
     });
-    return this.respond(result.row, await this.analysisAfter(result));
+    return this.answer(result, timing);
+  }
+
+  /** The review answer after a change: the new content's analysis, then the track. */
+  private async answer(result: ChangeResult, timing: ServerTiming): Promise<ReviewResponse> {
+    const analysis = await timing.measure('render', () => this.analysisAfter(result));
+    return timing.measure('track', () => this.respond(result.row, analysis));
   }
 
   /**
@@ -204,15 +216,15 @@ export class ReviewService {
    * plan read. Otherwise another instance got there first: plan again on the new state,
    * where a decision it already made answers 409.
    */
-  private async change(actor: Actor, uploadId: string, plan: (snapshot: DraftSnapshot) => Promise<PlannedChange | null>): Promise<ChangeResult> {
+  private async change(actor: Actor, uploadId: string, timing: ServerTiming, plan: (snapshot: DraftSnapshot) => Promise<PlannedChange | null>): Promise<ChangeResult> {
     return this.queue.run(uploadId, async () => {
       for (let attempt = 1; ; attempt++) {
-        const snapshot = await this.snapshot(actor.orgId, uploadId);
+        const snapshot = await timing.measure('load', () => this.snapshot(actor.orgId, uploadId));
         const planned = await plan(snapshot);
         if (!planned) return { row: snapshot.row, planned: null };
-        const stored = await this.content.put(planned.bytes);
+        const stored = await timing.measure('store', () => this.content.put(planned.bytes));
         await this.faults.afterBlobWrite?.();
-        const row = await this.db.transaction(async (tx) => {
+        const row = await timing.measure('commit', () => this.db.transaction(async (tx) => {
           const locked = await findUpload(tx, actor.orgId, uploadId, true);
           if (!locked) throw notFound('This document');
           const [{ last }] = (await tx.query<{ last: number }>(
@@ -227,7 +239,7 @@ export class ReviewService {
           }
           if (planned.proposals) await recordProposals(tx, uploadId, actor.userId, planned.proposals);
           return updated;
-        });
+        }));
         if (row) return { row, planned };
         if (attempt >= MAX_COMMIT_ATTEMPTS) {
           throw new ProblemError(409, 'conflict', 'The draft kept changing while this was being applied. Reload and try again.');
@@ -243,12 +255,17 @@ export class ReviewService {
     return { row, entries, state: replayLog(entries), bytes: await this.content.get(row.content_sha256) };
   }
 
-  /** The analysis of what a change produced, from the document it already has open (no second parse). */
+  /**
+   * The analysis of what a change produced, from the document it already has open (no second
+   * parse); that document is then kept open for the draft's next batch.
+   */
   private async analysisAfter(result: ChangeResult): Promise<Analysis> {
     const sha = result.row.content_sha256!;
     const doc = result.planned?.doc;
-    if (doc && result.planned) return this.remember(sha, analyse(doc, result.planned.bytes, (e) => this.log.warn({ err: e }, 'render variant failed')));
-    return this.analysisOf(result.row);
+    if (!doc || !result.planned) return this.analysisOf(result.row);
+    const analysis = this.remember(sha, analyse(doc, result.planned.bytes, (e) => this.log.warn({ err: e }, 'render variant failed')));
+    this.openDrafts.keep(sha, doc);
+    return analysis;
   }
 
   /** The review answer. The track comes from the projection; if that fails, track is null and nothing else is affected. */
@@ -307,7 +324,16 @@ export class ReviewService {
   private async analysisFor(sha256: string, bytes: Uint8Array): Promise<Analysis> {
     const cached = this.cache.get(sha256);
     if (cached) return cached;
-    return this.remember(sha256, analyse(this.open(bytes), bytes, (e) => this.log.warn({ err: e }, 'render variant failed')));
+    const doc = this.openDraft(sha256, bytes);
+    const analysis = this.remember(sha256, analyse(doc, bytes, (e) => this.log.warn({ err: e }, 'render variant failed')));
+    // Kept open: a review read is usually followed by the reviewer's first batch.
+    this.openDrafts.keep(sha256, doc);
+    return analysis;
+  }
+
+  /** The draft with this content, parsed: kept open from an earlier batch or read, else opened now. The caller owns it. */
+  private openDraft(sha256: string, bytes: Uint8Array): OpenDocx {
+    return this.openDrafts.take(sha256) ?? this.open(bytes);
   }
 
   private remember(sha256: string, analysis: Analysis): Analysis {
@@ -317,7 +343,7 @@ export class ReviewService {
 
   private open(bytes: Uint8Array): OpenDocx {
     try {
-      return openDocx(bytes, this.limits);
+      return openDocx(bytes, this.engine);
     } catch (error) {
       throw engineProblem(error);
     }

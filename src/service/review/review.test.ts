@@ -3,8 +3,9 @@ import type { SessionGrant } from '../../contract/auth';
 import type { DocumentRow } from '../../contract/document';
 import { REVISION_KINDS } from '../../contract/revision';
 import { ReviewResponse } from '../../contract/review';
-import { listRevisions } from '../../docx';
+import { listRevisions, openDocx } from '../../docx';
 import { buildDemoContract, buildDocx, by, del, ins, p } from '../../docx/fixture';
+import { nativeZipCodec } from '../engine/native-zip-codec';
 import { multipartBody, startTestService, type TestService } from '../testing/test-service';
 
 type Review = ReviewResponse;
@@ -90,6 +91,23 @@ describe('review API and the track', () => {
     // Reading again gives the same answer.
     const again = await review(draft.id);
     expect(again.track).toEqual(track);
+  });
+
+  it('keeps the draft open between batches, writing what a fresh parse would, and says where the time went', async () => {
+    const draft = await newDraft();
+    let current = await review(draft.id);
+    for (let batch = 0; batch < 3; batch++) {
+      const ids = current.revisions.map((x) => x.change_id).filter((_, i) => i % 5 === batch);
+      const decision = { accept: ids.filter((_, i) => i % 2 === 0), reject: ids.filter((_, i) => i % 2 === 1) };
+      const res = await apply(draft.id, { accepted_change_ids: decision.accept, rejected_change_ids: decision.reject });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['server-timing']).toMatch(/(^|, )open;dur=[\d.]+, apply;dur=[\d.]+, write;dur=[\d.]+.*commit;dur=/);
+      const next = ReviewResponse.parse(res.json());
+      const expected = openDocx(Buffer.from(current.contentBase64, 'base64'), { codec: nativeZipCodec }).apply(decision);
+      expect(Buffer.from(next.contentBase64, 'base64').equals(expected.toBytes())).toBe(true);
+      expect(Buffer.from(next.renderContentBase64!, 'base64').equals(expected.renderVariant())).toBe(true);
+      current = next;
+    }
   });
 
   it('is atomic: a bad batch names the ids and changes nothing', async () => {

@@ -8,18 +8,18 @@ import { readMultipartUpload } from './upload-routes';
 export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const { review, uploads } = ctx;
 
-  defineRoute(app, ctx.authenticate, ROUTES.getReview, async ({ auth, params }) => review.review(auth, params.documentId!));
+  defineRoute(app, ctx.authenticate, ROUTES.getReview, async ({ auth, params, timing }) => review.review(auth, params.documentId!, timing));
 
-  defineRoute(app, ctx.authenticate, ROUTES.applyRevisions, async ({ auth, params, body }) =>
+  defineRoute(app, ctx.authenticate, ROUTES.applyRevisions, async ({ auth, params, body, timing }) =>
     review.apply(auth, params.documentId!, {
       accept: body.accepted_change_ids ?? [],
       reject: body.rejected_change_ids ?? [],
       recordDecision: body.recordDecision ?? body.record_decision ?? true,
-    }));
+    }, timing));
 
-  defineRoute(app, ctx.authenticate, ROUTES.undoRevisions, async ({ auth, params }) => review.undo(auth, params.documentId!));
+  defineRoute(app, ctx.authenticate, ROUTES.undoRevisions, async ({ auth, params, timing }) => review.undo(auth, params.documentId!, timing));
 
-  defineRoute(app, ctx.authenticate, ROUTES.writeRedlines, async ({ auth, params, body }) => review.redlines(auth, params.documentId!, body));
+  defineRoute(app, ctx.authenticate, ROUTES.writeRedlines, async ({ auth, params, body, timing }) => review.redlines(auth, params.documentId!, body, timing));
 
   defineRoute(app, ctx.authenticate, ROUTES.saveDraft, async ({ request, auth, params }) => {
     const bytes = request.isMultipart()

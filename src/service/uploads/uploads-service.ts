@@ -1,6 +1,6 @@
 import type { DocumentRow, UploadListQuery, UploadPurpose } from '../../contract/document';
 import { DOCX_MIME_TYPE } from '../../contract/document';
-import { DocxError, ingestDocx, type ReadLimits } from '../../docx';
+import { DocxError, ingestDocx, type OpenOptions } from '../../docx';
 import { newId } from '../auth/secrets';
 import { ProblemError, notFound } from '../http/problem';
 import type { ContentStore } from '../store/content-store';
@@ -20,10 +20,10 @@ export function docxProblem(error: DocxError): ProblemError {
 }
 
 /** Validates and normalises incoming bytes with the engine's safe reader and ingest step. */
-export function ingest(bytes: Uint8Array, limits: Partial<ReadLimits>): Uint8Array {
+export function ingest(bytes: Uint8Array, engine: OpenOptions): Uint8Array {
   if (bytes.byteLength === 0) throw new ProblemError(400, 'invalid_request', 'The file is empty.');
   try {
-    return ingestDocx(bytes, limits).bytes;
+    return ingestDocx(bytes, engine).bytes;
   } catch (error) {
     if (error instanceof DocxError) throw docxProblem(error);
     throw error;
@@ -64,11 +64,11 @@ export class UploadsService {
   constructor(
     private readonly db: Database,
     private readonly content: ContentStore,
-    private readonly limits: Partial<ReadLimits>,
+    private readonly engine: OpenOptions,
   ) {}
 
   async create(orgId: string, userId: string | null, file: IncomingFile, purpose: UploadPurpose, clientReferenceId: string | null): Promise<DocumentRow> {
-    const bytes = ingest(file.bytes, this.limits);
+    const bytes = ingest(file.bytes, this.engine);
     const stored = await this.content.put(bytes);
     const id = newId();
     const row = await insertUpload(this.db, {
@@ -121,7 +121,7 @@ export class UploadsService {
   /** A new original version in the same series: documentVersion + 1, parent = the upload named. */
   async addVersion(orgId: string, userId: string, parentId: string, file: IncomingFile): Promise<DocumentRow> {
     await this.require(this.db, orgId, parentId);
-    const bytes = ingest(file.bytes, this.limits);
+    const bytes = ingest(file.bytes, this.engine);
     const stored = await this.content.put(bytes);
     return this.db.transaction(async (tx) => {
       const parent = await this.lockSeriesOf(tx, orgId, parentId);
@@ -167,7 +167,7 @@ export class UploadsService {
     if (existing.version_kind !== 'working_draft') {
       throw new ProblemError(409, 'not_working_draft', 'Only a working draft can be saved over; start a working draft from this version first.');
     }
-    const bytes = ingest(incoming, this.limits);
+    const bytes = ingest(incoming, this.engine);
     const stored = await this.content.put(bytes);
     return this.db.transaction(async (tx) => {
       const row = await findUpload(tx, orgId, id, true);

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { ingestDocx, openDocx, portableCodec } from '../../docx';
+import { buildDemoContract } from '../../docx/fixture';
+import { codeOf, lieAboutSizes, minimalDocx } from '../../docx/test-support';
+import { readZip } from '../../docx/zip/read';
+import { nativeZipCodec } from './native-zip-codec';
+
+/** Every part of a .docx, inflated by the portable codec: what the native codec writes must be standard zip. */
+function partsOf(docx: Uint8Array): Map<string, string> {
+  const zip = readZip(docx);
+  return new Map(zip.entries.map((e) => [e.name, new TextDecoder().decode(zip.read(e.name)!)]));
+}
+
+/** Start and size of an entry's compressed data, from its local header. */
+function dataOf(docx: Uint8Array, name: string): { start: number; size: number } {
+  const e = readZip(docx).entry(name)!;
+  return { start: e.raw.byteOffset - docx.byteOffset, size: e.raw.length };
+}
+
+describe('the native zip codec', () => {
+  it('computes the same CRC-32 as the portable codec', () => {
+    const data = new Uint8Array(100_003);
+    for (let i = 0; i < data.length; i++) data[i] = (i * 2654435761) >>> 11;
+    for (const n of [0, 1, 7, 8, 9, 64, 100_003]) expect(nativeZipCodec.crc32(data.subarray(0, n))).toBe(portableCodec.crc32(data.subarray(0, n)));
+  });
+
+  it('writes the same parts as the portable codec, and each reads what the other wrote', () => {
+    const source = buildDemoContract();
+    const ids = openDocx(source).changeIds();
+    const decision = { accept: ids.filter((_, i) => i % 2 === 0), reject: ids.filter((_, i) => i % 2 === 1) };
+    const native = openDocx(source, { codec: nativeZipCodec }).apply(decision).toBytes();
+    const portable = openDocx(source).apply(decision).toBytes();
+    expect(partsOf(native)).toEqual(partsOf(portable));
+    expect(openDocx(native).revisionCount).toBe(0);
+    expect(openDocx(portable, { codec: nativeZipCodec }).revisionCount).toBe(0);
+  });
+
+  it('refuses an entry that inflates beyond its lying declared size, or beyond the total limit', () => {
+    const docx = minimalDocx(`<w:p><w:r><w:t>${'x'.repeat(200_000)}</w:t></w:r></w:p>`);
+    const lying = lieAboutSizes(docx, 1000);
+    expect(codeOf(() => ingestDocx(lying, { codec: nativeZipCodec }))).toBe('too_large');
+    expect(codeOf(() => ingestDocx(docx, { codec: nativeZipCodec, limits: { maxUncompressedBytes: 100_000 } }))).toBe('too_large');
+    expect(codeOf(() => ingestDocx(docx, { codec: nativeZipCodec }))).toBeNull();
+  });
+
+  it('answers damaged compressed data with a DocxError, never a zlib error', () => {
+    const docx = minimalDocx(`<w:p><w:r><w:t>${'lorem ipsum '.repeat(5_000)}</w:t></w:r></w:p>`);
+    const { start, size } = dataOf(docx, 'word/document.xml');
+    const damaged = docx.slice();
+    damaged.fill(0xff, start + Math.floor(size / 3), start + Math.floor(size / 3) + 32);
+    expect(['invalid_docx', 'too_large']).toContain(codeOf(() => openDocx(damaged, { codec: nativeZipCodec })));
+  });
+});
