@@ -4,10 +4,14 @@
  *
  *   npx tsx bench/engine.ts
  *
- * Figures: list (open + revisions), the no-op round trip (unzip + parse + serialise + zip, with
- * document.xml really re-serialised and re-deflated), a 50-change apply, accept-all, LibreOffice
- * headless accept-all of the same file (warm: the second of two runs in one soffice), and the memory
- * growth during an apply, measured in a fresh child process.
+ * Figures: list (open + revisions), the no-op round trip (unzip + parse + serialise + zip, every
+ * parsed part re-deflated), a 50-change apply, accept-all, LibreOffice headless accept-all of the
+ * same file (warm: the second of two runs in one soffice), and the memory growth during an apply,
+ * measured in a fresh child process. Each timing is the median of several runs.
+ *
+ * The timings are printed twice: with the engine's portable zip codec (fflate; the default, and
+ * what a browser would run) and with Node's native zlib (what the service passes). The round
+ * trip and the apply use the same codec, as the target asks ("with the same libraries").
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +19,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildBenchmarkContract } from '../src/docx/fixture';
-import { ingestDocx, openDocx } from '../src/docx/index';
+import { ingestDocx, openDocx, type ZipCodec } from '../src/docx/index';
+import { nativeZipCodec } from '../src/service/engine/native-zip-codec';
 
 const here = fileURLToPath(import.meta.url);
 
@@ -67,18 +72,23 @@ function main(): void {
   const ids = doc.changeIds();
   console.log(`benchmark contract: ${(docx.length / 1e6).toFixed(2)} MB .docx, document.xml ${(xmlBytes / 1e6).toFixed(2)} MB, ${ids.length} revisions (built in ${(performance.now() - t0).toFixed(0)} ms)`);
 
-  const list = time(7, () => openDocx(docx).revisions());
-  const noop = time(5, () => openDocx(docx).toBytes({ forceRewrite: true }));
   const step = Math.max(1, Math.floor(ids.length / 50));
   const batch = ids.filter((_, i) => i % step === 0).slice(0, 50);
   const half = Math.floor(batch.length / 2);
-  const apply50 = time(5, () => openDocx(docx).apply({ accept: batch.slice(0, half), reject: batch.slice(half) }).toBytes());
-  const acceptAll = time(3, () => openDocx(docx).apply({ accept: ids, reject: [] }).toBytes());
-
-  console.log(`list (open + revisions):         ${list.toFixed(0)} ms   (target <= 300 ms)`);
-  console.log(`no-op round trip:                ${noop.toFixed(0)} ms`);
-  console.log(`apply 50 changes (+ write):      ${apply50.toFixed(0)} ms   = ${(apply50 / noop).toFixed(2)}x the round trip (target <= 1.3x)`);
-  console.log(`accept-all (+ write):            ${acceptAll.toFixed(0)} ms`);
+  let acceptAll = Infinity;
+  for (const [label, codec] of [['portable codec (fflate)', undefined], ['native zlib codec', nativeZipCodec]] as [string, ZipCodec | undefined][]) {
+    const opts = codec ? { codec } : {};
+    const list = time(7, () => openDocx(docx, opts).revisions());
+    const noop = time(9, () => openDocx(docx, opts).toBytes({ forceRewrite: true }));
+    const apply50 = time(9, () => openDocx(docx, opts).apply({ accept: batch.slice(0, half), reject: batch.slice(half) }).toBytes());
+    const all = time(5, () => openDocx(docx, opts).apply({ accept: ids, reject: [] }).toBytes());
+    acceptAll = Math.min(acceptAll, all);
+    console.log(`-- ${label}`);
+    console.log(`list (open + revisions):         ${list.toFixed(0)} ms   (target <= 300 ms)`);
+    console.log(`no-op round trip:                ${noop.toFixed(0)} ms`);
+    console.log(`apply 50 changes (+ write):      ${apply50.toFixed(0)} ms   = ${(apply50 / noop).toFixed(2)}x the round trip (target <= 1.3x)`);
+    console.log(`accept-all (+ write):            ${all.toFixed(0)} ms`);
+  }
 
   const work = mkdtempSync(path.join(tmpdir(), 'redline-bench-'));
   try {
@@ -109,7 +119,7 @@ function main(): void {
       console.log(`LibreOffice accept-all: failed (${lines.join(' | ') || lo.stderr.split('\n')[0]})`);
       return;
     }
-    console.log(`LibreOffice accept-all (warm):   ${(warm * 1000).toFixed(0)} ms   -> engine is ${((warm * 1000) / acceptAll).toFixed(1)}x faster (target >= 20x)`);
+    console.log(`LibreOffice accept-all (warm):   ${(warm * 1000).toFixed(0)} ms   -> engine (faster codec) is ${((warm * 1000) / acceptAll).toFixed(1)}x faster (target >= 20x)`);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -56,8 +56,8 @@ export function applyToScans(scans: readonly PartScan[], changes: readonly Chang
       if (!attached(site.el, root)) continue;
       decideSite(site, accept);
     }
-    if (decidedMoves.size) removeMoveRanges(root, decidedMoves);
-    repairStructure(root);
+    if (decidedMoves.size) removeMoveRanges(root, scan.ranges, decidedMoves);
+    repairStructure(root, scan.ranges);
   }
 }
 
@@ -235,20 +235,20 @@ function restoreProperties(change: XmlElement): void {
   holder.setChildren(sortBySchema(holder.name, [...restored.filter((c) => c.kind === 1), ...keep]));
 }
 
-function removeMoveRanges(root: XmlElement, names: ReadonlySet<string>): void {
+/** Removes the range markers of decided moves; `ranges` are the part's markers (PartScan.ranges). */
+function removeMoveRanges(root: XmlElement, ranges: readonly XmlElement[], names: ReadonlySet<string>): void {
+  const live = ranges.filter((el) => attached(el, root));
   const ids = new Set<string>();
   const doomed: XmlElement[] = [];
-  walk(root, (el) => {
+  for (const el of live) {
     if ((el.name === 'w:moveFromRangeStart' || el.name === 'w:moveToRangeStart') && names.has(el.attr('w:name') ?? '')) {
       ids.add(`${el.name.replace('Start', 'End')}:${el.attr('w:id')}`);
       doomed.push(el);
     }
-    return true;
-  });
+  }
   if (!doomed.length) return;
-  walk(root, (el) => {
+  for (const el of live) {
     if ((el.name === 'w:moveFromRangeEnd' || el.name === 'w:moveToRangeEnd') && ids.has(`${el.name}:${el.attr('w:id')}`)) doomed.push(el);
-    return true;
-  });
+  }
   for (const el of doomed) remove(el);
 }

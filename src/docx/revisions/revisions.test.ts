@@ -124,6 +124,17 @@ describe('applying decisions', () => {
     expect(bodyOf(applyDecisions(docx, { accept: [], reject: ['c1'] }))).toContain(`<w:rPr/></w:pPr>${r('one ')}</w:p>`);
   });
 
+  it('writes every run of a joined paragraph whose moved properties and runs were neighbours in the source', () => {
+    // The writer copies source neighbours as one slice; here the next paragraph's w:pPr and run are
+    // neighbours with a rebuilt run between them after the join (a regression: the run was lost).
+    const docx = minimalDocx(
+      `<w:p><w:pPr><w:rPr><w:del w:id="1" w:author="A" ${DATE}/></w:rPr></w:pPr>` +
+        `<w:r><w:rPr><w:b/><w:rPrChange w:id="2" w:author="A" ${DATE}><w:rPr/></w:rPrChange></w:rPr><w:t>one </w:t></w:r></w:p>` +
+        `<w:p><w:pPr><w:rPr/></w:pPr>${r('two')}</w:p>`,
+    );
+    expect(bodyOf(applyDecisions(docx, { accept: ['c1'], reject: ['c2'] }))).toBe(`<w:p><w:pPr><w:rPr/></w:pPr><w:r><w:rPr/><w:t>one </w:t></w:r>${r('two')}</w:p>`);
+  });
+
   it('keeps the last paragraph of a cell and before a table, and the body ends with a paragraph', () => {
     const mark = (id: number) => `<w:pPr><w:rPr><w:ins w:id="${id}" w:author="A" ${DATE}/></w:rPr></w:pPr>`;
     const row = (id: number, text: string) => `<w:tr><w:trPr><w:ins w:id="${id}" w:author="A" ${DATE}/></w:trPr><w:tc><w:p>${mark(id + 100)}${r(text)}</w:p></w:tc></w:tr>`;

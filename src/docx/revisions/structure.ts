@@ -16,7 +16,8 @@ const RANGE_PAIRS: [string, string][] = [
   ['w:moveToRangeStart', 'w:moveToRangeEnd'],
 ];
 
-export function repairStructure(root: XmlElement): void {
+/** `ranges`: every range marker the part had before the change (PartScan.ranges); removed ones are skipped. */
+export function repairStructure(root: XmlElement, ranges: readonly XmlElement[]): void {
   if (!root.dirty) return;
   const dirty: XmlElement[] = [];
   walk(root, (el) => {
@@ -38,7 +39,7 @@ export function repairStructure(root: XmlElement): void {
     if (el.name === 'w:tc' || STORY_CONTAINERS.has(el.name)) endWithParagraph(el, null);
     else if (el.name === 'w:body') endWithParagraph(el, el.first('w:sectPr'));
   }
-  removeOrphanRanges(root);
+  removeOrphanRanges(root, ranges);
 }
 
 function isInline(el: XmlElement): boolean {
@@ -68,18 +69,14 @@ function endWithParagraph(container: XmlElement, tail: XmlElement | null): void 
   else container.append(p);
 }
 
-function removeOrphanRanges(root: XmlElement): void {
+function removeOrphanRanges(root: XmlElement, ranges: readonly XmlElement[]): void {
   const found = new Map<string, XmlElement[]>();
-  walk(root, (el) => {
-    for (const [s, e] of RANGE_PAIRS) {
-      if (el.name === s || el.name === e) {
-        const list = found.get(el.name) ?? [];
-        list.push(el);
-        found.set(el.name, list);
-      }
-    }
-    return true;
-  });
+  for (const el of ranges) {
+    if (!attachedTo(el, root)) continue;
+    const list = found.get(el.name);
+    if (list) list.push(el);
+    else found.set(el.name, [el]);
+  }
   for (const [s, e] of RANGE_PAIRS) {
     const starts = found.get(s) ?? [];
     const ends = found.get(e) ?? [];

@@ -43,8 +43,45 @@ function write(node: XmlNode, out: string[]): void {
     return;
   }
   out.push(`${head}>`);
-  for (const c of node.children) write(c, out);
+  writeChildren(node.children, out);
   out.push(`</${node.name}>`);
+}
+
+/**
+ * Children of a rebuilt element. Clean neighbours that were neighbours in the source are copied
+ * as one slice: a dirty w:body of 30,000 paragraphs, a few of them changed, is a handful of
+ * slices instead of 30,000. Through an overlay, a child it touches or adds beside is written
+ * on its own.
+ */
+function writeChildren(children: readonly XmlNode[], out: string[], overlay?: XmlOverlay): void {
+  let src = '';
+  let start = -1;
+  let end = -1;
+  for (const c of children) {
+    const before = overlay?.before.get(c);
+    const after = overlay?.after.get(c);
+    const laid = before !== undefined || after !== undefined || (c.kind === 1 && overlay?.touched.has(c) === true);
+    const slice = laid ? null : c.kind === 1 ? (c.dirty ? null : c) : c.kind === 2 && c.clean ? c : null;
+    if (slice) {
+      if (slice.src === src && slice.start === end) {
+        end = slice.end;
+        continue;
+      }
+      if (start >= 0) out.push(src.slice(start, end));
+      src = slice.src;
+      start = slice.start;
+      end = slice.end;
+      continue;
+    }
+    if (start >= 0) out.push(src.slice(start, end));
+    start = -1;
+    end = -1;
+    if (before) for (const n of before) write(n, out);
+    if (overlay) writeLaid(c, overlay, out);
+    else write(c, out);
+    if (after) for (const n of after) write(n, out);
+  }
+  if (start >= 0) out.push(src.slice(start, end));
 }
 
 /** `write` through an overlay: touched elements are rebuilt with the overlay's additions and names. */
@@ -64,13 +101,7 @@ function writeLaid(node: XmlNode, overlay: XmlOverlay, out: string[]): void {
   }
   out.push(`${head}>`);
   if (first) for (const n of first) write(n, out);
-  for (const c of el.children) {
-    const before = overlay.before.get(c);
-    if (before) for (const n of before) write(n, out);
-    writeLaid(c, overlay, out);
-    const after = overlay.after.get(c);
-    if (after) for (const n of after) write(n, out);
-  }
+  writeChildren(el.children, out, overlay);
   if (last) for (const n of last) write(n, out);
   out.push(`</${name}>`);
 }
