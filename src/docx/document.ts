@@ -92,8 +92,21 @@ export class OpenDocx {
     return this.pkg.toBytes({ level: 1, overlay: buildRenderOverlay(this.scans, this.changes) });
   }
 
+  /** `renderVariant`, serialised now and compressed off the calling thread where the codec can. */
+  renderVariantAsync(): Promise<Uint8Array> {
+    return this.pkg.toBytesAsync({ level: 1, overlay: buildRenderOverlay(this.scans, this.changes) });
+  }
+
   /** The document's bytes; the same array again while nothing changed since the last call. */
   toBytes(opts: { forceRewrite?: boolean } = {}): Uint8Array {
     return this.pkg.toBytes(opts);
+  }
+
+  /**
+   * `toBytes`, serialised now and compressed off the calling thread where the codec can (the
+   * service's zlib codec can); the document may be read or rendered meanwhile.
+   */
+  toBytesAsync(): Promise<Uint8Array> {
+    return this.pkg.toBytesAsync();
   }
 }

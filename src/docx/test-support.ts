@@ -4,6 +4,7 @@
  */
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { DocxError } from './errors';
+import { readZip } from './zip/read';
 
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 
@@ -82,4 +83,10 @@ export function lieAboutSizes(zip: Uint8Array, size: number): Uint8Array {
     else if (sig === 0x04034b50 && v.getUint32(i + 22, true) > size) v.setUint32(i + 22, size, true);
   }
   return out;
+}
+
+/** Every part of a .docx, inflated, by name: for comparing packages whose compressed bytes may differ. */
+export function partsOf(docx: Uint8Array): Map<string, string> {
+  const zip = readZip(docx);
+  return new Map(zip.entries.map((e) => [e.name, new TextDecoder().decode(zip.read(e.name)!)]));
 }

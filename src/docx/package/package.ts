@@ -6,7 +6,7 @@ import type { XmlDocument } from '../xml/tree';
 import type { DeflateLevel, ZipCodec } from '../zip/codec';
 import type { ReadLimits } from '../zip/limits';
 import { readZip, type ZipArchive } from '../zip/read';
-import { writeZip, type OutEntry } from '../zip/write';
+import { writeZip, writeZipAsync, type OutEntry } from '../zip/write';
 import { relsPathOf, resolveTarget } from './paths';
 
 /**
@@ -46,6 +46,18 @@ interface Written {
   bytes: Uint8Array;
   zip: ZipArchive;
   mutations: Map<string, number>;
+}
+
+export interface WriteOptions {
+  forceRewrite?: boolean;
+  level?: DeflateLevel;
+  overlay?: XmlOverlay;
+}
+
+interface WritePlan {
+  entries: OutEntry[];
+  /** Each parsed part's mutation count when serialised; null for an overlay's display copy. */
+  mutations: Map<string, number> | null;
 }
 
 /** Our own output is trusted: it is re-read only for its central directory. */
@@ -138,22 +150,41 @@ export class DocxPackage {
    * level of those parts (copied parts keep theirs). An `overlay` is written over the parts it
    * touches, for a display copy that does not become the package's written state.
    */
-  toBytes(opts: { forceRewrite?: boolean; level?: DeflateLevel; overlay?: XmlOverlay } = {}): Uint8Array {
+  toBytes(opts: WriteOptions = {}): Uint8Array {
+    const plan = this.planWrite(opts);
+    if (!plan) return this.written.bytes;
+    return this.wrote(writeZip(plan.entries, opts.level ?? 6, this.zip.codec), plan);
+  }
+
+  /**
+   * `toBytes` with the deflating off the calling thread where the codec can: the parts are
+   * serialised now (the package may change as soon as this returns), then compressed meanwhile.
+   */
+  async toBytesAsync(opts: WriteOptions = {}): Promise<Uint8Array> {
+    const plan = this.planWrite(opts);
+    if (!plan) return this.written.bytes;
+    return this.wrote(await writeZipAsync(plan.entries, opts.level ?? 6, this.zip.codec), plan);
+  }
+
+  /** The entries to write, serialised now; null when the last written bytes still hold. */
+  private planWrite(opts: WriteOptions): WritePlan | null {
     const { overlay, forceRewrite = false } = opts;
     const rewrite = (name: string, doc: XmlDocument | undefined): doc is XmlDocument =>
       doc !== undefined && (forceRewrite || this.changedSinceWritten(name, doc) || overlay?.touches(doc) === true);
-    if (![...this.parsed].some(([name, doc]) => rewrite(name, doc))) return this.written.bytes;
+    if (![...this.parsed].some(([name, doc]) => rewrite(name, doc))) return null;
     const enc = new TextEncoder();
-    const out: OutEntry[] = this.written.zip.entries.map((entry) => {
+    const entries: OutEntry[] = this.written.zip.entries.map((entry) => {
       const doc = this.parsed.get(entry.name);
       if (rewrite(entry.name, doc)) return { kind: 'data', name: entry.name, data: enc.encode(serializeXml(doc, overlay)), like: entry };
       return { kind: 'copy', entry };
     });
-    const bytes = writeZip(out, opts.level ?? 6, this.zip.codec);
-    if (!overlay) {
-      const mutations = new Map([...this.parsed].map(([name, doc]) => [name, doc.mutations]));
-      this.written = { bytes, zip: readZip(bytes, OWN_OUTPUT, this.zip.codec), mutations };
-    }
+    // A display copy (overlay) does not become the written state; the real document does.
+    const mutations = overlay ? null : new Map([...this.parsed].map(([name, doc]) => [name, doc.mutations]));
+    return { entries, mutations };
+  }
+
+  private wrote(bytes: Uint8Array, plan: WritePlan): Uint8Array {
+    if (plan.mutations) this.written = { bytes, zip: readZip(bytes, OWN_OUTPUT, this.zip.codec), mutations: plan.mutations };
     return bytes;
   }
 }

@@ -15,6 +15,8 @@ export type DeflateLevel = 1 | 6;
 export interface ZipCodec {
   /** Raw DEFLATE (no zlib or gzip header), as a zip entry stores it. */
   deflateRaw(data: Uint8Array, level: DeflateLevel): Uint8Array;
+  /** The same, off the calling thread, where the host has threads to spare (optional). */
+  deflateRawAsync?(data: Uint8Array, level: DeflateLevel): Promise<Uint8Array>;
   crc32(data: Uint8Array): number;
   /**
    * Inflates raw DEFLATE into exactly `size` bytes, stopping as soon as the output would pass

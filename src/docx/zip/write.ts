@@ -8,25 +8,41 @@ import type { ZipEntry } from './read';
  */
 export type OutEntry = { kind: 'copy'; entry: ZipEntry } | { kind: 'data'; name: string; data: Uint8Array; like?: ZipEntry };
 
+interface Rec { name: Uint8Array; method: number; crc: number; csize: number; size: number; time: number; date: number; flags: number; offset: number; body: Uint8Array }
+
+const utf8 = new TextEncoder();
+
 export function writeZip(items: readonly OutEntry[], level: DeflateLevel = 6, codec: ZipCodec = portableCodec): Uint8Array {
-  const enc = new TextEncoder();
-  interface Rec { name: Uint8Array; method: number; crc: number; csize: number; size: number; time: number; date: number; flags: number; offset: number; body: Uint8Array }
-  const recs: Rec[] = [];
+  return assemble(items.map((it) => (it.kind === 'copy' ? copied(it.entry) : deflated(it, codec.deflateRaw(it.data, level), codec))));
+}
+
+/**
+ * `writeZip` with the deflating done off the calling thread when the codec can (Node's zlib runs
+ * it on the libuv pool), so the caller can do other work meanwhile; otherwise as writeZip.
+ */
+export async function writeZipAsync(items: readonly OutEntry[], level: DeflateLevel = 6, codec: ZipCodec = portableCodec): Promise<Uint8Array> {
+  const deflateAsync = codec.deflateRawAsync;
+  if (!deflateAsync) return writeZip(items, level, codec);
+  const recs = await Promise.all(items.map(async (it) => (it.kind === 'copy' ? copied(it.entry) : deflated(it, await deflateAsync(it.data, level), codec))));
+  return assemble(recs);
+}
+
+function copied(e: ZipEntry): Rec {
+  // Bit 3 (sizes in a trailing data descriptor) is dropped: the local header below carries them.
+  return { name: utf8.encode(e.name), method: e.method, crc: e.crc, csize: e.raw.length, size: e.size, time: e.dosTime, date: e.dosDate, flags: e.flags & 0x0800, offset: 0, body: e.raw };
+}
+
+function deflated(it: Extract<OutEntry, { kind: 'data' }>, body: Uint8Array, codec: ZipCodec): Rec {
+  return {
+    name: utf8.encode(it.name), method: 8, crc: codec.crc32(it.data), csize: body.length, size: it.data.length,
+    time: it.like?.dosTime ?? 0, date: it.like?.dosDate ?? 0x21, flags: 0x0800, offset: 0, body,
+  };
+}
+
+function assemble(recs: Rec[]): Uint8Array {
   let offset = 0;
-  for (const it of items) {
-    let r: Rec;
-    if (it.kind === 'copy') {
-      const e = it.entry;
-      // Bit 3 (sizes in a trailing data descriptor) is dropped: the local header below carries them.
-      r = { name: enc.encode(e.name), method: e.method, crc: e.crc, csize: e.raw.length, size: e.size, time: e.dosTime, date: e.dosDate, flags: e.flags & 0x0800, offset, body: e.raw };
-    } else {
-      const body = codec.deflateRaw(it.data, level);
-      r = {
-        name: enc.encode(it.name), method: 8, crc: codec.crc32(it.data), csize: body.length, size: it.data.length,
-        time: it.like?.dosTime ?? 0, date: it.like?.dosDate ?? 0x21, flags: 0x0800, offset, body,
-      };
-    }
-    recs.push(r);
+  for (const r of recs) {
+    r.offset = offset;
     offset += 30 + r.name.length + r.body.length;
   }
   let cdSize = 0;

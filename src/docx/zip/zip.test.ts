@@ -1,7 +1,8 @@
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import type { DocxError } from '../errors';
-import { ingestDocx } from '../index';
+import { buildDemoContract } from '../fixture';
+import { ingestDocx, openDocx } from '../index';
 import { codeOf, lieAboutSizes, minimalDocx } from '../test-support';
 import { readZip } from './read';
 import { writeZip } from './write';
@@ -62,5 +63,13 @@ describe('safe zip reading', () => {
     for (const e of zip.entries) expect(reread.read(e.name)).toEqual(zip.read(e.name));
     const changed = writeZip([{ kind: 'data', name: 'a.txt', data: strToU8('abc') }]);
     expect(new TextDecoder().decode(readZip(changed).read('a.txt')!)).toBe('abc');
+  });
+
+  it('writes the same bytes asynchronously when the codec has no thread to offer', async () => {
+    const docx = ingestDocx(buildDemoContract()).bytes;
+    const ids = openDocx(docx).changeIds();
+    const decision = { accept: ids.slice(0, 3), reject: ids.slice(3, 6) };
+    expect(await openDocx(docx).apply(decision).toBytesAsync()).toEqual(openDocx(docx).apply(decision).toBytes());
+    expect(await openDocx(docx).toBytesAsync()).toBe(docx);
   });
 });

@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ingestDocx, openDocx, portableCodec } from '../../docx';
 import { buildDemoContract } from '../../docx/fixture';
-import { codeOf, lieAboutSizes, minimalDocx } from '../../docx/test-support';
+import { codeOf, lieAboutSizes, minimalDocx, partsOf } from '../../docx/test-support';
 import { readZip } from '../../docx/zip/read';
 import { nativeZipCodec } from './native-zip-codec';
 
-/** Every part of a .docx, inflated by the portable codec: what the native codec writes must be standard zip. */
-function partsOf(docx: Uint8Array): Map<string, string> {
-  const zip = readZip(docx);
-  return new Map(zip.entries.map((e) => [e.name, new TextDecoder().decode(zip.read(e.name)!)]));
-}
 
 /** Start and size of an entry's compressed data, from its local header. */
 function dataOf(docx: Uint8Array, name: string): { start: number; size: number } {
@@ -33,6 +28,20 @@ describe('the native zip codec', () => {
     expect(partsOf(native)).toEqual(partsOf(portable));
     expect(openDocx(native).revisionCount).toBe(0);
     expect(openDocx(portable, { codec: nativeZipCodec }).revisionCount).toBe(0);
+  });
+
+  it('writes off the main thread exactly what it writes on it, while the document is rendered meanwhile', async () => {
+    const source = buildDemoContract();
+    const ids = openDocx(source).changeIds();
+    const decision = { accept: ids.slice(0, 5), reject: ids.slice(5, 9) };
+    const sync = openDocx(source, { codec: nativeZipCodec }).apply(decision);
+    const kept = openDocx(source, { codec: nativeZipCodec }).apply(decision);
+    const writing = kept.toBytesAsync();
+    const variant = kept.renderVariantAsync();
+    expect(Buffer.from(await writing).equals(sync.toBytes())).toBe(true);
+    expect(partsOf(await variant)).toEqual(partsOf(sync.renderVariant()));
+    // Nothing changed since: the written bytes are answered again, without a write.
+    expect(kept.toBytes()).toBe(await writing);
   });
 
   it('refuses an entry that inflates beyond its lying declared size, or beyond the total limit', () => {

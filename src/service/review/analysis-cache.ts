@@ -13,19 +13,25 @@ export function toBase64(bytes: Uint8Array): string {
 }
 
 /**
- * Builds the analysis from an opened document whose bytes are `bytes`; the document is
- * left as it was. A render variant that cannot be built is null: the app falls back to
- * the content.
+ * Builds the analysis from an opened document whose bytes are (or will be) `bytes`; the
+ * document is left as it was. The revisions and the render variant's XML are made now, on
+ * the calling thread, before this returns, so the caller may change the document afterwards;
+ * the variant is compressed meanwhile (off the thread where the codec can). A render variant
+ * that cannot be built is null: the app falls back to the content.
  */
-export function analyse(doc: OpenDocx, bytes: Uint8Array, onRenderError: (error: unknown) => void): Analysis {
+export async function analyse(doc: OpenDocx, bytes: Uint8Array | Promise<Uint8Array>, onRenderError: (error: unknown) => void): Promise<Analysis> {
   const revisions = doc.revisions();
-  let renderContentBase64: string | null = null;
+  let rendering: Promise<Uint8Array | null>;
   try {
-    renderContentBase64 = toBase64(doc.renderVariant());
+    rendering = doc.renderVariantAsync();
   } catch (error) {
-    onRenderError(error);
+    rendering = Promise.reject(error);
   }
-  return { revisions, contentBase64: toBase64(bytes), renderContentBase64 };
+  const [content, variant] = await Promise.all([bytes, rendering.catch((error: unknown) => {
+    onRenderError(error);
+    return null;
+  })]);
+  return { revisions, contentBase64: toBase64(content), renderContentBase64: variant && toBase64(variant) };
 }
 
 /**

@@ -50,9 +50,11 @@ interface DraftSnapshot {
 }
 
 interface PlannedChange {
-  /** The opened document that produced `bytes`, reused for the answer's analysis; null when there is none. */
+  /** The opened document that produced `bytes`, kept open for the next batch; null when there is none. */
   doc: OpenDocx | null;
   bytes: Uint8Array;
+  /** The analysis of `bytes`, made while they were compressed; the answer awaits it. */
+  analysis?: Promise<Analysis>;
   log?: Pick<NewLogEntry, 'kind' | 'undoesSeq' | 'accepted' | 'rejected' | 'decided' | 'withdrawn'>;
   proposals?: { changeId: string; justification: string | null }[];
 }
@@ -160,8 +162,7 @@ export class ReviewService {
           decidedAt: now, decidedByUserId: actor.userId, after: anchors.get(id) ?? null,
         };
       }
-      const written = timing.measureSync('write', () => doc.toBytes());
-      return { doc, bytes: written, log: { kind: 'decide', undoesSeq: null, accepted: accept, rejected: reject, decided, withdrawn } };
+      return { doc, ...(await this.writeAndAnalyse(doc, timing)), log: { kind: 'decide', undoesSeq: null, accepted: accept, rejected: reject, decided, withdrawn } };
     });
     return this.answer(result, timing);
   }
@@ -196,9 +197,22 @@ export class ReviewService {
         throw engineProblem(error);
       }
       const proposals = changes.flatMap((c) => c.changeIds.map((changeId) => ({ changeId, justification: body.edits[c.editIndex]?.justification ?? null })));
-      return { doc, bytes: timing.measureSync('write', () => doc.toBytes()), proposals };
+      return { doc, ...(await this.writeAndAnalyse(doc, timing)), proposals };
     });
     return this.answer(result, timing);
+  }
+
+  /**
+   * The new bytes of a changed document and, at the same time, their analysis: both XML texts
+   * are made on this thread, then the content and the render variant are compressed together
+   * on two threads (the native codec's pool). The analysis is awaited by the answer; a commit
+   * that has to plan again drops it.
+   */
+  private async writeAndAnalyse(doc: OpenDocx, timing: ServerTiming): Promise<{ bytes: Uint8Array; analysis: Promise<Analysis> }> {
+    const writing = timing.measureSync('write', () => doc.toBytesAsync());
+    const analysis = timing.measureSync('render', () => analyse(doc, writing, (e) => this.log.warn({ err: e }, 'render variant failed')));
+    analysis.catch(() => {});
+    return { bytes: await timing.measure('compress', () => writing), analysis };
   }
 
   /** The review answer after a change: the new content's analysis, then the track. */
@@ -261,10 +275,10 @@ export class ReviewService {
    */
   private async analysisAfter(result: ChangeResult): Promise<Analysis> {
     const sha = result.row.content_sha256!;
-    const doc = result.planned?.doc;
-    if (!doc || !result.planned) return this.analysisOf(result.row);
-    const analysis = this.remember(sha, analyse(doc, result.planned.bytes, (e) => this.log.warn({ err: e }, 'render variant failed')));
-    this.openDrafts.keep(sha, doc);
+    const planned = result.planned;
+    if (!planned?.doc || !planned.analysis) return this.analysisOf(result.row);
+    const analysis = this.remember(sha, await planned.analysis);
+    this.openDrafts.keep(sha, planned.doc);
     return analysis;
   }
 
@@ -288,12 +302,15 @@ export class ReviewService {
 
   /** Reads the stored projection when it matches the log and content, else rebuilds and stores it. */
   private async trackOf(row: UploadRecord, revisions: Revision[]): Promise<Track> {
-    const [stored] = await this.db.query<{ log_seq: number; content_sha256: string; track: Track; last_seq: number }>(
-      `SELECT p.log_seq, p.content_sha256, p.track,
+    // The stored track (a megabyte on a large draft) is fetched only once it is known to be current.
+    const [stored] = await this.db.query<{ log_seq: number | null; content_sha256: string | null; last_seq: number }>(
+      `SELECT p.log_seq, p.content_sha256,
               (SELECT coalesce(max(seq), 0) FROM decision_batches d WHERE d.upload_id = $1)::int AS last_seq
        FROM (SELECT 1) one LEFT JOIN track_projection p ON p.upload_id = $1`, [row.id]);
-    if (stored?.track && stored.log_seq === stored.last_seq && stored.content_sha256 === row.content_sha256) {
-      return stored.track;
+    if (stored && stored.log_seq === stored.last_seq && stored.content_sha256 === row.content_sha256) {
+      const [current] = await this.db.query<{ track: Track }>(
+        'SELECT track FROM track_projection WHERE upload_id = $1 AND log_seq = $2 AND content_sha256 = $3', [row.id, stored.log_seq, row.content_sha256]);
+      if (current) return current.track;
     }
     const state: LogState = replayLog(await loadLog(this.db, row.id));
     const track = projectTrack(state, revisions);
@@ -325,7 +342,7 @@ export class ReviewService {
     const cached = this.cache.get(sha256);
     if (cached) return cached;
     const doc = this.openDraft(sha256, bytes);
-    const analysis = this.remember(sha256, analyse(doc, bytes, (e) => this.log.warn({ err: e }, 'render variant failed')));
+    const analysis = this.remember(sha256, await analyse(doc, bytes, (e) => this.log.warn({ err: e }, 'render variant failed')));
     // Kept open: a review read is usually followed by the reviewer's first batch.
     this.openDrafts.keep(sha256, doc);
     return analysis;

@@ -5,10 +5,12 @@ import { REVISION_KINDS } from '../../contract/revision';
 import { ReviewResponse } from '../../contract/review';
 import { listRevisions, openDocx } from '../../docx';
 import { buildDemoContract, buildDocx, by, del, ins, p } from '../../docx/fixture';
+import { partsOf } from '../../docx/test-support';
 import { nativeZipCodec } from '../engine/native-zip-codec';
 import { multipartBody, startTestService, type TestService } from '../testing/test-service';
 
 type Review = ReviewResponse;
+
 
 describe('review API and the track', () => {
   let t: TestService;
@@ -101,11 +103,13 @@ describe('review API and the track', () => {
       const decision = { accept: ids.filter((_, i) => i % 2 === 0), reject: ids.filter((_, i) => i % 2 === 1) };
       const res = await apply(draft.id, { accepted_change_ids: decision.accept, rejected_change_ids: decision.reject });
       expect(res.statusCode).toBe(200);
-      expect(res.headers['server-timing']).toMatch(/(^|, )open;dur=[\d.]+, apply;dur=[\d.]+, write;dur=[\d.]+.*commit;dur=/);
+      expect(res.headers['server-timing']).toMatch(/(^|, )open;dur=[\d.]+, apply;dur=[\d.]+, write;dur=[\d.]+, render;dur=.*commit;dur=/);
       const next = ReviewResponse.parse(res.json());
       const expected = openDocx(Buffer.from(current.contentBase64, 'base64'), { codec: nativeZipCodec }).apply(decision);
       expect(Buffer.from(next.contentBase64, 'base64').equals(expected.toBytes())).toBe(true);
-      expect(Buffer.from(next.renderContentBase64!, 'base64').equals(expected.renderVariant())).toBe(true);
+      // The variant is written while the content is compressed, so a part the batch changed but the
+      // variant does not touch may be deflated at another level: the same parts, not the same bytes.
+      expect(partsOf(Buffer.from(next.renderContentBase64!, 'base64'))).toEqual(partsOf(expected.renderVariant()));
       current = next;
     }
   });
