@@ -23,11 +23,9 @@ export function buildRenderOverlay(scans: readonly PartScan[], changes: readonly
   const overlay = new XmlOverlay();
   const nextId = new Map<string, number>();
   for (const scan of scans) {
+    // New bookmark ids above the part's own: its bookmarks are among the markers the scan found.
     let max = 0;
-    walk(scan.doc.root, (el) => {
-      if (el.name === 'w:bookmarkStart') max = Math.max(max, Number(el.attr('w:id')) || 0);
-      return true;
-    });
+    for (const el of scan.ranges) if (el.name === 'w:bookmarkStart') max = Math.max(max, Number(el.attr('w:id')) || 0);
     nextId.set(scan.part, max + 1);
   }
   // Markers and bookmarks first (they need the original structure), then moves become ins/del.
