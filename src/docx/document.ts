@@ -34,7 +34,9 @@ export class OpenDocx {
   }
 
   private rescan(): void {
-    this.scans = this.pkg.stories().map(({ part, doc }) => scanPart(part.name, part.role, doc));
+    // Each part's previous scan lets the new one skip the blocks that did not change since.
+    const previous = new Map(this.scans.map((s) => [s.part, s]));
+    this.scans = this.pkg.stories().map(({ part, doc }) => scanPart(part.name, part.role, doc, previous.get(part.name)));
     this.changes = groupChanges(this.scans);
   }
 

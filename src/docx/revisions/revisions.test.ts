@@ -224,3 +224,18 @@ describe('mc:AlternateContent', () => {
     expect(rejected).toContain('x');
   });
 });
+
+describe('rescanning after a decision', () => {
+  it('lists what a scan from scratch lists, one decision at a time, across every kind and the demo contract', () => {
+    for (const docx of [ingestDocx(buildDemoContract()).bytes, ...REVISION_KINDS.map((k) => ingestDocx(buildKindSample(k)).bytes)]) {
+      const kept = openDocx(docx);
+      let step = 0;
+      while (kept.revisionCount > 0) {
+        const ids = kept.changeIds();
+        const id = ids[[0, Math.floor(ids.length / 2), ids.length - 1][step % 3]!]!;
+        kept.apply(step++ % 2 === 0 ? { accept: [id], reject: [] } : { accept: [], reject: [id] });
+        expect(kept.revisions()).toEqual(openDocx(kept.toBytes()).revisions());
+      }
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import type { RevisionKind } from '../../contract/revision';
 import type { PartRole } from '../package/package';
-import type { XmlDocument, XmlElement } from '../xml/tree';
+import { changeClock, lastChanged, type XmlDocument, type XmlElement } from '../xml/tree';
 
 /**
  * Finding tracked-change markup. A "site" is one revision element in one part (a w:ins, a
@@ -102,7 +102,23 @@ export interface PartScan {
    * found on the same walk, so repairs after a decision need not walk the part again.
    */
   ranges: XmlElement[];
+  /** What the scan found in each block it may reuse next time, and when it looked (see scanPart). */
+  blocks: Map<XmlElement, BlockScan>;
+  scannedAt: number;
 }
+
+/** The sites and range markers found in one block (a body paragraph or table), with where its numbering started. */
+interface BlockScan {
+  sites: Site[];
+  ranges: XmlElement[];
+  pre: number;
+  order: number;
+  preCount: number;
+  orderCount: number;
+}
+
+/** Most blocks hold neither; they all share this one, so a scan allocates nothing for them. */
+const NOTHING_FOUND: BlockScan = Object.freeze({ sites: [], ranges: [], pre: 0, order: 0, preCount: 0, orderCount: 0 });
 
 export const RANGE_MARKERS: ReadonlySet<string> = new Set([
   'w:bookmarkStart', 'w:bookmarkEnd', 'w:commentRangeStart', 'w:commentRangeEnd',
@@ -122,12 +138,22 @@ const NOTABLE: ReadonlySet<string> = new Set([
 /**
  * All revision sites of a part in document order. Revisions inside mc:Fallback are Word's
  * duplicate of the mc:Choice content; they are attached as shadows of their Choice twin.
+ *
+ * With the part's `previous` scan, a block (a grandchild of the root: a body's paragraph or
+ * table, a note's paragraph) that has not changed since is not walked again: its sites are
+ * taken over, renumbered. After a 50-change decision on a 300-page draft that is ~50 blocks
+ * walked instead of 30,000. Blocks whose sites depend on what came before them (moves, whose
+ * range markers open and close across blocks) or carry mc:Fallback shadows are always walked.
  */
-export function scanPart(part: string, role: PartRole, doc: XmlDocument): PartScan {
+export function scanPart(part: string, role: PartRole, doc: XmlDocument, previous?: PartScan): PartScan {
+  const scannedAt = changeClock();
   const sites: Site[] = [];
   const ranges: XmlElement[] = [];
+  const blocks = new Map<XmlElement, BlockScan>();
   let pre = 0;
   let order = 0;
+  /** Set when the walk met something whose meaning depends on other blocks. */
+  let contextual = false;
   const openMoves = new Map<string, string>(); // range id -> move name, both directions
   let lastMoveName: string | null = null;
 
@@ -148,6 +174,7 @@ export function scanPart(part: string, role: PartRole, doc: XmlDocument): PartSc
       return;
     }
     if (RANGE_MARKERS.has(name)) ranges.push(el);
+    if (name.startsWith('w:move') || name === 'mc:AlternateContent') contextual = true;
     if (name === 'w:moveFromRangeStart' || name === 'w:moveToRangeStart') {
       const n = el.attr('w:name');
       const id = el.attr('w:id');
@@ -204,6 +231,7 @@ export function scanPart(part: string, role: PartRole, doc: XmlDocument): PartSc
         for (const m of c.children) {
           if (m.kind !== 1) continue;
           const t = classify(m);
+          if (t && MOVE_TYPES.has(t)) contextual = true;
           if (t && t.startsWith('mark-')) marks.push(make(t, m));
           else visit(m, out);
         }
@@ -230,6 +258,39 @@ export function scanPart(part: string, role: PartRole, doc: XmlDocument): PartSc
     }
   };
 
-  visit(doc.root, sites);
-  return { part, role, doc, sites, ranges };
+  const visitBlock = (el: XmlElement): void => {
+    const before = previous?.blocks.get(el);
+    if (before === NOTHING_FOUND && lastChanged(el) <= previous!.scannedAt) {
+      blocks.set(el, NOTHING_FOUND);
+      return;
+    }
+    if (before && lastChanged(el) <= previous!.scannedAt) {
+      const block: BlockScan = { ...before, sites: [], pre, order };
+      for (const s of before.sites) block.sites.push({ ...s, pre: s.pre - before.pre + pre, order: s.order - before.order + order });
+      sites.push(...block.sites);
+      ranges.push(...before.ranges);
+      pre += before.preCount;
+      order += before.orderCount;
+      blocks.set(el, block);
+      return;
+    }
+    const [sitesFrom, rangesFrom, preFrom, orderFrom] = [sites.length, ranges.length, pre, order];
+    contextual = false;
+    visit(el, sites);
+    if (contextual) return;
+    if (pre === preFrom && ranges.length === rangesFrom) blocks.set(el, NOTHING_FOUND);
+    else {
+      blocks.set(el, {
+        sites: sites.slice(sitesFrom), ranges: ranges.slice(rangesFrom), pre: preFrom, order: orderFrom,
+        preCount: pre - preFrom, orderCount: order - orderFrom,
+      });
+    }
+  };
+  const visitAbove = (el: XmlElement, depth: number): void => {
+    if (depth === 2) visitBlock(el);
+    else if (NOTABLE.has(el.name)) visit(el, sites);
+    else for (const c of el.children) if (c.kind === 1) visitAbove(c, depth + 1);
+  };
+  visitAbove(doc.root, 0);
+  return { part, role, doc, sites, ranges, blocks, scannedAt };
 }

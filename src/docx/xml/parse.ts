@@ -1,5 +1,5 @@
 import { UNDEFINED_ENTITY } from './escape';
-import { XmlDocument, XmlElement, XmlRaw, XmlText, type XmlNode } from './tree';
+import { NO_CHILDREN, XmlDocument, XmlElement, XmlRaw, XmlText, type XmlNode } from './tree';
 
 /**
  * A small, strict XML tokenizer for OOXML parts. It builds the light tree of ./tree with source
@@ -100,7 +100,7 @@ export function parseXml(src: string): XmlDocument {
       }
       if (i >= len) throw new XmlSyntaxError('unterminated start tag');
       const selfClosing = src.charCodeAt(i - 1) === 47;
-      const el = new XmlElement(name, [], src, lt, i + 1, attrStart, selfClosing ? i - 1 : i, selfClosing);
+      const el = new XmlElement(name, selfClosing ? NO_CHILDREN : [], src, lt, i + 1, attrStart, selfClosing ? i - 1 : i);
       if (stack.length === 0) {
         if (root) throw new XmlSyntaxError('more than one root element');
         root = el;

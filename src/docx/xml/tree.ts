@@ -18,6 +18,13 @@ interface Attr {
   raw: string;
 }
 
+/**
+ * The children of every parsed empty element (`<w:b/>`: about a third of a document's elements).
+ * Shared and frozen, so parsing allocates no array for them; an element gets its own array the
+ * first time a child is added (see `own`).
+ */
+export const NO_CHILDREN: XmlNode[] = Object.freeze([]) as unknown as XmlNode[];
+
 const ATTR = /([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 
 export class XmlElement {
@@ -39,13 +46,12 @@ export class XmlElement {
     /** [attrStart, attrEnd) is the attribute text of the start tag, leading whitespace included. */
     private readonly attrStart: number,
     private readonly attrEnd: number,
-    public selfClosing: boolean,
   ) {
     this.dirty = start < 0;
   }
 
   static create(name: string, attrs?: Record<string, string>, children?: XmlNode[]): XmlElement {
-    const el = new XmlElement(name, [], '', -1, -1, 0, 0, true);
+    const el = new XmlElement(name, [], '', -1, -1, 0, 0);
     el.attrs = [];
     if (attrs) for (const [k, v] of Object.entries(attrs)) el.attrs.push({ name: k, raw: escapeAttr(v) });
     el.attrsChanged = true;
@@ -136,33 +142,41 @@ export class XmlElement {
     return out;
   }
 
+  /** The children array, this element's own (not the shared NO_CHILDREN) so it can grow. */
+  private own(): XmlNode[] {
+    if (this.children === NO_CHILDREN) this.children = [];
+    return this.children;
+  }
+
   append(child: XmlNode): void {
     detach(child);
     child.parent = this;
-    this.children.push(child);
+    this.own().push(child);
     markDirty(this);
   }
 
   insertAt(index: number, child: XmlNode): void {
     detach(child);
     child.parent = this;
-    this.children.splice(index, 0, child);
+    this.own().splice(index, 0, child);
     markDirty(this);
   }
 
   insertBefore(child: XmlNode, ref: XmlNode): void {
     detach(child);
-    const i = this.children.indexOf(ref);
+    const kids = this.own();
+    const i = kids.indexOf(ref);
     child.parent = this;
-    this.children.splice(i < 0 ? this.children.length : i, 0, child);
+    kids.splice(i < 0 ? kids.length : i, 0, child);
     markDirty(this);
   }
 
   insertAfter(child: XmlNode, ref: XmlNode): void {
     detach(child);
-    const i = this.children.indexOf(ref);
+    const kids = this.own();
+    const i = kids.indexOf(ref);
     child.parent = this;
-    this.children.splice(i < 0 ? this.children.length : i + 1, 0, child);
+    kids.splice(i < 0 ? kids.length : i + 1, 0, child);
     markDirty(this);
   }
 
@@ -221,6 +235,23 @@ export class XmlRaw {
 /** The document whose root an element is; markDirty finds it at the top of the path. */
 const documentOfRoot = new WeakMap<XmlElement, XmlDocument>();
 
+/**
+ * A clock markDirty advances, and for each element it marked the time it last did: so a walk can
+ * tell which subtrees did not change since it last looked (only marked elements are stored).
+ */
+let clock = 0;
+const changedAt = new WeakMap<XmlElement, number>();
+
+/** The time now: a subtree whose `lastChanged` is at most this has not changed since. */
+export function changeClock(): number {
+  return clock;
+}
+
+/** When anything in the element's subtree last changed (0: never, since parsing). */
+export function lastChanged(el: XmlElement): number {
+  return changedAt.get(el) ?? 0;
+}
+
 export class XmlDocument {
   /** How many mutations the tree has seen since it was parsed. */
   mutations = 0;
@@ -236,9 +267,11 @@ export class XmlDocument {
 }
 
 export function markDirty(el: XmlElement | null): void {
+  const now = ++clock;
   let top: XmlElement | null = null;
   for (; el; el = el.parent) {
     el.dirty = true;
+    changedAt.set(el, now);
     top = el;
   }
   const doc = top ? documentOfRoot.get(top) : undefined;
