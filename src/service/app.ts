@@ -146,6 +146,7 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
     async close() {
       clearInterval(maintenance);
       await app.close();
+      await ctx.review.settle();
       await mailer.close();
       if (!parts.db) await db.close();
     },

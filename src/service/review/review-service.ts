@@ -62,6 +62,8 @@ interface PlannedChange {
 interface ChangeResult {
   row: UploadRecord;
   planned: PlannedChange | null;
+  /** The decision log's state as committed with `row`. */
+  state: LogState;
 }
 
 /**
@@ -79,6 +81,7 @@ export class ReviewService {
   private readonly cache: AnalysisCache;
   private readonly queue = new DraftQueue();
   private readonly openDrafts: OpenDrafts;
+  private readonly projectionWrites = new Set<Promise<void>>();
 
   constructor(
     private readonly db: Database,
@@ -218,7 +221,7 @@ export class ReviewService {
   /** The review answer after a change: the new content's analysis, then the track. */
   private async answer(result: ChangeResult, timing: ServerTiming): Promise<ReviewResponse> {
     const analysis = await timing.measure('render', () => this.analysisAfter(result));
-    return timing.measure('track', () => this.respond(result.row, analysis));
+    return timing.measure('track', () => this.respond(result.row, analysis, result.state));
   }
 
   /**
@@ -235,7 +238,7 @@ export class ReviewService {
       for (let attempt = 1; ; attempt++) {
         const snapshot = await timing.measure('load', () => this.snapshot(actor.orgId, uploadId));
         const planned = await plan(snapshot);
-        if (!planned) return { row: snapshot.row, planned: null };
+        if (!planned) return { row: snapshot.row, planned: null, state: snapshot.state };
         const stored = await timing.measure('store', () => this.content.put(planned.bytes));
         await this.faults.afterBlobWrite?.();
         const row = await timing.measure('commit', () => this.db.transaction(async (tx) => {
@@ -245,16 +248,20 @@ export class ReviewService {
             'SELECT coalesce(max(seq), 0)::int AS last FROM decision_batches WHERE upload_id = $1', [uploadId])) as [{ last: number }];
           if (locked.content_sha256 !== snapshot.row.content_sha256 || last !== snapshot.state.lastSeq) return null;
           const updated = await this.updateContent(tx, uploadId, stored);
+          let entries = snapshot.entries;
           if (planned.log) {
-            await appendLogEntry(tx, {
+            const entry = {
               ...planned.log, uploadId, seq: last + 1, userId: actor.userId,
               previousSha256: snapshot.row.content_sha256!, nextSha256: stored.sha256,
-            });
+            };
+            await appendLogEntry(tx, entry);
+            entries = [...entries, entry];
           }
           if (planned.proposals) await recordProposals(tx, uploadId, actor.userId, planned.proposals);
-          return updated;
+          // The log as committed under the row lock: the answer's track needs no second read of it.
+          return { updated, state: planned.log ? replayLog(entries) : snapshot.state };
         }));
-        if (row) return { row, planned };
+        if (row) return { row: row.updated, planned, state: row.state };
         if (attempt >= MAX_COMMIT_ATTEMPTS) {
           throw new ProblemError(409, 'conflict', 'The draft kept changing while this was being applied. Reload and try again.');
         }
@@ -282,8 +289,11 @@ export class ReviewService {
     return analysis;
   }
 
-  /** The review answer. The track comes from the projection; if that fails, track is null and nothing else is affected. */
-  private async respond(row: UploadRecord, analysis: Analysis): Promise<ReviewResponse> {
+  /**
+   * The review answer. The track comes from the projection; if that fails, track is null and
+   * nothing else is affected. `committed`: the log's state just committed with `row`, if known.
+   */
+  private async respond(row: UploadRecord, analysis: Analysis, committed?: LogState): Promise<ReviewResponse> {
     let proposals: Awaited<ReturnType<typeof loadProposals>> = new Map();
     let track: Track | null = null;
     try {
@@ -293,15 +303,25 @@ export class ReviewService {
     }
     const revisions = this.withJustifications(analysis.revisions, proposals);
     try {
-      track = await this.trackOf(row, revisions);
+      track = await this.trackOf(row, revisions, committed);
     } catch (error) {
       this.log.warn({ err: error, uploadId: row.id }, 'track projection failed; answering track: null');
     }
     return { document: toDocumentRow(row), revisions, contentBase64: analysis.contentBase64, renderContentBase64: analysis.renderContentBase64, track };
   }
 
-  /** Reads the stored projection when it matches the log and content, else rebuilds and stores it. */
-  private async trackOf(row: UploadRecord, revisions: Revision[]): Promise<Track> {
+  /**
+   * The track of `row`. After a change (`committed` known) it is projected from that state and
+   * stored in the background. Otherwise the stored projection is read when it matches the log
+   * and the content, else rebuilt and stored.
+   */
+  private async trackOf(row: UploadRecord, revisions: Revision[], committed?: LogState): Promise<Track> {
+    if (committed) {
+      const track = projectTrack(committed, revisions);
+      await this.faults.projection?.();
+      this.storeInBackground(row, committed.lastSeq, track);
+      return track;
+    }
     // The stored track (a megabyte on a large draft) is fetched only once it is known to be current.
     const [stored] = await this.db.query<{ log_seq: number | null; content_sha256: string | null; last_seq: number }>(
       `SELECT p.log_seq, p.content_sha256,
@@ -315,12 +335,35 @@ export class ReviewService {
     const state: LogState = replayLog(await loadLog(this.db, row.id));
     const track = projectTrack(state, revisions);
     await this.faults.projection?.();
+    await this.storeProjection(row, state.lastSeq, track);
+    return track;
+  }
+
+  /**
+   * Stores a projection without making the answer wait for it (a megabyte of JSON on a large
+   * draft). Losing it costs nothing but a rebuild: readers use a stored track only when its log
+   * seq and content hash are current. `settle` awaits what is still being written.
+   */
+  private storeInBackground(row: UploadRecord, logSeq: number, track: Track): void {
+    const write = this.storeProjection(row, logSeq, track)
+      .catch((error: unknown) => this.log.warn({ err: error, uploadId: row.id }, 'storing the track projection failed; the next read rebuilds it'))
+      .finally(() => this.projectionWrites.delete(write));
+    this.projectionWrites.add(write);
+  }
+
+  private async storeProjection(row: UploadRecord, logSeq: number, track: Track): Promise<void> {
+    // An older projection never overwrites a newer one (background writes may finish out of order).
     await this.db.query(
       `INSERT INTO track_projection (upload_id, log_seq, content_sha256, track, updated_at) VALUES ($1, $2, $3, $4, now())
        ON CONFLICT (upload_id) DO UPDATE SET log_seq = EXCLUDED.log_seq, content_sha256 = EXCLUDED.content_sha256,
-         track = EXCLUDED.track, updated_at = now()`,
-      [row.id, state.lastSeq, row.content_sha256, JSON.stringify(track)]);
-    return track;
+         track = EXCLUDED.track, updated_at = now()
+       WHERE track_projection.log_seq <= EXCLUDED.log_seq`,
+      [row.id, logSeq, row.content_sha256, JSON.stringify(track)]);
+  }
+
+  /** Waits for projections still being stored (before the database closes). */
+  async settle(): Promise<void> {
+    while (this.projectionWrites.size > 0) await Promise.all([...this.projectionWrites]);
   }
 
   private withJustifications(revisions: Revision[], proposals: Map<string, { justification: string | null }>): Revision[] {

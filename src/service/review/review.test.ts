@@ -162,6 +162,17 @@ describe('review API and the track', () => {
     }
   });
 
+  it('stores the projection of each batch after answering, and a read uses it', async () => {
+    const draft = await newDraft();
+    const ids = (await review(draft.id)).revisions.map((x) => x.change_id);
+    await apply(draft.id, { accepted_change_ids: [ids[0]] });
+    const second = ReviewResponse.parse((await apply(draft.id, { rejected_change_ids: [ids[1]] })).json());
+    await t.ctx.review.settle();
+    const [stored] = await t.ctx.db.query<{ log_seq: number; content_sha256: string }>('SELECT log_seq, content_sha256 FROM track_projection WHERE upload_id = $1', [draft.id]);
+    expect(stored).toEqual({ log_seq: 2, content_sha256: second.document.contentSha256 });
+    expect((await review(draft.id)).track).toEqual(second.track);
+  });
+
   it('answers track: null when the decisions store fails, and the next read rebuilds it from the log', async () => {
     const draft = await newDraft();
     const before = await review(draft.id);
