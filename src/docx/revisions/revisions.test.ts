@@ -238,4 +238,20 @@ describe('rescanning after a decision', () => {
       }
     }
   });
+
+  it('walks a block with a move again even when it did not change, since its move depends on markers elsewhere', () => {
+    // The move's range opens inside an insertion two paragraphs up and closes a paragraph down.
+    // Rejecting the insertion removes the opening marker (and so the orphaned closing one): the
+    // middle paragraph is untouched, yet its w:moveFrom no longer lies in a named move range.
+    const D = `w:author="A" ${DATE}`;
+    const docx = minimalDocx(
+      `<w:p><w:ins w:id="1" ${D}><w:moveFromRangeStart w:id="10" w:name="m" ${D}/>${r('new ')}</w:ins></w:p>` +
+        `<w:p><w:moveFrom w:id="2" ${D}>${r('moved')}</w:moveFrom></w:p>` +
+        `<w:p>${r('end')}<w:moveFromRangeEnd w:id="10"/></w:p>` +
+        `<w:p><w:moveToRangeStart w:id="11" w:name="m" ${D}/><w:moveTo w:id="3" ${D}>${r('moved')}</w:moveTo><w:moveToRangeEnd w:id="11"/></w:p>`,
+    );
+    const kept = openDocx(docx);
+    kept.apply({ accept: [], reject: ['c1'] });
+    expect(kept.revisions()).toEqual(openDocx(kept.toBytes()).revisions());
+  });
 });
