@@ -16,8 +16,21 @@ export function decodeXml(raw: string): string {
   });
 }
 
-/** A reference to anything but the predefined entities: only a DTD could define it. */
-export const UNDEFINED_ENTITY = /&(?!(?:lt|gt|amp|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)/;
+/** A reference to one of the predefined entities or a character, anchored where it is tried. */
+const KNOWN_REFERENCE = /&(?:lt|gt|amp|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);/y;
+
+/**
+ * Whether the text refers to anything but the predefined entities (only a DTD could define it).
+ * Jumps from one "&" to the next: a part without any is one indexOf, where a regex over the
+ * whole 7.5 MB part took 8 ms.
+ */
+export function hasUndefinedEntity(text: string): boolean {
+  for (let at = text.indexOf('&'); at !== -1; at = text.indexOf('&', at + 1)) {
+    KNOWN_REFERENCE.lastIndex = at;
+    if (!KNOWN_REFERENCE.test(text)) return true;
+  }
+  return false;
+}
 
 export function escapeText(text: string): string {
   if (!/[&<>]/.test(text)) return text;

@@ -47,6 +47,9 @@ describe('xml tree', () => {
   it.each([
     ['<!DOCTYPE a [<!ENTITY x "y">]><a>&x;</a>', /DTD/],
     ['<a>&ext;</a>', /undefined entity/],
+    ['<a b="&ext;"/>', /undefined entity/],
+    ['<a>&amp;&lt;&#65;&#x41;&ext;</a>', /undefined entity/],
+    ['<a><!ENTITY x "y"></a>', /DTD/],
     ['<a><b></a>', /does not match/],
     ['<a>', /not closed/],
     ['<a/><b/>', /more than one root/],
@@ -55,5 +58,11 @@ describe('xml tree', () => {
   ])('refuses %s', (xml, why) => {
     expect(() => parseXml(xml)).toThrow(XmlSyntaxError);
     expect(() => parseXml(xml)).toThrow(why);
+  });
+
+  it('accepts the predefined and numeric references, and DTD keywords that are only comment or CDATA text', () => {
+    for (const xml of ['<a>&amp;&lt;&gt;&quot;&apos;&#65;&#x41;</a>', '<a><!-- <!DOCTYPE x> --><![CDATA[<!ENTITY y "z">]]></a>', '<a b="&amp;"/>']) {
+      expect(() => parseXml(xml)).not.toThrow();
+    }
   });
 });
