@@ -1,6 +1,6 @@
 import { ConflictingChangeIdsError, UnknownChangeIdsError } from '../errors';
 import { insertProperty, sortBySchema } from '../ooxml/schema-order';
-import { XmlElement, markDirty, remove, replaceWith, unwrap, walk, type XmlNode } from '../xml/tree';
+import { XmlElement, isWithin, markDirty, remove, replaceWith, unwrap, walk, type XmlNode } from '../xml/tree';
 import type { Change } from './changes';
 import { MOVE_TYPES, type PartScan, type Site } from './sites';
 import { repairStructure } from './structure';
@@ -53,18 +53,12 @@ export function applyToScans(scans: readonly PartScan[], changes: readonly Chang
     list.sort((a, b) => b.site.pre - a.site.pre);
     const root = scan.doc.root;
     for (const { site, accept } of list) {
-      if (!attached(site.el, root)) continue;
+      if (!isWithin(site.el, root)) continue;
       decideSite(site, accept);
     }
     if (decidedMoves.size) removeMoveRanges(root, scan.ranges, decidedMoves);
     repairStructure(root, scan.ranges);
   }
-}
-
-function attached(el: XmlElement, root: XmlElement): boolean {
-  let p: XmlElement | null = el;
-  while (p && p !== root) p = p.parent;
-  return p === root;
 }
 
 export function decideSite(site: Site, accept: boolean): void {
@@ -237,7 +231,7 @@ function restoreProperties(change: XmlElement): void {
 
 /** Removes the range markers of decided moves; `ranges` are the part's markers (PartScan.ranges). */
 function removeMoveRanges(root: XmlElement, ranges: readonly XmlElement[], names: ReadonlySet<string>): void {
-  const live = ranges.filter((el) => attached(el, root));
+  const live = ranges.filter((el) => isWithin(el, root));
   const ids = new Set<string>();
   const doomed: XmlElement[] = [];
   for (const el of live) {

@@ -1,4 +1,4 @@
-import { XmlElement, remove, walk } from '../xml/tree';
+import { XmlElement, isWithin, remove, walk } from '../xml/tree';
 
 /**
  * Structural repairs after content was removed or joined, so the output opens in Word and
@@ -35,7 +35,7 @@ export function repairStructure(root: XmlElement, ranges: readonly XmlElement[])
     else if (name === 'w:tbl' && el.all('w:tr').length === 0 && !el.first('w:sdt') && !el.first('w:customXml')) remove(el);
   }
   for (const el of dirty) {
-    if (!attachedTo(el, root)) continue;
+    if (!isWithin(el, root)) continue;
     if (el.name === 'w:tc' || STORY_CONTAINERS.has(el.name)) endWithParagraph(el, null);
     else if (el.name === 'w:body') endWithParagraph(el, el.first('w:sectPr'));
   }
@@ -45,12 +45,6 @@ export function repairStructure(root: XmlElement, ranges: readonly XmlElement[])
 function isInline(el: XmlElement): boolean {
   const p = el.parent?.name;
   return p !== 'w:rPr' && p !== 'w:trPr' && p !== 'w:numPr';
-}
-
-function attachedTo(el: XmlElement, root: XmlElement): boolean {
-  let p: XmlElement | null = el;
-  while (p && p !== root) p = p.parent;
-  return p === root;
 }
 
 /** Ensures the last block-level element (before `tail`, if given) is a w:p. */
@@ -72,7 +66,7 @@ function endWithParagraph(container: XmlElement, tail: XmlElement | null): void 
 function removeOrphanRanges(root: XmlElement, ranges: readonly XmlElement[]): void {
   const found = new Map<string, XmlElement[]>();
   for (const el of ranges) {
-    if (!attachedTo(el, root)) continue;
+    if (!isWithin(el, root)) continue;
     const list = found.get(el.name);
     if (list) list.push(el);
     else found.set(el.name, [el]);

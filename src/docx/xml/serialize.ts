@@ -1,6 +1,6 @@
 import { escapeText } from './escape';
 import type { XmlOverlay } from './overlay';
-import type { XmlDocument, XmlElement, XmlNode } from './tree';
+import type { XmlDocument, XmlNode } from './tree';
 
 /**
  * Writes a tree back to text. Clean elements and texts are copied from the source; only the
@@ -11,10 +11,7 @@ export function serializeXml(doc: XmlDocument, overlay?: XmlOverlay): string {
   const laid = overlay?.touches(doc) ? overlay : undefined;
   if (!doc.root.dirty && !laid) return doc.src;
   const out: string[] = [];
-  for (const n of doc.nodes) {
-    if (laid) writeLaid(n, laid, out);
-    else write(n, out);
-  }
+  for (const n of doc.nodes) write(n, out, laid);
   return out.join('');
 }
 
@@ -24,7 +21,8 @@ export function serializeNode(node: XmlNode): string {
   return out.join('');
 }
 
-function write(node: XmlNode, out: string[]): void {
+/** One node; through an overlay, the elements it touches are rebuilt with its additions and names. */
+function write(node: XmlNode, out: string[], overlay?: XmlOverlay): void {
   if (node.kind === 2) {
     out.push(node.clean ? node.src.slice(node.start, node.end) : escapeText(node.text));
     return;
@@ -33,18 +31,24 @@ function write(node: XmlNode, out: string[]): void {
     out.push(node.raw);
     return;
   }
-  if (!node.dirty) {
+  const laid = overlay?.touched.has(node) === true;
+  if (!node.dirty && !laid) {
     out.push(node.src.slice(node.start, node.end));
     return;
   }
-  const head = `<${node.name}${node.attrText()}`;
-  if (node.children.length === 0) {
+  const name = (laid && overlay!.names.get(node)) || node.name;
+  const first = laid ? overlay!.atStart.get(node) : undefined;
+  const last = laid ? overlay!.atEnd.get(node) : undefined;
+  const head = `<${name}${node.attrText()}`;
+  if (node.children.length === 0 && !first && !last) {
     out.push(`${head}/>`);
     return;
   }
   out.push(`${head}>`);
-  writeChildren(node.children, out);
-  out.push(`</${node.name}>`);
+  if (first) for (const n of first) write(n, out);
+  writeChildren(node.children, out, laid ? overlay : undefined);
+  if (last) for (const n of last) write(n, out);
+  out.push(`</${name}>`);
 }
 
 /**
@@ -77,31 +81,8 @@ function writeChildren(children: readonly XmlNode[], out: string[], overlay?: Xm
     start = -1;
     end = -1;
     if (before) for (const n of before) write(n, out);
-    if (overlay) writeLaid(c, overlay, out);
-    else write(c, out);
+    write(c, out, overlay);
     if (after) for (const n of after) write(n, out);
   }
   if (start >= 0) out.push(src.slice(start, end));
-}
-
-/** `write` through an overlay: touched elements are rebuilt with the overlay's additions and names. */
-function writeLaid(node: XmlNode, overlay: XmlOverlay, out: string[]): void {
-  if (node.kind !== 1 || !overlay.touched.has(node)) {
-    write(node, out);
-    return;
-  }
-  const el: XmlElement = node;
-  const name = overlay.names.get(el) ?? el.name;
-  const first = overlay.atStart.get(el);
-  const last = overlay.atEnd.get(el);
-  const head = `<${name}${el.attrText()}`;
-  if (el.children.length === 0 && !first && !last) {
-    out.push(`${head}/>`);
-    return;
-  }
-  out.push(`${head}>`);
-  if (first) for (const n of first) write(n, out);
-  writeChildren(el.children, out, overlay);
-  if (last) for (const n of last) write(n, out);
-  out.push(`</${name}>`);
 }

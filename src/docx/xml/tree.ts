@@ -342,6 +342,13 @@ export function textOf(el: XmlElement, textNames: ReadonlySet<string>): string {
   return s;
 }
 
+/** Whether `el` is `root` or still hangs below it (a removed subtree does not). */
+export function isWithin(el: XmlElement, root: XmlElement): boolean {
+  let p: XmlElement | null = el;
+  while (p && p !== root) p = p.parent;
+  return p === root;
+}
+
 export function ancestor(el: XmlElement, name: string): XmlElement | null {
   for (let p = el.parent; p; p = p.parent) if (p.name === name) return p;
   return null;
