@@ -1,5 +1,6 @@
 import type { Revision } from '../../contract/revision';
 import type { OpenDocx } from '../../docx';
+import { ByteBudgetLru } from './byte-budget-lru';
 
 /** What a review shows of one content: revisions (engine's view) and the two encodings. */
 export interface Analysis {
@@ -40,33 +41,18 @@ export async function analyse(doc: OpenDocx, bytes: Uint8Array | Promise<Uint8Ar
  * cached strings pass the byte budget.
  */
 export class AnalysisCache {
-  private readonly entries = new Map<string, { analysis: Analysis; bytes: number }>();
-  private used = 0;
+  private readonly entries: ByteBudgetLru<Analysis>;
 
-  constructor(private readonly budgetBytes: number) {}
+  constructor(budgetBytes: number) {
+    this.entries = new ByteBudgetLru(budgetBytes);
+  }
 
   get(sha256: string): Analysis | undefined {
-    const entry = this.entries.get(sha256);
-    if (!entry) return undefined;
-    this.entries.delete(sha256);
-    this.entries.set(sha256, entry);
-    return entry.analysis;
+    return this.entries.get(sha256);
   }
 
   set(sha256: string, analysis: Analysis): void {
     const bytes = 2 * (analysis.contentBase64.length + (analysis.renderContentBase64?.length ?? 0)) + 200 * analysis.revisions.length;
-    const existing = this.entries.get(sha256);
-    if (existing) {
-      this.used -= existing.bytes;
-      this.entries.delete(sha256);
-    }
-    if (bytes > this.budgetBytes) return;
-    this.entries.set(sha256, { analysis, bytes });
-    this.used += bytes;
-    for (const [key, entry] of this.entries) {
-      if (this.used <= this.budgetBytes) break;
-      this.entries.delete(key);
-      this.used -= entry.bytes;
-    }
+    this.entries.set(sha256, analysis, bytes);
   }
 }

@@ -1,4 +1,5 @@
 import type { OpenDocx } from '../../docx';
+import { ByteBudgetLru } from './byte-budget-lru';
 
 /**
  * Drafts kept parsed between batches, by content hash. Parsing the 300-page benchmark draft
@@ -11,30 +12,18 @@ import type { OpenDocx } from '../../docx';
  * the documents' estimated memory passes the budget.
  */
 export class OpenDrafts {
-  private readonly docs = new Map<string, OpenDocx>();
-  private used = 0;
+  private readonly docs: ByteBudgetLru<OpenDocx>;
 
-  constructor(private readonly budgetBytes: number) {}
+  constructor(budgetBytes: number) {
+    this.docs = new ByteBudgetLru(budgetBytes);
+  }
 
   take(sha256: string): OpenDocx | undefined {
-    const doc = this.docs.get(sha256);
-    if (!doc) return undefined;
-    this.docs.delete(sha256);
-    this.used -= doc.approximateHeapBytes;
-    return doc;
+    return this.docs.take(sha256);
   }
 
   keep(sha256: string, doc: OpenDocx): void {
-    this.take(sha256);
-    const size = doc.approximateHeapBytes;
-    if (size > this.budgetBytes) return;
-    this.docs.set(sha256, doc);
-    this.used += size;
-    for (const [key, old] of this.docs) {
-      if (this.used <= this.budgetBytes) break;
-      this.docs.delete(key);
-      this.used -= old.approximateHeapBytes;
-    }
+    this.docs.set(sha256, doc, doc.approximateHeapBytes);
   }
 
   get size(): number {

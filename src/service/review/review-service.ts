@@ -213,7 +213,7 @@ export class ReviewService {
    */
   private async writeAndAnalyse(doc: OpenDocx, timing: ServerTiming): Promise<{ bytes: Uint8Array; analysis: Promise<Analysis> }> {
     const writing = timing.measureSync('write', () => doc.toBytesAsync());
-    const analysis = timing.measureSync('render', () => analyse(doc, writing, (e) => this.log.warn({ err: e }, 'render variant failed')));
+    const analysis = timing.measureSync('render', () => this.analyse(doc, writing));
     analysis.catch(() => {});
     return { bytes: await timing.measure('compress', () => writing), analysis };
   }
@@ -385,10 +385,15 @@ export class ReviewService {
     const cached = this.cache.get(sha256);
     if (cached) return cached;
     const doc = this.openDraft(sha256, bytes);
-    const analysis = this.remember(sha256, await analyse(doc, bytes, (e) => this.log.warn({ err: e }, 'render variant failed')));
+    const analysis = this.remember(sha256, await this.analyse(doc, bytes));
     // Kept open: a review read is usually followed by the reviewer's first batch.
     this.openDrafts.keep(sha256, doc);
     return analysis;
+  }
+
+  /** `analyse`, logging a render variant that cannot be built (the answer then carries null). */
+  private analyse(doc: OpenDocx, bytes: Uint8Array | Promise<Uint8Array>): Promise<Analysis> {
+    return analyse(doc, bytes, (error) => this.log.warn({ err: error }, 'render variant failed'));
   }
 
   /** The draft with this content, parsed: kept open from an earlier batch or read, else opened now. The caller owns it. */
