@@ -28,14 +28,7 @@ export class ServiceClient {
       ...(body ? { body: JSON.stringify(body) } : {}),
       signal: AbortSignal.timeout(timeoutMs),
     });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // not JSON (a download)
-    }
-    return { status: res.status, body: parsed };
+    return answerOf(res);
   }
 
   async upload(fileName: string, bytes: Uint8Array, type = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', timeoutMs = 60_000): Promise<HttpAnswer> {
@@ -43,14 +36,7 @@ export class ServiceClient {
     form.set('purpose', 'source_doc');
     form.set('file', new Blob([new Uint8Array(bytes)], { type }), fileName);
     const res = await fetch(`${this.url}/api/uploads`, { method: 'POST', headers: this.headers(), body: form, signal: AbortSignal.timeout(timeoutMs) });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // keep the text
-    }
-    return { status: res.status, body: parsed };
+    return answerOf(res);
   }
 
   async review(id: string): Promise<ReviewResponse> {
@@ -75,5 +61,15 @@ export class ServiceClient {
       return { status: res.status, sha256: null };
     }
     return { status: 200, sha256: sha256Hex(new Uint8Array(await res.arrayBuffer())) };
+  }
+}
+
+/** The status and the body: parsed JSON, or the text when it is not JSON (a download). */
+async function answerOf(res: Response): Promise<HttpAnswer> {
+  const text = await res.text();
+  try {
+    return { status: res.status, body: JSON.parse(text) as unknown };
+  } catch {
+    return { status: res.status, body: text };
   }
 }
