@@ -45,6 +45,21 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/service/**', '**/docx/**', ...nodeBuiltins], message: 'The app imports only src/contract of ours.' }] }],
     },
   },
+  // What ships never imports the test tree: src/ holds the product, test/ the machinery that tries it.
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/test/**'], message: 'src/ ships; test machinery lives in test/.' }] }],
+    },
+  },
+  // The test tree tries the product from outside: it may import src/, never the app's React code.
+  {
+    files: ['test/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['react', 'react-dom', '**/app/**'], message: 'test/ drives the service and the engine; the app is tried through e2e/.' }] }],
+    },
+  },
   // The service never imports React or the app.
   {
     files: ['src/service/**/*.ts'],

@@ -13,7 +13,7 @@
  *
  * Every PostgreSQL here is a throw-away cluster (initdb + pg_ctl on its own port under
  * the temp dir), never a shared server. The short versions run in npm test:
- * src/service/reliability/{sigkill,faults}.test.ts. The decision-projection fault is
+ * test/reliability/{sigkill,faults}.test.ts. The decision-projection fault is
  * covered by src/service/review/review.test.ts.
  */
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
@@ -21,15 +21,15 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { buildDemoContract } from '../src/docx/fixture';
-import { runKillTrials, type KillTrialReport } from '../src/service/reliability/kill-trials';
-import { privatePostgresUnavailable, startPrivatePostgres } from '../src/service/reliability/private-postgres';
-import { runRestartLoad } from '../src/service/reliability/restart-load';
-import { ServiceClient } from '../src/service/reliability/service-client';
-import { checkStoreIntegrity } from '../src/service/reliability/store-integrity';
+import { runKillTrials, type KillTrialReport } from '../test/reliability/kill-trials';
+import { privatePostgresUnavailable, startPrivatePostgres } from '../test/reliability/private-postgres';
+import { runRestartLoad } from '../test/reliability/restart-load';
+import { ServiceClient } from '../test/reliability/service-client';
+import { checkStoreIntegrity } from '../test/reliability/store-integrity';
 import { createDiskBlobStore } from '../src/service/store/blobs/disk-blob-store';
 import { openPostgresDatabase } from '../src/service/store/postgres-database';
-import { ensurePgliteTemplate } from '../src/service/testing/test-database';
-import { startTestService } from '../src/service/testing/test-service';
+import { ensurePgliteTemplate } from '../test/support/test-database';
+import { startTestService } from '../test/support/test-service';
 
 const TRIALS = Number(process.env.KILL_TRIALS ?? 25);
 const RESTARTS = Number(process.env.RESTARTS ?? 5);

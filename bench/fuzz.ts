@@ -9,17 +9,17 @@
  * zips, zip bombs, bad XML, DTDs, 1 MB attribute values, 100k-deep nesting, wrong content
  * types, 10,000 revisions) goes through upload, working draft, review and an apply of a
  * random subset of its change ids; then FUZZ_RUNS fast-check mutations of the seeds do the
- * same. The short version runs in npm test: src/service/reliability/fuzz.test.ts.
+ * same. The short version runs in npm test: test/reliability/fuzz.test.ts.
  */
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { signInOverHttp, startChildService } from '../src/service/reliability/child-service';
-import { FuzzRun } from '../src/service/reliability/fuzz-run';
-import { startPrivatePostgres, type PrivatePostgres } from '../src/service/reliability/private-postgres';
-import { ServiceClient } from '../src/service/reliability/service-client';
+import { signInOverHttp, startChildService } from '../test/reliability/child-service';
+import { FuzzRun } from '../test/reliability/fuzz-run';
+import { startPrivatePostgres, type PrivatePostgres } from '../test/reliability/private-postgres';
+import { ServiceClient } from '../test/reliability/service-client';
 import { DEMO_EMAIL } from '../src/service/seed';
-import { ensurePgliteTemplate } from '../src/service/testing/test-database';
+import { ensurePgliteTemplate } from '../test/support/test-database';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 const SEED = Number(process.env.FUZZ_SEED ?? 1);

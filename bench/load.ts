@@ -6,7 +6,7 @@
  * 50 concurrent reviewers, each applying 1-change batches to their own working draft of
  * the 30-page contract (buildBenchmarkContract({ pages: 30, revisions: 300 })), closed loop
  * for BENCH_SECONDS (default 60) s: once on one instance and once on three, each on
- * PostgreSQL + S3 (s3rver) behind the round-robin proxy. Then sign-in (request-code +
+ * PostgreSQL + S3 (s3rver) behind HAProxy. Then sign-in (request-code +
  * verify) under load on three instances, each attempt from its own loopback address,
  * and one address hammering request-code to show the per-IP limit (429s counted apart).
  *
@@ -22,7 +22,8 @@ import path from 'node:path';
 import { buildBenchmarkContract } from '../src/docx/fixture';
 import { addMember, createOrg, createUser } from '../src/service/auth/directory';
 import { startCluster, type Cluster } from '../src/service/cluster/cluster';
-import { startLocalS3, type LocalS3 } from '../src/service/cluster/local-s3';
+import type { LocalS3 } from '../src/service/cluster/local-s3';
+import { startLocalS3Process } from '../test/support/local-s3-process';
 import { createScratchDatabase, LOCAL_POSTGRES_URL, postgresReachable } from '../src/service/cluster/postgres-admin';
 import { openPostgresDatabase } from '../src/service/store/postgres-database';
 import type { Database } from '../src/service/store/database';
@@ -190,7 +191,8 @@ async function main(): Promise<void> {
     ...(process.env.BENCH_LOG ? { log: (line: string) => appendFileSync(process.env.BENCH_LOG!, `${line}\n`) } : {}),
   });
   try {
-    s3 = await startLocalS3(path.join(tmp, 's3'));
+    // In a process of its own, so the load generator's busy event loop never stalls the store.
+    s3 = await startLocalS3Process(path.join(tmp, 's3'));
     console.log(`bench/load: ${REVIEWERS} reviewers x 1-change applies on the 30-page contract (${(docx.byteLength / 1e3).toFixed(0)} kB), ${SECONDS} s per run; PostgreSQL + s3rver; ${os.cpus().length} cores`);
     for (const instances of [1, 3]) {
       cluster = await start(instances);

@@ -14,11 +14,12 @@
  * disk, unless DATABASE_URL / BLOB_STORE say otherwise) on BENCH_PORT (default 8792), with a
  * fresh data directory under .tmp/, on 127.0.0.1 only. BENCH_CPU_PROF=<dir> profiles the service.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { buildBenchmarkContract } from '../src/docx/fixture';
+import { startBenchService, stopBenchService } from './bench-service';
 import { docxForm, expectStatus, json, latencyLine, ms, percentile, request, serverTimingLine, signIn, type Timed } from './bench-http';
 
 const PORT = Number(process.env.BENCH_PORT ?? 8792);
@@ -32,39 +33,6 @@ interface Review {
   revisions: { change_id: string }[];
 }
 
-async function startService(): Promise<ChildProcess> {
-  rmSync(DATA_DIR, { recursive: true, force: true });
-  mkdirSync(DATA_DIR, { recursive: true });
-  // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service there when it stops.
-  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/service/main.ts'], {
-    env: {
-      ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR, LOG_LEVEL: 'warn', STATIC_DIR: '', SEED_DEMO: 'true',
-      RATE_RESEND_COOLDOWN_MS: '0', RATE_CODES_PER_ADDRESS_PER_HOUR: '1000',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
-    try {
-      if ((await request(BASE, 'GET', '/api/openapi.json', { timeoutMs: 2_000 })).status === 200) return child;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill('SIGTERM');
-  throw new Error('the service did not start within 90 s');
-}
-
-async function stopService(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
-
 /** `count` ids spread evenly over the list. */
 function spread(ids: readonly string[], count: number): string[] {
   const step = Math.max(1, Math.floor(ids.length / count));
@@ -74,7 +42,7 @@ function spread(ids: readonly string[], count: number): string[] {
 async function main(): Promise<void> {
   const docx = buildBenchmarkContract();
   console.log(`Benchmark draft: 300 pages, ${(docx.byteLength / 1e6).toFixed(1)} MB .docx; service on ${BASE} (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${process.env.BLOB_STORE ?? 'disk'} blobs)`);
-  const service = await startService();
+  const service = await startBenchService(PORT, DATA_DIR);
   const work = path.resolve('.tmp/bench-review-work');
   mkdirSync(work, { recursive: true });
   try {
@@ -139,7 +107,7 @@ async function main(): Promise<void> {
     }
     console.log(`LibreOffice accept-all (warm):     ${ms(warmLo * 1000)}   -> HTTP accept-all is ${((warmLo * 1000) / acceptAll.ms).toFixed(1)}x faster (target >= 20x)`);
   } finally {
-    await stopService(service);
+    await stopBenchService(service);
     rmSync(work, { recursive: true, force: true });
     rmSync(DATA_DIR, { recursive: true, force: true });
   }

@@ -77,11 +77,20 @@ test('documents: drop to upload with progress, rename, new version, working draf
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
   await cdp.detach();
 
-  const seriesOf = (name: string) => page.getByRole('rowgroup', { name: `Series ${name}` });
-  await expect(seriesOf(FILE).getByRole('cell', { name: 'v1', exact: true })).toBeVisible();
+  // One entry per series; its versions and their actions wait behind "Versions".
+  const seriesOf = (name: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });
+  const versionsOf = (name: string) => page.getByRole('list', { name: `Versions of ${name}` });
+  const openVersions = async (name: string) => {
+    const toggle = page.getByRole('button', { name: `Versions of ${name}` });
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+    await expect(versionsOf(name)).toBeVisible();
+  };
+  await expect(seriesOf(FILE)).toContainText('1 version');
+  await expect(seriesOf(FILE)).toContainText('No working draft yet');
 
   // Rename: the new name shows, and is still there after a reload (it was saved).
   const RENAMED = `Renamed ${Date.now()}.docx`;
+  await openVersions(FILE);
   await page.getByRole('button', { name: `Rename ${FILE} v1` }).click();
   const renameDialog = page.getByRole('dialog', { name: 'Rename' });
   await renameDialog.getByLabel('File name').fill(RENAMED);
@@ -89,24 +98,27 @@ test('documents: drop to upload with progress, rename, new version, working draf
   await expect(page.getByText(`Renamed to ${RENAMED}.`)).toBeVisible();
   await page.reload();
   const series = seriesOf(RENAMED);
-  await expect(series.getByRole('cell', { name: RENAMED, exact: true })).toBeVisible();
+  await expect(series.getByRole('heading', { name: RENAMED })).toBeVisible();
   await expect(page.getByText(FILE)).toHaveCount(0);
 
-  // A new version through the "New version" file picker: v2 joins the series.
+  // A new version through the "Upload new version" file picker: v2 joins the series.
+  await openVersions(RENAMED);
   const chooser = page.waitForEvent('filechooser');
-  await page.getByRole('button', { name: `New version of ${RENAMED} v1` }).click();
+  await page.getByRole('button', { name: `Upload new version of ${RENAMED}` }).click();
   await (await chooser).setFiles({ name: RENAMED, mimeType: DOCX_MIME, buffer: Buffer.from(buildKindSample('delete')) });
   await expect(page.getByText(`Added version 2 of ${RENAMED}.`)).toBeVisible();
-  await expect(series.getByRole('cell', { name: 'v2', exact: true })).toBeVisible();
-  await expect(series.getByRole('rowheader')).toContainText('2 versions');
+  await expect(versionsOf(RENAMED).getByRole('listitem')).toHaveCount(2);
+  await expect(series).toContainText('2 versions');
 
-  // A working draft from v2 is v3, and can be reviewed.
+  // A working draft from v2 is v3, and can be reviewed; the entry shows how far its review has got.
   await page.getByRole('button', { name: `Start working draft from ${RENAMED} v2` }).click();
   await expect(page.getByText('Started a working draft (version 3) from version 2.')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Review it now' })).toBeVisible();
-  await expect(series.getByRole('cell', { name: 'v3', exact: true })).toBeVisible();
-  await expect(series.getByRole('cell', { name: 'Working draft', exact: true })).toHaveCount(1);
-  await expect(series.getByRole('button', { name: `Review ${RENAMED} v3` })).toBeVisible();
+  await expect(versionsOf(RENAMED).getByRole('listitem')).toHaveCount(3);
+  await expect(versionsOf(RENAMED).getByText('Working draft', { exact: true })).toHaveCount(1);
+  await expect(series.getByRole('link', { name: `Review ${RENAMED}` })).toBeVisible();
+  await expect(series).toContainText(/0 of \d+ decided/);
+  await expect(series).toContainText('Nothing decided yet');
 
   // Download the original: a non-empty .docx (a zip: it starts with "PK").
   const download = page.waitForEvent('download');
@@ -123,14 +135,42 @@ test('documents: drop to upload with progress, rename, new version, working draf
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(confirm).toBeHidden();
   await page.reload();
-  await expect(series.getByRole('cell', { name: 'v3', exact: true })).toBeVisible();
+  await expect(series).toContainText('3 versions');
 
+  await openVersions(RENAMED);
   await page.getByRole('button', { name: `Delete series ${RENAMED}` }).click();
   await confirm.getByRole('button', { name: 'Delete series' }).click();
   await expect(page.getByText(`Deleted ${RENAMED} and its versions.`)).toBeVisible();
   await page.reload();
   await expect(page.getByText('No documents yet.')).toBeVisible();
   await expect(series).toHaveCount(0);
+});
+
+test('documents: search by name, sort by name or last activity, and progress from one request', async ({ page, request }) => {
+  const email = freshEmail('desk');
+  const owner = await signUpThroughApi(request, email, 'Desk Org');
+  for (const name of ['Bravo lease.docx', 'Alpha supply.docx', 'Charlie NDA.docx']) {
+    await uploadThroughApi(request, owner, name, buildKindSample('insert'));
+  }
+  const progressCalls: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/documents/progress') progressCalls.push(r.url());
+  });
+  await signInThroughUi(page, email);
+  const names = page.getByRole('list', { name: 'Document series' }).getByRole('heading', { level: 2 });
+  // Newest activity first: the last upload leads.
+  await expect(names).toHaveText(['Charlie NDA.docx', 'Alpha supply.docx', 'Bravo lease.docx']);
+  await page.getByRole('combobox', { name: 'Sort' }).selectOption('name');
+  await expect(names).toHaveText(['Alpha supply.docx', 'Bravo lease.docx', 'Charlie NDA.docx']);
+  await page.getByRole('searchbox', { name: 'Search documents by name' }).fill('lease');
+  await expect(names).toHaveText(['Bravo lease.docx']);
+  await expect(page.getByText('1 of 3 documents')).toBeVisible();
+  await page.getByRole('searchbox', { name: 'Search documents by name' }).fill('nothing like it');
+  await expect(page.getByText('No document matches “nothing like it”.')).toBeVisible();
+  await page.getByRole('button', { name: 'Clear the search' }).click();
+  await expect(names).toHaveCount(3);
+  // One progress request for the page, however many series it lists.
+  expect(progressCalls).toHaveLength(1);
 });
 
 test('review: "No markup" hides the tracked changes and "All markup" shows them again', async ({ page, request }) => {
@@ -234,7 +274,7 @@ test('organisation switcher: a second organisation shows after a reload and swit
 
   await signInThroughUi(page, userEmail);
   await expect(page.getByRole('heading', { name: 'Documents' })).toBeVisible();
-  await expect(page.getByRole('cell', { name: 'Home contract.docx', exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Home contract.docx', exact: true })).toBeVisible();
   // One organisation: its name, no switcher.
   const header = page.getByRole('banner');
   await expect(header.getByText(HOME_ORG)).toBeVisible();
@@ -253,14 +293,14 @@ test('organisation switcher: a second organisation shows after a reload and swit
   await expect(switcher.locator('option:checked')).toHaveText(HOME_ORG);
 
   await switcher.selectOption({ label: OTHER_ORG });
-  await expect(page.getByRole('cell', { name: 'Other contract.docx', exact: true })).toBeVisible();
-  await expect(page.getByRole('cell', { name: 'Home contract.docx', exact: true })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Other contract.docx', exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Home contract.docx', exact: true })).toHaveCount(0);
   // Every call now acts for the other organisation, and a reload keeps the choice.
   await page.reload();
   await expect(page.getByLabel('Organisation').locator('option:checked')).toHaveText(OTHER_ORG);
-  await expect(page.getByRole('cell', { name: 'Other contract.docx', exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Other contract.docx', exact: true })).toBeVisible();
 
   await page.getByLabel('Organisation').selectOption({ label: HOME_ORG });
-  await expect(page.getByRole('cell', { name: 'Home contract.docx', exact: true })).toBeVisible();
-  await expect(page.getByRole('cell', { name: 'Other contract.docx', exact: true })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Home contract.docx', exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Other contract.docx', exact: true })).toHaveCount(0);
 });

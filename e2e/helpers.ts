@@ -4,7 +4,19 @@ import { expect, type APIRequestContext, type Page } from '@playwright/test';
 export const DEMO_EMAIL = 'demo@example.com';
 export const DEMO_CONTRACT = 'Master Services Agreement (demo).docx';
 
-/** The newest sign-in code sent to an address, read from the service's development outbox. */
+/**
+ * The serial number of the newest message sent to an address (0 when none): read it before
+ * asking for a code, then wait for a message with a larger one. A clock-based "sent after I
+ * asked" test mistakes the code of a sign-in a moment earlier for the new one.
+ */
+export async function newestMailId(request: APIRequestContext, email: string): Promise<number> {
+  const res = await request.get(`/api/dev/mailbox?to=${encodeURIComponent(email)}`);
+  if (res.status() === 404) return 0;
+  expect(res.ok()).toBe(true);
+  return ((await res.json()) as { id: number }).id;
+}
+
+/** The code of the first message to an address newer than `after` (from newestMailId). */
 export async function codeFromMailbox(request: APIRequestContext, email: string, after: number): Promise<string> {
   let code: string | null = null;
   await expect
@@ -12,9 +24,9 @@ export async function codeFromMailbox(request: APIRequestContext, email: string,
       async () => {
         const res = await request.get(`/api/dev/mailbox?to=${encodeURIComponent(email)}`);
         if (!res.ok()) return null;
-        const message = (await res.json()) as { code: string | null; sentAt: string };
+        const message = (await res.json()) as { id: number; code: string | null };
         // Only a message sent after we asked: an older code would have been cancelled.
-        if (Date.parse(message.sentAt) < after - 1000) return null;
+        if (message.id <= after) return null;
         code = message.code;
         return code;
       },
@@ -28,9 +40,9 @@ export async function codeFromMailbox(request: APIRequestContext, email: string,
 export async function signInThroughUi(page: Page, email = DEMO_EMAIL): Promise<void> {
   if (!page.url().includes('/sign-in')) await page.goto('/sign-in');
   await page.getByLabel('E-mail').fill(email);
-  const asked = Date.now();
+  const before = await newestMailId(page.request, email);
   await page.getByRole('button', { name: 'Send code' }).click();
-  const code = await codeFromMailbox(page.request, email, asked);
+  const code = await codeFromMailbox(page.request, email, before);
   await page.getByLabel('Code', { exact: true }).fill(code);
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
@@ -51,10 +63,10 @@ export async function signInThroughApi(request: APIRequestContext, email = DEMO_
  * mailbox and verifies it: the session the service grants.
  */
 export async function codeSessionThroughApi(request: APIRequestContext, email: string, requestPath: string, body: object): Promise<ApiSession> {
-  const asked = Date.now();
+  const before = await newestMailId(request, email);
   const sent = await request.post(requestPath, { data: body });
   expect(sent.status()).toBe(202);
-  const code = await codeFromMailbox(request, email, asked);
+  const code = await codeFromMailbox(request, email, before);
   const verified = await request.post('/api/auth/verify', { data: { identifier: email, code } });
   expect(verified.ok()).toBe(true);
   const grant = (await verified.json()) as { session_token: string; orgId: string };

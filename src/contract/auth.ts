@@ -60,6 +60,8 @@ export type SessionDescription = z.infer<typeof SessionDescription>;
 /** GET /dev/mailbox?to=EMAIL (outbox mail mode only). */
 export const DevMailboxQuery = z.object({ to: EmailAddress });
 export const DevMailboxMessage = z.object({
+  /** The outbox's serial number: a later message always has a larger one. */
+  id: z.number().int(),
   to: z.string(),
   subject: z.string(),
   text: z.string(),

@@ -11,3 +11,12 @@ export function changeBookmarkName(changeId: string): string {
   const safe = changeId.replace(/[^A-Za-z0-9_]/g, '_');
   return `_rl_${safe}`.slice(0, 40);
 }
+
+/**
+ * A move is one change with two places: its bookmark (changeBookmarkName) sits where it is
+ * listed (its first half), and this one at its other half, so the app can jump to both.
+ */
+export function moveOtherHalfBookmarkName(changeId: string): string {
+  const safe = changeId.replace(/[^A-Za-z0-9_]/g, '_');
+  return `_rl_${safe}`.slice(0, 37) + '_mv';
+}

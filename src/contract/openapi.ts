@@ -38,6 +38,8 @@ function operation(name: string, spec: RouteSpec): Record<string, unknown> {
       parameters.push({ name: key, in: 'query', required: q.required?.includes(key) ?? false, schema: value });
     }
   }
+  const headers = (named: Readonly<Record<string, string>> | undefined) =>
+    named ? { headers: Object.fromEntries(Object.entries(named).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) } : {};
   const op: Record<string, unknown> = {
     operationId: name,
     summary: spec.summary,
@@ -45,8 +47,10 @@ function operation(name: string, spec: RouteSpec): Record<string, unknown> {
     security: spec.access === 'public' || spec.access === 'own' ? [] : spec.access === 'session-no-org' ? [{ bearer: [] }] : [{ bearer: [], org: [] }],
     responses: {
       [String(spec.status)]: spec.response
-        ? { description: 'Success', content: { 'application/json': { schema: schema(spec.response) } } }
-        : { description: 'Success', ...(spec.responseMediaType ? { content: { [spec.responseMediaType]: {} } } : {}) },
+        ? { description: 'Success', ...headers(spec.responseHeaders), content: { 'application/json': { schema: schema(spec.response) } } }
+        : { description: 'Success', ...headers(spec.responseHeaders), ...(spec.responseMediaType ? { content: { [spec.responseMediaType]: {} } } : {}) },
+      ...Object.fromEntries((spec.otherResponses ?? []).map((other) => [String(other.status),
+        { description: other.description, ...headers(other.headers), content: { 'application/json': { schema: schema(other.response) } } }])),
       default: { description: 'Problem details (RFC 9457)', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
     },
   };

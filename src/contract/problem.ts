@@ -15,9 +15,16 @@ export const ERROR_CODES = [
   'not_working_draft',
   'unknown_change_ids',
   'already_decided',
+  // An Idempotency-Key sent again with a different request (issue 16).
+  'idempotency_key_reused',
   'conflicting_change_ids',
   'edit_not_found',
   'nothing_to_undo',
+  'note_without_decision',
+  'note_too_long',
+  // Comments (issue 14): a comment id the draft does not hold; an anchor text that does not occur.
+  'comment_not_found',
+  'anchor_not_found',
   'invalid_code',
   'code_expired',
   'code_burnt',
@@ -34,6 +41,8 @@ export const ERROR_CODES = [
   'payload_too_large',
   'rate_limited',
   'service_unavailable',
+  // Readiness: a dependency did not answer in time, or the instance is shutting down.
+  'not_ready',
   'internal_error',
 ] as const;
 export const ErrorCode = z.enum(ERROR_CODES);
@@ -52,6 +61,16 @@ export const Problem = z.object({
     .describe('Field-level problems of a bad request body.'),
   ids: z.array(z.string()).optional().describe('The change ids a batch was refused for.'),
   retryAfterSeconds: z.number().int().optional(),
+  decisions: z
+    .array(z.object({
+      id: z.string(),
+      state: z.enum(['in', 'back']),
+      decidedAt: z.string(),
+      decidedByUserId: z.string().nullable(),
+      decidedByName: z.string().nullable(),
+    }))
+    .optional()
+    .describe('already_decided: how, when and by whom each refused change was decided.'),
 });
 export type Problem = z.infer<typeof Problem>;
 

@@ -6,6 +6,15 @@ import { Track } from './track';
 const ChangeIds = z.array(z.string().min(1).max(200)).max(10_000);
 
 /**
+ * Notes recorded with a batch's decisions, by change_id. Each must name a change decided in
+ * that batch and hold at most NOTE_MAX_CHARS characters (both answered 422 by the service).
+ */
+export const DecisionNotes = z.record(z.string().min(1).max(200), z.string())
+  .describe('{"<change_id>": "why"}: notes recorded with the decisions of this batch (at most 10,000 characters each).');
+export type DecisionNotes = z.infer<typeof DecisionNotes>;
+export const NOTE_MAX_CHARS = 10_000;
+
+/**
  * Body of POST /documents/{id}/revisions/apply. `recordDecision` is also accepted as
  * `record_decision`; when both are given they must agree.
  */
@@ -15,6 +24,7 @@ export const ApplyRevisionsBody = z
     rejected_change_ids: ChangeIds.optional(),
     recordDecision: z.boolean().optional(),
     record_decision: z.boolean().optional(),
+    notes: DecisionNotes.optional(),
   })
   .refine(
     (b) => b.recordDecision === undefined || b.record_decision === undefined || b.recordDecision === b.record_decision,
@@ -37,6 +47,7 @@ export const RedlineEdit = z.strictObject({
   find: z.string().min(1).max(10_000),
   occurrence: z.number().int().min(1).optional(),
   text: z.string().max(100_000).optional(),
+  position: z.enum(['before', 'after']).optional().describe('op "insert" only: insert the text before or after `find` (default after).'),
   justification: z.string().max(10_000).optional(),
 });
 export type RedlineEdit = z.infer<typeof RedlineEdit>;

@@ -29,5 +29,9 @@ export const Revision = z.object({
   date: z.string().nullable().optional(),
   text_preview: z.string().describe('Short excerpt of the changed text, or a description of a formatting change.'),
   justification: z.string().nullable().optional(),
+  document_wide: z
+    .literal(true)
+    .optional()
+    .describe('Present on changes in the styles or numbering parts: they apply to the whole document and have no place in its text.'),
 });
 export type Revision = z.infer<typeof Revision>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LivenessAnswer, ReadinessAnswer } from './health';
 import {
   DevMailboxMessage,
   DevMailboxQuery,
@@ -25,8 +26,14 @@ import {
   SignOutEverywhereResult,
   SignUpRequestCodeBody,
 } from './account';
+import { CHANGES_HEADER, CompareBody, UntrackedPending, UntrackedReport } from './compare';
 import { DocumentRow, RenameUploadBody, UploadList, UploadListQuery } from './document';
+import { DecisionNoteBody } from './decision-note';
+import { REPORT_CSV_MEDIA_TYPE, REPORT_PDF_MEDIA_TYPE } from './report';
+import { DraftProgressList } from './draft-progress';
+import { RenderWindowQuery } from './render-window';
 import { ApplyRevisionsBody, RedlineEditsBody, ReviewResponse } from './review';
+import { AddCommentBody, CommentList, CommentsResponse, DraftDownloadQuery, ReplyBody, ResolveCommentBody } from './comments';
 
 /**
  * Who may call a route:
@@ -54,6 +61,10 @@ export interface RouteSpec {
   /** null: the answer is bytes (a .docx) or empty. */
   readonly response: z.ZodType | null;
   readonly responseMediaType?: string;
+  /** Headers of the success answer worth documenting: name -> meaning. */
+  readonly responseHeaders?: Readonly<Record<string, string>>;
+  /** Other success answers than `status` (e.g. 202 while a result is being computed). */
+  readonly otherResponses?: readonly { status: number; description: string; response: z.ZodType; headers?: Readonly<Record<string, string>> }[];
 }
 
 function route<const S extends RouteSpec>(spec: S): S {
@@ -211,9 +222,42 @@ export const ROUTES = {
     method: 'POST', path: '/uploads/{uploadId}/delete', access: 'session', bodyKind: 'none',
     summary: 'Alias of DELETE /uploads/{uploadId}.', status: 200, response: DocumentRow,
   }),
+  // Issue 12: compare two versions into a redline; the untracked-edit check of a new version.
+  compareVersions: route({
+    method: 'POST', path: '/uploads/{uploadId}/compare', access: 'session', bodyKind: 'json', body: CompareBody,
+    summary: 'Compare {uploadId} with an older upload (`against`) into a new working draft in the series of {uploadId}: its changes since `against` as tracked changes.',
+    status: 201, response: DocumentRow,
+    responseHeaders: { [CHANGES_HEADER]: 'How many differences the draft carries as tracked changes; 0: the two documents are identical.' },
+  }),
+  getUntracked: route({
+    method: 'GET', path: '/uploads/{uploadId}/untracked', access: 'session', bodyKind: 'none',
+    summary: 'Edits made without tracking in this version: its rejected view against the rejected view of the version it was added to.',
+    status: 200, response: UntrackedReport,
+    otherResponses: [{
+      status: 202, description: 'The check is still running; ask again after Retry-After seconds.', response: UntrackedPending,
+      headers: { 'Retry-After': 'Seconds to wait before asking again.' },
+    }],
+  }),
+  untrackedWorkingDraft: route({
+    method: 'POST', path: '/uploads/{uploadId}/untracked/working-draft', access: 'session', bodyKind: 'none',
+    summary: 'A new working draft of this version with its untracked edits added as tracked changes (author "Untracked edit") beside its own tracked changes.',
+    status: 201, response: DocumentRow,
+    responseHeaders: { [CHANGES_HEADER]: 'How many untracked edits the draft carries as tracked changes.' },
+  }),
   saveDraft: route({
     method: 'PUT', path: '/documents/{documentId}/draft', access: 'session', bodyKind: 'docx',
     summary: 'Replace the bytes of a working draft (raw .docx body, or multipart `file`).', status: 200, response: DocumentRow,
+  }),
+  listDraftProgress: route({
+    method: 'GET', path: '/documents/progress', access: 'session', bodyKind: 'none',
+    summary: "Where the review of each series' newest working draft stands (counts, last decision): one request for the documents page.",
+    status: 200, response: DraftProgressList,
+  }),
+  getRenderWindow: route({
+    method: 'GET', path: '/documents/{documentId}/render-window', access: 'session', bodyKind: 'none', query: RenderWindowQuery,
+    summary: "The working draft's render variant cut to the body blocks around one change (a .docx): the pages a reviewer is at, before the whole draft is laid out. 422 unknown_change_ids when the change has no place in the body.",
+    status: 200, response: null,
+    responseMediaType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   }),
   getReview: route({
     method: 'GET', path: '/documents/{documentId}/review', access: 'session', bodyKind: 'none',
@@ -230,6 +274,59 @@ export const ROUTES = {
   writeRedlines: route({
     method: 'POST', path: '/documents/{documentId}/redlines', access: 'session', bodyKind: 'json', body: RedlineEditsBody,
     summary: 'Propose tracked changes, each with a justification.', status: 200, response: ReviewResponse,
+  }),
+  healthLive: route({
+    method: 'GET', path: '/health/live', access: 'public', bodyKind: 'none',
+    summary: 'Liveness: the process answers. For a process supervisor; touches no dependency.', status: 200, response: LivenessAnswer,
+  }),
+  healthReady: route({
+    method: 'GET', path: '/health/ready', access: 'public', bodyKind: 'none',
+    summary: 'Readiness: the database and the blob store answer within a second and the instance is not shutting down (503 otherwise). For load balancers.',
+    status: 200, response: ReadinessAnswer,
+  }),
+  // ---- the answer (issue 14): decision notes and the decision report ----
+  noteDecision: route({
+    method: 'PUT', path: '/documents/{documentId}/decisions/{changeId}/note', access: 'session', bodyKind: 'json', body: DecisionNoteBody,
+    summary: 'Record (or replace, or with empty text remove) the note on a decision already made. 422 note_without_decision when the change is not decided.',
+    status: 200, response: ReviewResponse,
+  }),
+  decisionReportPdf: route({
+    method: 'GET', path: '/documents/{documentId}/report.pdf', access: 'session', bodyKind: 'none',
+    summary: 'The decision report as PDF: document, version, date, totals, then every change grouped by state.',
+    status: 200, response: null, responseMediaType: REPORT_PDF_MEDIA_TYPE,
+  }),
+  decisionReportCsv: route({
+    method: 'GET', path: '/documents/{documentId}/report.csv', access: 'session', bodyKind: 'none',
+    summary: 'The decision report as CSV (RFC 4180, UTF-8 with BOM; cells that would start a formula are prefixed with \').',
+    status: 200, response: null, responseMediaType: REPORT_CSV_MEDIA_TYPE,
+  }),
+  // ---- comments and draft downloads (issue 14) ----
+  listComments: route({
+    method: 'GET', path: '/documents/{documentId}/comments', access: 'session', bodyKind: 'none',
+    summary: 'The Word comments of a working draft (threads, resolved state, the changes each covers).', status: 200, response: CommentList,
+  }),
+  addComment: route({
+    method: 'POST', path: '/documents/{documentId}/comments', access: 'session', bodyKind: 'json', body: AddCommentBody,
+    summary: 'Comment on a change (changeId) or on text (anchor), as a Word comment by the signed-in user.', status: 200, response: CommentsResponse,
+  }),
+  replyToComment: route({
+    method: 'POST', path: '/documents/{documentId}/comments/{commentId}/replies', access: 'session', bodyKind: 'json', body: ReplyBody,
+    summary: 'Reply in a comment\'s thread.', status: 200, response: CommentsResponse,
+  }),
+  resolveComment: route({
+    method: 'PATCH', path: '/documents/{documentId}/comments/{commentId}', access: 'session', bodyKind: 'json', body: ResolveCommentBody,
+    summary: 'Resolve or reopen a comment\'s thread.', status: 200, response: CommentsResponse,
+  }),
+  downloadDraft: route({
+    method: 'GET', path: '/documents/{documentId}/download', access: 'session', bodyKind: 'none', query: DraftDownloadQuery,
+    summary: 'Download the draft as it stands (variant=redline) or a clean copy with every open change accepted (variant=clean), with its comments kept or removed.',
+    status: 200, response: null,
+    responseMediaType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  }),
+  reviewEvents: route({
+    method: 'GET', path: '/documents/{documentId}/events', access: 'session', bodyKind: 'none',
+    summary: "Server-Sent Events: the draft's decision-log entries as they commit (event entry, id = log seq; resume with Last-Event-ID), presence and heartbeats.",
+    status: 200, response: null, responseMediaType: 'text/event-stream',
   }),
   openapi: route({
     method: 'GET', path: '/openapi.json', access: 'public', bodyKind: 'none',

@@ -16,6 +16,10 @@ export const TrackItem = z.object({
   date: z.string().nullable().optional().describe('Open entries only.'),
   decidedAt: Timestamp.optional().describe('Decided entries only.'),
   decidedByUserId: z.string().nullable().optional().describe('Decided entries only.'),
+  note: z.string().nullable().optional().describe('Decided entries only: the note recorded with the decision (apply `notes`, or added later).'),
+  proposedByUserId: z.string().nullable().optional()
+    .describe('Open entries written through redline edits: the user they were written for (who may withdraw them).'),
+  documentWide: z.literal(true).optional().describe('A change in the styles or numbering parts (open entries): no place in the text.'),
 });
 export type TrackItem = z.infer<typeof TrackItem>;
 

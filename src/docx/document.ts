@@ -2,7 +2,12 @@ import type { Revision } from '../contract/revision';
 import { DocxPackage, type OpenOptions } from './package/package';
 import { applyToScans, type Decision } from './revisions/apply';
 import { groupChanges, type Change } from './revisions/changes';
+import { goneAs, takersOf, type Taker } from './revisions/containment';
 import { assignUniqueIds } from './revisions/ids';
+import type { Comment } from '../contract/comments';
+import { DocComments, type CommentTarget } from './comments/comments';
+import { addCommentRangeMarks } from './comments/render-marks';
+import type { NewComment } from './comments/parts';
 import { CommentIndex } from './revisions/justification';
 import { previewOf } from './revisions/preview';
 import { scanPart, type PartScan } from './revisions/sites';
@@ -71,19 +76,71 @@ export class OpenDocx {
         date: who.el.attr('w:date'),
         text_preview: previewOf(c.sites),
         justification: opts.justifications?.get(c.changeId) ?? comments.justificationOf(lead),
+        // Styles and numbering changes have no place in the text (and no bookmark in the render variant).
+        ...(lead.role === 'styles' || lead.role === 'numbering' ? { document_wide: true as const } : {}),
       };
     });
+  }
+
+  /**
+   * For each change another decision could take with it, those takers, innermost first (see
+   * revisions/containment.ts). Read before a batch, it says what the batch took and what may
+   * take, later, the changes the batch decided.
+   */
+  takers(): Map<string, Taker[]> {
+    return takersOf(this.changes);
+  }
+
+  /** For each change, the verdict its disappearance amounts to when nothing named or took it. */
+  goneAs(): Map<string, 'accept' | 'reject'> {
+    return new Map(this.changes.map((c) => [c.changeId, goneAs(c)]));
   }
 
   /** Accepts and rejects a batch atomically (ids are checked before anything changes). */
   apply(decision: Decision): this {
     applyToScans(this.scans, this.changes, decision);
     this.rescan();
+    // A comment whose mark went with decided content goes too (no reference without its comment).
+    const before = this.pkg.mutationCount();
+    new DocComments(this.pkg).reconcile(this.scans);
+    if (this.pkg.mutationCount() !== before) this.rescan();
+    return this;
+  }
+
+  /** The document's comments (threads, resolved state, the changes each covers). */
+  comments(): Comment[] {
+    return new DocComments(this.pkg).list(this.scans, this.changes, new CommentIndex(this.pkg));
+  }
+
+  /** Adds a comment on a change or on text; returns its id. Throws, changing nothing, when the target is not there. */
+  addComment(target: CommentTarget, comment: NewComment): string {
+    const id = new DocComments(this.pkg).add(target, comment, this.changes);
+    this.rescan();
+    return id;
+  }
+
+  /** Replies in the thread of a comment; returns the reply's id. */
+  replyToComment(commentId: string, comment: NewComment): string {
+    const id = new DocComments(this.pkg).reply(commentId, comment, this.scans);
+    this.rescan();
+    return id;
+  }
+
+  /** Resolves or reopens the thread of a comment. */
+  setCommentResolved(commentId: string, resolved: boolean): this {
+    new DocComments(this.pkg).setResolved(commentId, resolved);
+    return this;
+  }
+
+  /** Removes every comment and its marks. */
+  removeComments(): this {
+    new DocComments(this.pkg).removeAll(this.scans);
+    this.rescan();
     return this;
   }
 
   writeRedlines(edits: readonly RedlineEdit[], opts: RedlineOptions): RedlineResult['changes'] {
-    const result = writeRedlinesIn(this.pkg, this.scans, edits, opts);
+    const result = writeRedlinesIn(this.scans, edits, opts);
     this.rescan();
     return result.changes;
   }
@@ -91,12 +148,18 @@ export class OpenDocx {
   /** The display variant of the document as it is now (see render/variant.ts); the document is not changed. */
   renderVariant(): Uint8Array {
     // A display copy, sent once and never stored: fast deflate beats small.
-    return this.pkg.toBytes({ level: 1, overlay: buildRenderOverlay(this.scans, this.changes) });
+    return this.pkg.toBytes({ level: 1, overlay: this.renderOverlay() });
+  }
+
+  private renderOverlay() {
+    const overlay = buildRenderOverlay(this.scans, this.changes);
+    addCommentRangeMarks(overlay, this.scans);
+    return overlay;
   }
 
   /** `renderVariant`, serialised now and compressed off the calling thread where the codec can. */
   renderVariantAsync(): Promise<Uint8Array> {
-    return this.pkg.toBytesAsync({ level: 1, overlay: buildRenderOverlay(this.scans, this.changes) });
+    return this.pkg.toBytesAsync({ level: 1, overlay: this.renderOverlay() });
   }
 
   /** The document's bytes; the same array again while nothing changed since the last call. */

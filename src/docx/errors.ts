@@ -51,3 +51,19 @@ export class EditNotFoundError extends Error {
     this.find = find;
   }
 }
+
+/** A comment's anchor (a change with no place for comments, or text that does not occur) is not in the draft; nothing was changed. */
+export class CommentAnchorError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CommentAnchorError';
+  }
+}
+
+/** A comment id the draft does not hold; nothing was changed. */
+export class UnknownCommentError extends Error {
+  constructor(readonly commentId: string) {
+    super(`The draft has no comment ${commentId}.`);
+    this.name = 'UnknownCommentError';
+  }
+}

@@ -12,6 +12,10 @@
  *   half appears, kind delete (source first) or insert, preview "Moved: ..."; deciding it decides
  *   both halves and removes the move ranges (revisions/changes.ts).
  * - A proposed control is one change with the tracked insertions inside it (revisions/changes.ts).
+ * - Both tracked boundaries of a content control (w:customXml*Range*) are one change; a moved
+ *   control's boundaries belong to the move inside it (revisions/sites.ts, changes.ts, apply.ts).
+ * - A complex field deleted or inserted in parts around untracked field code is one change, and
+ *   the code goes with it (revisions/fields.ts).
  * - Revisions inside mc:Fallback are Word's copy of the mc:Choice content: not listed, decided
  *   with their Choice twin (revisions/sites.ts).
  */
@@ -20,7 +24,9 @@ import { OpenDocx } from './document';
 import type { RedlineEdit, RedlineOptions } from './redline/write';
 import type { OpenOptions } from './package/package';
 
-export { DocxError, UnknownChangeIdsError, ConflictingChangeIdsError, EditNotFoundError } from './errors';
+export { DocxError, UnknownChangeIdsError, ConflictingChangeIdsError, EditNotFoundError, CommentAnchorError, UnknownCommentError } from './errors';
+export type { CommentTarget } from './comments/comments';
+export type { NewComment } from './comments/parts';
 export type { DocxErrorCode } from './errors';
 export type { ReadLimits } from './zip/limits';
 export type { OpenOptions } from './package/package';
@@ -29,6 +35,9 @@ export { portableCodec } from './zip/codec';
 export { DEFAULT_LIMITS } from './zip/limits';
 export type { RedlineEdit, RedlineOptions } from './redline/write';
 export { OpenDocx } from './document';
+export type { Taker } from './revisions/containment';
+export { compareDocx } from './compare/compare';
+export type { CompareOptions, CompareDifference, CompareResult } from './compare/compare';
 
 /** Opens a .docx once for several operations (list, apply, redline, render, write). */
 export function openDocx(bytes: Uint8Array, opts?: OpenOptions): OpenDocx {

@@ -25,6 +25,8 @@ import { registerOrgRoutes } from './routes/org-routes';
 import { registerProviderRoutes } from './routes/provider-routes';
 import { sweepProviderSignIns } from './auth/providers/handoffs';
 import { registerDevRoutes } from './routes/dev-routes';
+import { Readiness } from './health/readiness';
+import { registerHealthRoutes } from './routes/health-routes';
 import { registerUploadRoutes } from './routes/upload-routes';
 import { codeHmacKey } from './secrets-file';
 import type { BlobStore } from './store/blobs/blob-store';
@@ -37,9 +39,19 @@ import { openPgliteDatabase } from './store/pglite-database';
 import { openPostgresDatabase } from './store/postgres-database';
 import { ReviewService, type ReviewFaults } from './review/review-service';
 import { registerDocumentRoutes } from './routes/document-routes';
+import { registerReportRoutes } from './routes/report-routes';
+import { registerCommentRoutes } from './routes/comment-routes';
+import { registerEventRoutes } from './routes/event-routes';
+import { ReviewEvents } from './live/review-events';
+import { purgeStalePresence } from './live/presence';
+import { purgeExpiredKeys } from './review/idempotency';
 import { Connector } from './connector/connector';
 import { registerConnectorRoutes } from './routes/connector-routes';
 import { UploadsService } from './uploads/uploads-service';
+import { ComparisonsService } from './compare/comparisons-service';
+import { UntrackedChecks } from './compare/untracked-checks';
+import { CompareThread } from './compare/compare-thread';
+import { registerCompareRoutes } from './routes/compare-routes';
 import { nativeZipCodec } from './engine/native-zip-codec';
 
 export interface ServiceParts {
@@ -57,6 +69,16 @@ export interface Service {
   /** Every route registered, as `METHOD /url` (a test holds it equal to the contract's catalogue). */
   routes: string[];
   ctx: ServiceContext;
+  /** Readiness for load balancers; graceful shutdown starts by draining it. */
+  readiness: Readiness;
+  /**
+   * Ends every open review event stream (GET /documents/{id}/events). An open stream keeps
+   * the HTTP server from closing: graceful shutdown calls this first (close() and app.close()
+   * do it too, through a preClose hook).
+   */
+  closeStreams(): Promise<void>;
+  /** The review event streams of this instance (for figures and tests). */
+  events: ReviewEvents;
   close(): Promise<void>;
 }
 
@@ -89,6 +111,11 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
     },
     bodyLimit: 1024 * 1024,
     trustProxy: process.env.TRUST_PROXY === 'true',
+    // While closing, a request that still arrives on an open connection is served, not
+    // answered 503: graceful shutdown (lifecycle/) has already failed readiness, so only
+    // requests a load balancer sent before it noticed arrive, and none of them is lost.
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
   });
   const db = parts.db ?? (await openDatabase(config));
   await migrate(db);
@@ -104,9 +131,13 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
     (error) => app.log.error({ err: error }, 'sending mail failed'));
   // The engine reads within the configured limits and zips with Node's native zlib.
   const engine = { limits: { ...config.docxLimits, maxCompressedBytes: config.maxUploadBytes }, codec: nativeZipCodec };
+  const uploads = new UploadsService(db, content, engine);
+  const compareThread = new CompareThread(engine.limits);
   const ctx: ServiceContext = {
     config, db, content, mailer, outbox: outbox ?? (mailer instanceof OutboxMailer ? mailer : null), sessions, codes,
-    uploads: new UploadsService(db, content, engine),
+    uploads,
+    comparisons: new ComparisonsService(db, content, compareThread, uploads),
+    untracked: new UntrackedChecks(db, content, compareThread, app.log),
     review: new ReviewService(db, content, engine, app.log, parts.faults, { openDraftsBytes: config.openDraftsBytes }),
     authenticate: (request, spec) => authenticate(db, sessions, request, spec.access, (token) => ctx.connector?.resolveAccessToken(token) ?? Promise.resolve(null)),
     connector: null,
@@ -122,10 +153,18 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
   installCors(app, config.corsOrigins);
   installBodyHandling(app, config);
 
+  const readiness = new Readiness(db, blobs);
+  registerHealthRoutes(app, ctx, readiness);
   registerAuthRoutes(app, ctx);
   registerDevRoutes(app, ctx);
   registerUploadRoutes(app, ctx);
   registerDocumentRoutes(app, ctx);
+  registerReportRoutes(app, ctx);
+  registerCommentRoutes(app, ctx);
+  const events = new ReviewEvents(db, app.log);
+  ctx.review.onCommitted(() => events.committed());
+  registerEventRoutes(app, ctx, events);
+  registerCompareRoutes(app, ctx);
   // The assistant connector (OAuth server + MCP); its keys and state live in the database.
   const connector = await Connector.create({ db, sessions, publicUrl: config.publicUrl, trustProxy: process.env.TRUST_PROXY === 'true' });
   ctx.connector = connector;
@@ -143,10 +182,16 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
     app,
     routes,
     ctx,
+    readiness,
+    events,
+    closeStreams: () => events.closeAll(),
     async close() {
       clearInterval(maintenance);
+      await events.closeAll();
       await app.close();
       await ctx.review.settle();
+      await ctx.untracked.settle();
+      await compareThread.close();
       await mailer.close();
       if (!parts.db) await db.close();
     },
@@ -193,6 +238,8 @@ export async function runMaintenance(ctx: ServiceContext): Promise<void> {
     await ctx.db.query("DELETE FROM rate_events WHERE at < now() - interval '2 hours'");
     await ctx.db.query("DELETE FROM sign_in_codes WHERE expires_at < now() - interval '1 day'");
     await sweepProviderSignIns(ctx.db);
+    await purgeExpiredKeys(ctx.db);
+    await purgeStalePresence(ctx.db);
     await ctx.content.sweep(ctx.config.blobGraceMs);
   } catch (error) {
     ctx.log.warn({ err: error }, 'maintenance failed; will retry');

@@ -47,6 +47,10 @@ export interface ServiceConfig {
   signUpOpen: boolean;
   logLevel: string;
   blobGraceMs: number;
+  /** Graceful shutdown: how long requests in flight may take after SIGTERM before their connections are cut. */
+  shutdownGraceMs: number;
+  /** Graceful shutdown: how long to keep serving with readiness failing, so load balancers notice first. */
+  shutdownDrainMs: number;
   /** OpenID Connect sign-in providers, from OIDC_PROVIDERS (format: see auth/providers/provider-config.ts). */
   providers: OidcProviderConfig[];
 }
@@ -123,6 +127,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     signUpOpen: env.SIGN_UP !== 'closed',
     logLevel: env.LOG_LEVEL ?? 'info',
     blobGraceMs: intFromEnv(env, 'BLOB_SWEEP_GRACE_MS', 3600_000),
+    shutdownGraceMs: intFromEnv(env, 'SHUTDOWN_GRACE_MS', 30_000),
+    shutdownDrainMs: intFromEnv(env, 'SHUTDOWN_DRAIN_MS', 0),
     providers: parseOidcProviders(env.OIDC_PROVIDERS),
   };
 }

@@ -2,6 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { SessionRecord, Sessions } from './auth/sessions';
 import type { SignInCodes } from './auth/sign-in-codes';
 import type { ServiceConfig } from './config';
+import type { ComparisonsService } from './compare/comparisons-service';
+import type { UntrackedChecks } from './compare/untracked-checks';
 import type { Authenticator } from './http/define-route';
 import type { Mailer } from './mail/mailer';
 import type { OutboxMailer } from './mail/outbox-mailer';
@@ -28,6 +30,9 @@ export interface ServiceContext {
   codes: SignInCodes;
   uploads: UploadsService;
   review: ReviewService;
+  /** Comparison drafts and the untracked-edit check of new versions (issue 12). */
+  comparisons: ComparisonsService;
+  untracked: UntrackedChecks;
   authenticate: Authenticator;
   /**
    * The assistant connector (OAuth 2.0 server + MCP), when mounted. It resolves its

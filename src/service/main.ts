@@ -1,5 +1,6 @@
 import { createService } from './app';
 import { loadConfig } from './config';
+import { shutDownGracefully } from './lifecycle/graceful-shutdown';
 import { DEMO_EMAIL, seedDemo } from './seed';
 
 /** `npm start`: one process serving the SPA at / and the API under /api. */
@@ -8,6 +9,7 @@ async function main(): Promise<void> {
   const service = await createService(config);
   if (config.seedDemo) await seedDemo(service.ctx);
   await service.app.listen({ host: config.host, port: config.port });
+  service.ctx.untracked.warm();
 
   const mail = service.ctx.outbox
     ? `Sign-in codes are printed in this console (development outbox), and readable at ${config.publicUrl}/api/dev/mailbox?to=${DEMO_EMAIL}`
@@ -21,13 +23,22 @@ async function main(): Promise<void> {
     '',
   ].join('\n') + '\n');
 
-  const stop = async (signal: string) => {
-    service.ctx.log.info(`${signal}: shutting down`);
-    await service.close();
-    process.exit(0);
+  // The first SIGTERM or SIGINT drains and stops gracefully; a second one stops at once.
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) {
+      service.ctx.log.warn(`${signal} again: stopping now`);
+      process.exit(1);
+    }
+    stopping = true;
+    void shutDownGracefully(service, signal, { graceMs: config.shutdownGraceMs, drainDelayMs: config.shutdownDrainMs, log: service.ctx.log })
+      .then((code) => process.exit(code), (error: unknown) => {
+        service.ctx.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
   };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
 main().catch((error: unknown) => {

@@ -58,7 +58,7 @@ export function MembersPage() {
   }
 
   return (
-    <section aria-labelledby={headingId} className="mx-auto w-full max-w-5xl p-4">
+    <section aria-labelledby={headingId} className="mx-auto w-full max-w-5xl px-3 py-4 sm:px-4">
       <h1 id={headingId} className="text-xl font-semibold">Members</h1>
       <p className="mt-1 text-sm text-ink-soft">
         People in {org?.name ?? 'this organisation'}.{isOwner ? ' As an owner you can invite and remove members.' : ' Owners can invite and remove members.'}
@@ -98,7 +98,7 @@ export function MembersPage() {
         </form>
       )}
 
-      <div aria-live="polite" className="mt-3 min-h-6 text-sm">{message && <p>{message}</p>}</div>
+      <div aria-live="polite" className="mt-3 text-sm">{message && <p>{message}</p>}</div>
 
       {members.isPending ? (
         <p role="status" className="mt-4 text-ink-soft">Loading members…</p>
@@ -108,7 +108,7 @@ export function MembersPage() {
           <button type="button" className="btn mt-2" onClick={() => void members.refetch()}>Try again</button>
         </div>
       ) : (
-        <table className="mt-2 w-full border-collapse bg-paper text-sm">
+        <table className="rl-stack-table mt-2 w-full border-collapse bg-paper text-sm">
           <caption className="sr-only">Members of {org?.name ?? 'the organisation'}</caption>
           <thead>
             <tr className="border-b border-line text-left text-ink-soft">
@@ -122,15 +122,15 @@ export function MembersPage() {
           <tbody>
             {members.data.items.map((member) => (
               <tr key={member.userId} className="border-t border-line align-middle">
-                <td className="px-2 py-1.5">
+                <td className="px-2 py-1.5 max-sm:basis-full max-sm:font-medium">
                   {member.name}
                   {member.userId === session?.user.id && <span className="ml-2 text-xs text-ink-soft">(you)</span>}
                 </td>
                 <td className="px-2 py-1.5">{member.email}</td>
                 <td className="whitespace-nowrap px-2 py-1.5">{ROLE_LABEL[member.role]}</td>
-                <td className="whitespace-nowrap px-2 py-1.5"><time dateTime={member.joinedAt}>{formatDateTime(member.joinedAt)}</time></td>
+                <td className="whitespace-nowrap px-2 py-1.5" data-label="Joined"><time dateTime={member.joinedAt}>{formatDateTime(member.joinedAt)}</time></td>
                 {isOwner && (
-                  <td className="px-2 py-1.5 text-right">
+                  <td className="px-2 py-1.5 text-right max-sm:ml-auto">
                     {member.userId !== session?.user.id && (
                       <button type="button" className="btn btn-quiet text-danger" onClick={() => setRemoving(member)}>
                         Remove<span className="sr-only"> {member.email}</span>

@@ -61,7 +61,7 @@ export function SessionsPage() {
   }
 
   return (
-    <section aria-labelledby={headingId} className="mx-auto w-full max-w-5xl p-4">
+    <section aria-labelledby={headingId} className="mx-auto w-full max-w-5xl px-3 py-4 sm:px-4">
       <div className="flex flex-wrap items-center gap-3">
         <h1 id={headingId} className="text-xl font-semibold">Sessions</h1>
         <p className="text-sm text-ink-soft">Everywhere you are signed in, including the assistant connector.</p>
@@ -70,7 +70,7 @@ export function SessionsPage() {
         </button>
       </div>
 
-      <div aria-live="polite" className="mt-3 min-h-6 text-sm">{message && <p>{message}</p>}</div>
+      <div aria-live="polite" className="mt-3 text-sm">{message && <p>{message}</p>}</div>
 
       {sessions.isPending ? (
         <p role="status" className="mt-4 text-ink-soft">Loading sessions…</p>
@@ -80,7 +80,7 @@ export function SessionsPage() {
           <button type="button" className="btn mt-2" onClick={() => void sessions.refetch()}>Try again</button>
         </div>
       ) : (
-        <table className="mt-2 w-full border-collapse bg-paper text-sm">
+        <table className="rl-stack-table mt-2 w-full border-collapse bg-paper text-sm">
           <caption className="sr-only">Your active sessions, most recently used first</caption>
           <thead>
             <tr className="border-b border-line text-left text-ink-soft">
@@ -95,15 +95,15 @@ export function SessionsPage() {
           <tbody>
             {sessions.data.items.map((item) => (
               <tr key={item.id} className="border-t border-line align-middle">
-                <td className="px-2 py-1.5" title={item.client ?? undefined}>
+                <td className="px-2 py-1.5 max-sm:basis-full" title={item.client ?? undefined}>
                   {describeClient(item.client)}
-                  {item.current && <span className="ml-2 rounded bg-canvas px-1.5 py-0.5 text-xs font-medium">This session</span>}
+                  {item.current && <span className="ml-2 inline-block whitespace-nowrap rounded bg-canvas px-1.5 py-0.5 text-xs font-medium">This session</span>}
                 </td>
-                <td className="whitespace-nowrap px-2 py-1.5">{KIND_LABEL[item.kind]}</td>
-                <td className="whitespace-nowrap px-2 py-1.5"><time dateTime={item.createdAt}>{formatDateTime(item.createdAt)}</time></td>
-                <td className="whitespace-nowrap px-2 py-1.5"><time dateTime={item.lastUsedAt}>{formatDateTime(item.lastUsedAt)}</time></td>
-                <td className="whitespace-nowrap px-2 py-1.5"><time dateTime={item.expiresAt}>{formatDateTime(item.expiresAt)}</time></td>
-                <td className="px-2 py-1.5 text-right">
+                <td className="whitespace-nowrap px-2 py-1.5 max-sm:basis-full max-sm:text-ink-soft">{KIND_LABEL[item.kind]}</td>
+                <td className="whitespace-nowrap px-2 py-1.5" data-label="Signed in"><time dateTime={item.createdAt}>{formatDateTime(item.createdAt)}</time></td>
+                <td className="whitespace-nowrap px-2 py-1.5" data-label="Last used"><time dateTime={item.lastUsedAt}>{formatDateTime(item.lastUsedAt)}</time></td>
+                <td className="whitespace-nowrap px-2 py-1.5" data-label="Ends"><time dateTime={item.expiresAt}>{formatDateTime(item.expiresAt)}</time></td>
+                <td className="px-2 py-1.5 text-right max-sm:ml-auto">
                   <button type="button" className="btn btn-quiet text-danger" disabled={endSession.isPending} onClick={() => void end(item)}>
                     {item.current ? 'End (signs you out)' : 'End'}
                     <span className="sr-only"> session of {describeClient(item.client)}, last used {formatDateTime(item.lastUsedAt)}</span>

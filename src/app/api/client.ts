@@ -13,6 +13,8 @@ export interface CallOptions {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   signal?: AbortSignal;
+  /** Extra request headers (an Idempotency-Key, say). */
+  headers?: Record<string, string>;
 }
 
 export function apiUrl(spec: RouteSpec, options: Pick<CallOptions, 'params' | 'query'> = {}): string {
@@ -46,13 +48,13 @@ export async function errorFromResponse(spec: RouteSpec, status: number, bodyTex
 }
 
 /**
- * Calls one route of the catalogue: the path, method and access come from ROUTES, and the
- * answer is validated against the route's response schema, so a drift between app and
- * service shows up as a clear error instead of undefined fields deep in the UI.
+ * Sends one route's request with the session's headers; a network failure or a non-2xx answer
+ * throws an ApiError. For answers whose status or headers matter (callApi reads only the body).
  */
-export async function callApi<S extends RouteSpec>(spec: S, options: CallOptions = {}): Promise<ResponseOf<S>> {
+export async function fetchRoute(spec: RouteSpec, options: CallOptions = {}): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (spec.access !== 'public') Object.assign(headers, authHeaders());
+  if (options.headers) Object.assign(headers, options.headers);
   let body: BodyInit | undefined;
   if (options.body !== undefined) {
     if (options.body instanceof FormData) body = options.body;
@@ -68,14 +70,32 @@ export async function callApi<S extends RouteSpec>(spec: S, options: CallOptions
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(0, null, 'The service could not be reached. Check your connection and try again.');
   }
+  if (!response.ok) throw await errorFromResponse(spec, response.status, await response.text(), response.headers.get('retry-after'));
+  return response;
+}
+
+/**
+ * Reads a successful answer, validated against a schema (the route's response schema unless
+ * told), so a drift between app and service shows up as a clear error instead of undefined
+ * fields deep in the UI.
+ */
+export async function readAnswer<T extends z.ZodType>(spec: RouteSpec, response: Response, schema: T): Promise<z.output<T>> {
   const text = await response.text();
-  if (!response.ok) throw await errorFromResponse(spec, response.status, text, response.headers.get('retry-after'));
-  if (!spec.response) return undefined as ResponseOf<S>;
-  const parsed = spec.response.safeParse(text === '' ? undefined : JSON.parse(text));
+  const parsed = schema.safeParse(text === '' ? undefined : JSON.parse(text));
   if (!parsed.success) {
     throw new ApiError(response.status, null, `The service sent an answer this app does not understand (${spec.method} ${spec.path}).`);
   }
-  return parsed.data as ResponseOf<S>;
+  return parsed.data;
+}
+
+/** Calls one route of the catalogue: the path, method and access come from ROUTES. */
+export async function callApi<S extends RouteSpec>(spec: S, options: CallOptions = {}): Promise<ResponseOf<S>> {
+  const response = await fetchRoute(spec, options);
+  if (!spec.response) {
+    await response.text();
+    return undefined as ResponseOf<S>;
+  }
+  return (await readAnswer(spec, response, spec.response)) as ResponseOf<S>;
 }
 
 /** Downloads a binary answer (a .docx) with the session's headers; tokens never go in a URL. */

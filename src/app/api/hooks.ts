@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DocumentRow } from '../../contract/document';
 import type { ReviewResponse } from '../../contract/review';
 import { ROUTES } from '../../contract/routes';
-import { sessionStore } from '../auth/session';
+import { sessionStore, useSession } from '../auth/session';
 import { callApi } from './client';
 import { uploadForm, type UploadProgress } from './upload';
 
@@ -12,6 +12,8 @@ import { uploadForm, type UploadProgress } from './upload';
  */
 export const queryKeys = {
   uploads: (orgId: string) => ['org', orgId, 'uploads'] as const,
+  /** Under `uploads`, so every change to the uploads refreshes the progress too. */
+  draftProgress: (orgId: string) => ['org', orgId, 'uploads', 'progress'] as const,
   review: (orgId: string, documentId: string) => ['org', orgId, 'review', documentId] as const,
 };
 
@@ -21,7 +23,8 @@ function orgId(): string {
 
 /** Every upload of the organisation, following the cursor to the end (the list is grouped by series, so it needs them all). */
 export function useUploads() {
-  const org = orgId();
+  // Subscribed: switching organisation re-renders the list with the other organisation's key.
+  const org = useSession()?.orgId ?? '';
   return useQuery({
     queryKey: queryKeys.uploads(org),
     queryFn: async ({ signal }) => {
@@ -37,8 +40,24 @@ export function useUploads() {
   });
 }
 
+/**
+ * Where each series' newest working draft stands: one request for the whole documents page.
+ * A draft the service has not counted yet answers `counts: null`; ask again shortly.
+ */
+export function useDraftProgress() {
+  // Subscribed: switching organisation re-renders the list with the other organisation's key.
+  const org = useSession()?.orgId ?? '';
+  return useQuery({
+    queryKey: queryKeys.draftProgress(org),
+    queryFn: ({ signal }) => callApi(ROUTES.listDraftProgress, { signal }),
+    refetchInterval: (query) => (query.state.data?.items.some((i) => i.counts === null) ? 3000 : false),
+    // Decisions are made on the review page: coming back to the list should show them.
+    staleTime: 0,
+  });
+}
+
 /** After any change to uploads, the list is stale: refetch it rather than guess the new order. */
-function useInvalidateUploads() {
+export function useInvalidateUploads() {
   const client = useQueryClient();
   return () => client.invalidateQueries({ queryKey: queryKeys.uploads(orgId()) });
 }

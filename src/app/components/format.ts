@@ -12,3 +12,20 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} kB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
+
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto', style: 'short' });
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+/** "5 min. ago", "yesterday", then the date: how recent an activity was, at a glance (the exact time goes in a title). */
+export function formatRelative(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return '';
+  const then = Date.parse(iso);
+  if (Number.isNaN(then)) return iso;
+  const seconds = Math.round((then - now) / 1000);
+  const abs = Math.abs(seconds);
+  if (abs < 45) return 'just now';
+  if (abs < 45 * 60) return relative.format(Math.round(seconds / 60), 'minute');
+  if (abs < 22 * 3600) return relative.format(Math.round(seconds / 3600), 'hour');
+  if (abs < 6 * 86400) return relative.format(Math.round(seconds / 86400), 'day');
+  return dateOnly.format(new Date(then));
+}

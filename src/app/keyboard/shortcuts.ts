@@ -10,6 +10,11 @@ export type ReviewAction =
   | 'acceptMany'
   | 'rejectMany'
   | 'undo'
+  | 'propose'
+  | 'note'
+  | 'withdraw'
+  | 'comment'
+  | 'otherHalf'
   | 'help';
 
 export interface Shortcut {
@@ -31,7 +36,12 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { action: 'toggleSelect', keys: ['x'], aria: 'X', label: ['x'], description: 'Select or unselect the current change for a batch' },
   { action: 'acceptMany', keys: ['A'], aria: 'Shift+A', label: ['Shift', 'A'], description: 'Accept the selection (or every open change shown when nothing is selected)' },
   { action: 'rejectMany', keys: ['R'], aria: 'Shift+R', label: ['Shift', 'R'], description: 'Reject the selection (or every open change shown when nothing is selected)' },
-  { action: 'undo', keys: ['u'], aria: 'U', label: ['u'], description: 'Undo the last batch of decisions' },
+  { action: 'undo', keys: ['u'], aria: 'U', label: ['u'], description: 'Undo the last batch of decisions (or take back your last proposal)' },
+  { action: 'propose', keys: ['e'], aria: 'E', label: ['e'], description: 'Propose your own change: at the text selected in the draft, or at the current change' },
+  { action: 'note', keys: ['n'], aria: 'N', label: ['n'], description: 'Add a note to the current decision (on an open change: decide it with the note)' },
+  { action: 'withdraw', keys: ['w'], aria: 'W', label: ['w'], description: 'Withdraw the current change if it is your own open proposal' },
+  { action: 'comment', keys: ['c'], aria: 'C', label: ['c'], description: 'Comment on the text selected in the draft, or else on the current change' },
+  { action: 'otherHalf', keys: ['m'], aria: 'M', label: ['m'], description: 'Moved passage: go to its other place' },
   { action: 'help', keys: ['?'], aria: 'Shift+?', label: ['?'], description: 'Show these keys' },
 ];
 

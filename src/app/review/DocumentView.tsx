@@ -1,6 +1,8 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type * as DocxPreview from 'docx-preview';
-import { changeBookmarkName } from '../../contract/bookmark';
+import { changeBookmarkName, moveOtherHalfBookmarkName } from '../../contract/bookmark';
+import { foldEmptyMarkParagraphs } from './paragraph-marks';
+import { uncompressedSize } from './zip-size';
 
 export type MarkupView = 'all' | 'none';
 
@@ -26,6 +28,39 @@ function loadDocxPreview() {
 type RenderStatus = { kind: 'loading' } | { kind: 'ready' } | { kind: 'error'; message: string };
 
 /**
+ * Above this size of the draft's main part (about 40 pages) the pages around the current
+ * change are shown first, from a window the service cuts, and the whole draft is laid out when
+ * the reviewer pauses: docx-preview lays out everything before showing anything, seconds on a
+ * long draft. (The size is read from the zip's directory: a long draft may compress to little.)
+ */
+const WINDOW_MIN_XML_BYTES = 1_000_000;
+
+const RENDER_OPTIONS = {
+  className: 'docx',
+  inWrapper: true,
+  breakPages: true,
+  ignoreLastRenderedPageBreak: true,
+  renderComments: false,
+  renderHeaders: true,
+  renderFooters: true,
+  renderFootnotes: true,
+  renderEndnotes: true,
+  useBase64URL: false,
+  experimental: false,
+} as const;
+
+/** Waits until no key has been pressed for QUIET_MS, then calls `run`; answers a cancel function. */
+function whenQuiet(run: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const wait = () => {
+    const quietFor = performance.now() - lastKeyAt;
+    timer = setTimeout(() => (performance.now() - lastKeyAt >= QUIET_MS ? run() : wait()), Math.max(100, QUIET_MS - quietFor));
+  };
+  wait();
+  return () => clearTimeout(timer);
+}
+
+/**
  * The working draft as docx-preview renders it. "All markup" renders tracked changes
  * (renderChanges: true: <ins>/<del>); "No markup" renders the text as if every change were
  * accepted for reading (renderChanges: false). Each change's bookmark is an empty
@@ -40,6 +75,7 @@ export function DocumentView({
   currentId,
   decided,
   onRendered,
+  loadWindow,
 }: {
   base64: string;
   view: MarkupView;
@@ -47,6 +83,8 @@ export function DocumentView({
   /** Changes decided in this session (optimistic or confirmed): shown decided until the next render. */
   decided: ReadonlyMap<string, 'in' | 'back'>;
   onRendered?: (info: { ms: number; first: boolean }) => void;
+  /** The render variant cut to the pages around a change (null: the start); enables the window on long drafts. */
+  loadWindow?: (changeId: string | null) => Promise<Uint8Array>;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const host = useRef<HTMLDivElement>(null);
@@ -55,40 +93,62 @@ export function DocumentView({
   const onRenderedRef = useRef(onRendered);
   const lastRenderMs = useRef(0);
   const renderedView = useRef<MarkupView | null>(null);
+  // What the page shows: nothing yet, a window around a change (long drafts), or the whole draft.
+  const [shown, setShown] = useState<'none' | 'window' | 'full'>('none');
+  const shownRef = useRef<'none' | 'window' | 'full'>('none');
+  const loadWindowRef = useRef(loadWindow);
+  const currentIdRef = useRef(currentId);
+  const windowSeq = useRef(0);
   useLayoutEffect(() => {
     onRenderedRef.current = onRendered;
+    loadWindowRef.current = loadWindow;
+    currentIdRef.current = currentId;
+  });
+
+  /** Renders `bytes` off-screen and swaps the result in whole, keeping the scroll position. */
+  const swapIn = useRef(async (bytes: Uint8Array, markupView: MarkupView, kind: 'window' | 'full', isCurrent: () => boolean): Promise<boolean> => {
+    const { renderAsync } = await loadDocxPreview();
+    const body = document.createElement('div');
+    const styles = document.createElement('div');
+    await renderAsync(bytes, body, styles, { ...RENDER_OPTIONS, renderChanges: markupView === 'all' });
+    foldEmptyMarkParagraphs(body);
+    // A newer render (other bytes, the other view) may have started meanwhile: it wins.
+    if (!host.current || !isCurrent()) return false;
+    const top = scroller.current?.scrollTop ?? 0;
+    host.current.replaceChildren(styles, body);
+    if (scroller.current && kind === 'full') scroller.current.scrollTop = top;
+    host.current.dataset.firstPage = 'true';
+    if (kind === 'full') host.current.dataset.rendered = 'true';
+    shownRef.current = kind;
+    setShown(kind);
+    return true;
+  });
+
+  /** Shows the window around `changeId`; false when there is none (the change is not in the body). */
+  const showWindow = useRef(async (changeId: string | null, markupView: MarkupView): Promise<boolean> => {
+    const load = loadWindowRef.current;
+    if (!load) return false;
+    const seq = ++windowSeq.current;
+    let bytes: Uint8Array;
+    try {
+      bytes = await load(changeId);
+    } catch {
+      return false;
+    }
+    if (seq !== windowSeq.current || shownRef.current === 'full') return false;
+    if (!(await swapIn.current(bytes, markupView, 'window', () => seq === windowSeq.current && shownRef.current !== 'full'))) return false;
+    renderedView.current = markupView;
+    setRenderCount((n) => n + 1);
+    return true;
   });
 
   useEffect(() => {
     let cancelled = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
     const render = async () => {
       const started = performance.now();
       try {
-        const { renderAsync } = await loadDocxPreview();
-        if (cancelled) return;
-        const body = document.createElement('div');
-        const styles = document.createElement('div');
-        await renderAsync(decodeBase64(base64), body, styles, {
-          className: 'docx',
-          inWrapper: true,
-          breakPages: true,
-          ignoreLastRenderedPageBreak: true,
-          renderChanges: view === 'all',
-          renderComments: false,
-          renderHeaders: true,
-          renderFooters: true,
-          renderFootnotes: true,
-          renderEndnotes: true,
-          useBase64URL: false,
-          experimental: false,
-        });
-        if (cancelled || !host.current) return;
-        const top = scroller.current?.scrollTop ?? 0;
-        host.current.replaceChildren(styles, body);
-        if (scroller.current) scroller.current.scrollTop = top;
-        const first = host.current.dataset.rendered !== 'true';
-        host.current.dataset.rendered = 'true';
+        const first = host.current?.dataset.rendered !== 'true';
+        if (!(await swapIn.current(decodeBase64(base64), view, 'full', () => !cancelled))) return;
         lastRenderMs.current = performance.now() - started;
         renderedView.current = view;
         setStatus({ kind: 'ready' });
@@ -101,20 +161,39 @@ export function DocumentView({
     // docx-preview renders on the main thread: a long draft takes seconds, during which keys
     // would wait. After a batch (same view, new bytes) the decided changes are already shown
     // by the marks below, so a slow re-render waits until the reviewer pauses.
+    let cancelQuiet = () => {};
+    const windowFirst =
+      shownRef.current !== 'full' &&
+      loadWindowRef.current !== undefined &&
+      (uncompressedSize(decodeBase64(base64), 'word/document.xml') ?? 0) >= WINDOW_MIN_XML_BYTES;
     const deferrable = renderedView.current === view && lastRenderMs.current > 150;
-    if (!deferrable) void render();
-    else {
-      const wait = () => {
-        const quietFor = performance.now() - lastKeyAt;
-        timer = setTimeout(() => (performance.now() - lastKeyAt >= QUIET_MS ? void render() : wait()), Math.max(100, QUIET_MS - quietFor));
-      };
-      wait();
-    }
+    if (windowFirst) {
+      // The pages around the current change at once; the whole draft when the reviewer pauses.
+      // A change with no place in the text (styles, numbering) has no window: show the start.
+      void showWindow.current(currentIdRef.current, view)
+        .then((ok) => ok || showWindow.current(null, view))
+        .then((ok) => {
+        if (cancelled) return;
+        if (ok) setStatus({ kind: 'ready' });
+        if (ok) cancelQuiet = whenQuiet(() => void render());
+        else void render();
+      });
+    } else if (!deferrable) void render();
+    else cancelQuiet = whenQuiet(() => void render());
     return () => {
       cancelled = true;
-      clearTimeout(timer);
+      cancelQuiet();
     };
   }, [base64, view]);
+
+  // In a window, a change outside it brings the window around that change (after a short pause,
+  // so holding j does not ask for every window on the way).
+  useEffect(() => {
+    const container = host.current;
+    if (shown !== 'window' || !container || !currentId || findAnchor(container, currentId)) return;
+    const timer = setTimeout(() => void showWindow.current(currentId, renderedView.current ?? view), 120);
+    return () => clearTimeout(timer);
+  }, [currentId, shown, view, renderCount]);
 
   // Decided changes still present in the rendered draft are shown as decided at once (the
   // optimistic half of a decision); the next render from the service's bytes replaces them.
@@ -124,12 +203,14 @@ export function DocumentView({
     if (!container || renderCount === 0) return;
     const wanted = new Map<Element, string>();
     for (const [id, state] of decided) {
-      const anchor = findAnchor(container, id);
-      if (!anchor) continue;
       const cls = state === 'in' ? 'rl-decided-in' : 'rl-decided-back';
-      wanted.set(anchor, cls);
-      const target = highlightTarget(anchor);
-      if (target !== anchor) wanted.set(target, cls);
+      // Both places of a move are decided together.
+      for (const anchor of [findAnchor(container, id), findAnchor(container, id, moveOtherHalfBookmarkName)]) {
+        if (!anchor) continue;
+        wanted.set(anchor, cls);
+        const target = highlightTarget(anchor);
+        if (target !== anchor) wanted.set(target, cls);
+      }
     }
     for (const [el, cls] of marked.current) if (wanted.get(el) !== cls) el.classList.remove(cls);
     for (const [el, cls] of wanted) el.classList.add(cls);
@@ -146,6 +227,10 @@ export function DocumentView({
     const target = highlightTarget(anchor);
     anchor.classList.add('rl-here-mark');
     target.classList.add('rl-here');
+    // A move shows as current in both its places.
+    const otherAnchor = findAnchor(container, currentId, moveOtherHalfBookmarkName);
+    const otherTarget = otherAnchor ? highlightTarget(otherAnchor) : null;
+    otherTarget?.classList.add('rl-here');
     const paneBox = pane.getBoundingClientRect();
     const box = (target === anchor ? anchor : target).getBoundingClientRect();
     if (box.top < paneBox.top + 40 || box.bottom > paneBox.bottom - 40) {
@@ -154,6 +239,7 @@ export function DocumentView({
     return () => {
       anchor.classList.remove('rl-here-mark');
       target.classList.remove('rl-here');
+      otherTarget?.classList.remove('rl-here');
     };
   }, [currentId, renderCount]);
 
@@ -176,14 +262,19 @@ export function DocumentView({
           The document could not be displayed ({status.message}). The list of changes still works; download the .docx to read it in Word.
         </p>
       )}
+      {shown === 'window' && (
+        <p role="status" className="sticky top-0 z-10 border-b border-line bg-paper/95 px-3 py-1 text-xs text-ink-soft">
+          Showing the pages around this change; the whole draft follows when you pause.
+        </p>
+      )}
       <div ref={host} data-testid="document-render" />
     </div>
   );
 }
 
 /** The bookmark docx-preview rendered for a change (getElementById: O(1) even on 300 pages). */
-function findAnchor(container: HTMLElement, changeId: string): HTMLElement | null {
-  const anchor = document.getElementById(changeBookmarkName(changeId));
+function findAnchor(container: HTMLElement, changeId: string, name: (changeId: string) => string = changeBookmarkName): HTMLElement | null {
+  const anchor = document.getElementById(name(changeId));
   return anchor && container.contains(anchor) ? anchor : null;
 }
 

@@ -1,4 +1,4 @@
-import { memo, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
 import type { ReviewController, ShownItem } from './controller';
 import { kindLabel, STATE_CLASS, STATE_LABEL } from './labels';
 
@@ -41,10 +41,27 @@ export function TrackList({
       focusSeen.current = focusSeq;
       if (document.activeElement !== option) option.focus({ preventScroll: true });
     }
-    const box = option.getBoundingClientRect();
-    const view = list.getBoundingClientRect();
-    if (box.top < view.top || box.bottom > view.bottom) option.scrollIntoView({ block: 'nearest' });
+    revealOption(list, option);
   }, [currentId, focusSeq, shown]);
+
+  // The list keeps the current change in view when it changes size too: the phone's panel
+  // opening, a notice above it appearing, the window turning.
+  const currentRef = useRef(currentId);
+  useLayoutEffect(() => {
+    currentRef.current = currentId;
+  }, [currentId]);
+  const empty = shown.length === 0;
+  const groups = groupChanges(shown);
+  useEffect(() => {
+    const list = listRef.current;
+    if (!list || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      const option = currentRef.current ? document.getElementById(optionDomId(currentRef.current)) : null;
+      if (option) revealOption(list, option);
+    });
+    observer.observe(list);
+    return () => observer.disconnect();
+  }, [empty]);
 
   // The listbox's own keys (WAI-ARIA listbox pattern); these are not single-character
   // shortcuts, so they work even when the shortcuts are turned off.
@@ -95,18 +112,56 @@ export function TrackList({
       className="min-h-0 flex-1 overflow-auto"
       onKeyDown={onKeyDown}
     >
-      {shown.map((s) => (
-        <ChangeOption
-          key={s.item.id}
-          entry={s}
-          current={s.item.id === currentId}
-          tabStop={s.item.id === tabStop}
-          selected={selected.has(s.item.id)}
-          controller={controller}
-        />
-      ))}
+      {groups.map((group) => {
+        const options = group.items.map((s) => (
+          <ChangeOption
+            key={s.item.id}
+            entry={s}
+            current={s.item.id === currentId}
+            tabStop={s.item.id === tabStop}
+            selected={selected.has(s.item.id)}
+            controller={controller}
+          />
+        ));
+        if (!group.label) return options;
+        const headingId = `${optionDomId('group')}-${group.key}`;
+        return (
+          <div key={group.key} role="group" aria-labelledby={headingId}>
+            <div id={headingId} role="presentation" className="border-b border-line bg-canvas px-3 py-1 text-xs font-medium uppercase tracking-wide text-ink-soft">
+              {group.label}
+            </div>
+            {options}
+          </div>
+        );
+      })}
     </div>
   );
+}
+
+/**
+ * Changes in the styles and numbering parts apply to the whole document and have no place in
+ * the text: they get their own group at the top (the controller walks them first too).
+ */
+function groupChanges(shown: readonly ShownItem[]): { key: string; label: string | null; items: readonly ShownItem[] }[] {
+  const wide = shown.filter((s) => s.item.documentWide);
+  if (wide.length === 0) return [{ key: 'all', label: null, items: shown }];
+  return [
+    { key: 'wide', label: `Document-wide changes (styles, numbering)`, items: wide },
+    { key: 'text', label: 'In the text', items: shown.filter((s) => !s.item.documentWide) },
+  ];
+}
+
+/**
+ * Scrolls the list so the option is in view with a row of context on either side: the next
+ * change is then always visible too, and a key press never lands on a row at the very edge.
+ */
+function revealOption(list: HTMLElement, option: HTMLElement): void {
+  const view = list.getBoundingClientRect();
+  if (view.height === 0) return;
+  const box = option.getBoundingClientRect();
+  const margin = Math.min(box.height, view.height / 4);
+  if (box.top < view.top + margin) list.scrollTop -= view.top + margin - box.top;
+  else if (box.bottom > view.bottom - margin) list.scrollTop += box.bottom - (view.bottom - margin);
 }
 
 /** One option; memoised so a key press re-renders only the rows whose state changed. */
@@ -141,9 +196,9 @@ const ChangeOption = memo(function ChangeOption({
     >
       <div className="flex items-center gap-2">
         <span className="inline-block w-4 text-center" aria-hidden="true">{selected ? '☑' : '☐'}</span>
-        <span className="font-semibold">{item.label}</span>
-        <span className="text-ink-soft">{kindLabel(item.kind)}</span>
-        <span className="truncate text-ink-soft">{item.author ? `· ${item.author}` : ''}</span>
+        <span className="shrink-0 whitespace-nowrap font-semibold">{item.label}</span>
+        <span className="shrink-0 whitespace-nowrap text-ink-soft">{kindLabel(item.kind)}</span>
+        <span className="min-w-0 truncate text-ink-soft">{item.author ? `· ${item.author}` : ''}</span>
         <span className={`ml-auto shrink-0 rounded border px-1.5 text-xs font-medium ${STATE_CLASS[state]}`}>
           {STATE_LABEL[state]}
           {pending ? ' · saving' : ''}
@@ -154,6 +209,7 @@ const ChangeOption = memo(function ChangeOption({
           {item.textPreview}
         </p>
       )}
+      {item.note && state !== 'open' && <p className="mt-0.5 truncate pl-6 text-xs text-ink-soft">Note: {item.note}</p>}
     </div>
   );
 });

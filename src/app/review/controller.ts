@@ -1,6 +1,10 @@
+import type { DraftLogEvent, Viewer } from '../../contract/events';
 import type { ApplyRevisionsBody, ReviewResponse } from '../../contract/review';
 import type { Track, TrackItem, TrackState } from '../../contract/track';
 import { ApiError, describeError } from '../api/errors';
+import { formatDateTime } from '../components/format';
+import { applyLogEvent, describeLogEvent, type LiveStatus } from './live';
+import { isUnreachable, newBatchKey, retryDelayMs, type BatchStore, type QueuedBatch } from './outbox';
 
 /** What the keys and buttons decide: accept (`in`) or reject (`back`). */
 export type Verdict = Extract<TrackState, 'in' | 'back'>;
@@ -41,11 +45,36 @@ export interface ReviewSnapshot {
   trackStale: boolean;
   /** Bumped when a key asks for the focus to follow the current change into the list. */
   focusSeq: number;
+  /** The service cannot be reached: queued batches wait and are sent again with backoff. */
+  offline: boolean;
+  /** Decisions (and undos) queued on this device, not yet answered by the service. */
+  waiting: number;
+  /** Queued decisions the service refused when they arrived (someone else decided first), newest last. */
+  refused: readonly RefusedDecision[];
+  /** Who else has the draft open (other users; the live stream says). */
+  viewers: readonly Viewer[];
+  live: LiveStatus;
+}
+
+/** A decision made here that the service refused on arrival: shown with who decided the change and how. */
+export interface RefusedDecision {
+  id: string;
+  label: string;
+  mine: Verdict;
+  /** What the change is now: decided by someone else, or gone from the draft (withdrawn). */
+  theirs: Verdict | 'gone';
+  by: string | null;
+  at: string | null;
 }
 
 export interface ReviewTransport {
-  apply(body: ApplyRevisionsBody): Promise<ReviewResponse>;
-  undo(): Promise<ReviewResponse>;
+  /** `key`: the batch's Idempotency-Key (the same on every send of one batch). */
+  apply(body: ApplyRevisionsBody, key: string): Promise<ReviewResponse>;
+  undo(key: string): Promise<ReviewResponse>;
+  /** Where queued batches are kept across reloads (IndexedDB); none: memory only. */
+  outbox?: BatchStore;
+  /** The signed-in user's id (their own changes from another window are named "You"). */
+  me?: string | null;
   /** The reconciled answer, for the query cache (so leaving and coming back shows it). */
   onServerData(data: ReviewResponse): void;
   /** Fetch the review again (after an answer with `track: null`). */
@@ -58,16 +87,48 @@ export const BATCH_DELAY_MS = 300;
 interface ApplyOp {
   kind: 'apply';
   key: number;
+  batchKey: string;
   layer: Map<string, TrackState>;
+  /** Notes sent with this batch's decisions. */
+  notes?: Record<string, string>;
 }
 interface UndoOp {
   kind: 'undo';
   key: number;
+  batchKey: string;
   /** The apply this undo expects to reverse, when this tab knows it; its ids are shown open meanwhile. */
   target: ApplyOp | null;
   layer: Map<string, TrackState>;
 }
-type Op = ApplyOp | UndoOp;
+/**
+ * Any other change to the draft made from the review (a counter-proposal, a withdrawal, a note on
+ * a decision already sent): queued with the decisions so that each request sees the one before.
+ */
+export interface EditOp {
+  kind: 'edit';
+  key: number;
+  /** Edits are not kept on the device (their request is a closure); the key only names the op. */
+  batchKey: string;
+  layer: Map<string, TrackState>;
+  /**
+   * Sends the edit with `key` as its Idempotency-Key where the route takes one, so a resend applies
+   * once and the live stream's echo of it is known as this tab's own.
+   */
+  send: (key: string) => Promise<ReviewResponse>;
+  /** What it does, for messages: "propose your change". */
+  what: string;
+  /** Said when the service confirms it. */
+  done: string;
+  /** Where to go once it is confirmed (a new proposal), given the answer. */
+  focus?: (data: ReviewResponse) => string | null;
+  /** How `u` takes it back ("undone like a batch"), made from its answer; none: `u` leaves it. */
+  undoWith?: (data: ReviewResponse) => EditRequest | null;
+  /** Set once confirmed, from `undoWith`. */
+  reverse?: EditRequest | null;
+}
+/** An edit as its caller describes it (the queue adds the rest). */
+export type EditRequest = Omit<EditOp, 'kind' | 'key' | 'batchKey' | 'layer' | 'reverse'>;
+type Op = ApplyOp | UndoOp | EditOp;
 
 const VERDICT_WORD: Record<Verdict, { done: string; verb: string }> = {
   in: { done: 'Accepted', verb: 'accept' },
@@ -94,14 +155,26 @@ export class ReviewController {
   private inFlight = false;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private nextKey = 1;
-  /** The last apply this tab saw confirmed: what `u` undoes when nothing newer is pending. */
-  private lastConfirmed: ApplyOp | null = null;
+  /** The last apply (or undoable edit) this tab saw confirmed: what `u` undoes when nothing newer is pending. */
+  private lastConfirmed: ApplyOp | EditOp | null = null;
+  /** Notes for decisions still in the open batch: they go with it (the apply body's `notes`). */
+  private batchNotes = new Map<string, string>();
   private currentId: string | null = null;
   private selected = new Set<string>();
   private filters: Filters = NO_FILTERS;
   private notice: Notice | null = null;
   private trackStale = false;
   private focusSeq = 0;
+  private offline = false;
+  private attempts = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private refused: RefusedDecision[] = [];
+  private viewers: readonly Viewer[] = [];
+  private live: LiveStatus = 'connecting';
+  /** Idempotency-Keys of the batches this tab sent: their log entries come back on the stream and change nothing. */
+  private readonly ownKeys = new Set<string>();
+  /** A change arrived that the track cannot show by itself (new or withdrawn changes, an undo): fetch the review when idle. */
+  private refetchWhenIdle = false;
   private snapshot: ReviewSnapshot;
   private listeners = new Set<() => void>();
 
@@ -239,9 +312,21 @@ export class ReviewController {
    * undoes its last batch (revisions/undo), after whatever is still queued before it.
    */
   undo(): void {
+    const lastOp = this.ops[this.ops.length - 1];
+    const lastEdit = this.openBatch.size > 0 ? null : lastOp ? (lastOp.kind === 'edit' ? lastOp : null) : this.lastConfirmed?.kind === 'edit' ? this.lastConfirmed : null;
+    if (lastEdit) {
+      if (lastEdit === lastOp) {
+        this.setNotice({ tone: 'info', text: `Wait a moment: the service is still working on it (${lastEdit.what}).` });
+        return;
+      }
+      this.lastConfirmed = null;
+      if (lastEdit.reverse) this.enqueueEdit(lastEdit.reverse);
+      return;
+    }
     if (this.openBatch.size > 0) {
       const count = this.openBatch.size;
       this.openBatch = new Map();
+      this.batchNotes = new Map();
       this.cancelTimer();
       this.setNotice({ tone: 'info', text: `Withdrew ${count} decision${count === 1 ? '' : 's'} before ${count === 1 ? 'it was' : 'they were'} sent.` });
       return;
@@ -250,10 +335,11 @@ export class ReviewController {
     const queuedUndos = this.ops.filter((o) => o.kind === 'undo').length;
     // The batch this undo will reverse, when known: the newest apply still queued, or the last
     // one confirmed. After another undo in the queue we cannot tell, so show nothing early.
-    const target = queuedUndos > 0 ? null : (queuedApplies[queuedApplies.length - 1] ?? this.lastConfirmed);
+    const confirmed = this.lastConfirmed?.kind === 'apply' ? this.lastConfirmed : null;
+    const target = queuedUndos > 0 ? null : (queuedApplies[queuedApplies.length - 1] ?? confirmed);
     const layer = new Map<string, TrackState>();
     if (target) for (const id of target.layer.keys()) layer.set(id, 'open');
-    this.ops.push({ kind: 'undo', key: this.nextKey++, target, layer });
+    this.enqueue({ kind: 'undo', key: this.nextKey++, batchKey: newBatchKey(), target, layer });
     if (target) this.lastConfirmed = null;
     this.notice = { tone: 'info', text: 'Undoing the last batch…' };
     this.emit();
@@ -264,10 +350,126 @@ export class ReviewController {
   flush(): void {
     this.cancelTimer();
     if (this.openBatch.size === 0) return;
-    this.ops.push({ kind: 'apply', key: this.nextKey++, layer: this.openBatch });
+    this.enqueue({ kind: 'apply', key: this.nextKey++, batchKey: newBatchKey(), layer: this.openBatch, ...(this.batchNotes.size > 0 ? { notes: Object.fromEntries(this.batchNotes) } : {}) });
     this.openBatch = new Map();
+    this.batchNotes = new Map();
     this.emit();
     this.pump();
+  }
+
+  // ---- the answer: counter-proposals, withdrawals, notes (issue 14) ------------------------
+
+  /** Queues an edit behind whatever is pending (the open batch is sent first). */
+  enqueueEdit(edit: EditRequest): void {
+    this.flush();
+    const batchKey = newBatchKey();
+    this.ownKeys.add(batchKey);
+    this.ops.push({ ...edit, kind: 'edit', key: this.nextKey++, batchKey, layer: new Map() });
+    this.notice = { tone: 'info', text: `Working: ${edit.what}…` };
+    this.emit();
+    this.pump();
+  }
+
+  // ---- the network: queued batches, retries, live entries -----------------------------------
+
+  /** Batches a previous page left queued on this device (IndexedDB): shown as decided and sent first. */
+  restore(batches: readonly QueuedBatch[]): void {
+    const known = new Set(this.ops.map((o) => o.batchKey));
+    const restored: Op[] = batches.filter((b) => !known.has(b.key)).map((b) => {
+      this.ownKeys.add(b.key);
+      return b.kind === 'apply'
+        ? { kind: 'apply', key: this.nextKey++, batchKey: b.key, layer: new Map(b.decisions) }
+        : { kind: 'undo', key: this.nextKey++, batchKey: b.key, target: null, layer: new Map() };
+    });
+    if (restored.length === 0) return;
+    this.ops = [...restored, ...this.ops];
+    this.emit();
+    this.pump();
+  }
+
+  /**
+   * n: a note on the current change's decision. A decision still in the open batch takes it
+   * along; one already sent gets it through `sendNote` (the note route); an open change is
+   * decided with it (`verdict`). Empty text removes a note.
+   */
+  noteCurrent(text: string, sendNote: (changeId: string, note: string) => Promise<ReviewResponse>, verdict?: Verdict): void {
+    const current = this.snapshot.items.find((s) => s.item.id === this.currentId);
+    if (!current) return;
+    const id = current.item.id;
+    if (current.state === 'open' && verdict) {
+      if (text.trim()) this.batchNotes.set(id, text);
+      this.decideCurrent(verdict);
+      return;
+    }
+    if (this.openBatch.has(id)) {
+      if (text.trim()) this.batchNotes.set(id, text);
+      else this.batchNotes.delete(id);
+      this.setNotice({ tone: 'info', text: `The note goes with the decision on ${current.item.label}.` });
+      return;
+    }
+    if (current.state === 'open') {
+      this.setNotice({ tone: 'info', text: `${current.item.label} is open: accept or reject it with the note.` });
+      return;
+    }
+    this.enqueueEdit({
+      send: () => sendNote(id, text),
+      what: `note the decision on ${current.item.label}`,
+      done: text.trim() ? `Noted the decision on ${current.item.label}.` : `Removed the note on ${current.item.label}.`,
+    });
+  }
+
+  /** The note waiting to go with a decision in the open batch, if any. */
+  pendingNote(id: string): string | undefined {
+    return this.batchNotes.get(id);
+  }
+
+  /** The connection is back (the browser says so): send what waits now rather than at the next retry. */
+  retryNow(): void {
+    if (this.retryTimer === null) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.pump();
+  }
+
+  /** One decision-log entry from the live stream: laid onto the track at once, and said in words. */
+  receive(event: DraftLogEvent): void {
+    if (event.batchKey !== null && this.ownKeys.has(event.batchKey)) return;
+    if (this.track) {
+      const next = applyLogEvent(this.track, event);
+      if (next) this.track = next;
+    }
+    this.notice = { tone: 'info', text: describeLogEvent(event, (id) => this.labelsOf([id]), this.transport.me ?? null) };
+    if (event.kind !== 'decide' || event.withdrawn.length > 0) this.refetchWhenIdle = true;
+    this.emit();
+    this.refetchIfIdle();
+  }
+
+  setViewers(viewers: readonly Viewer[]): void {
+    const me = this.transport.me ?? null;
+    this.viewers = viewers.filter((v) => v.userId !== me);
+    this.emit();
+  }
+
+  setLiveStatus(status: LiveStatus): void {
+    if (status === this.live) return;
+    this.live = status;
+    this.emit();
+  }
+
+  private enqueue(op: ApplyOp | UndoOp): void {
+    this.ownKeys.add(op.batchKey);
+    this.ops.push(op);
+    this.transport.outbox?.save({
+      key: op.batchKey, kind: op.kind, decisions: op.kind === 'apply' ? [...op.layer] : [], createdAt: Date.now() + op.key / 1000,
+    }).catch(() => {
+      // Not kept across a reload (storage refused); the batch is still sent from memory.
+    });
+  }
+
+  private refetchIfIdle(): void {
+    if (!this.refetchWhenIdle || this.ops.length > 0 || this.openBatch.size > 0) return;
+    this.refetchWhenIdle = false;
+    this.transport.refetch();
   }
 
   dismissNotice(): void {
@@ -317,11 +519,14 @@ export class ReviewController {
 
   /** Sends the queued requests one at a time, in order. */
   private pump(): void {
-    if (this.inFlight) return;
+    if (this.inFlight || this.retryTimer !== null) return;
     const op = this.ops[0];
-    if (!op) return;
+    if (!op) {
+      this.refetchIfIdle();
+      return;
+    }
     this.inFlight = true;
-    const request = op.kind === 'apply' ? this.transport.apply(bodyOf(op)) : this.transport.undo();
+    const request = op.kind === 'apply' ? this.transport.apply(bodyOf(op), op.batchKey) : op.kind === 'edit' ? op.send(op.batchKey) : this.transport.undo(op.batchKey);
     request.then(
       (data) => this.settle(op, data, null),
       (error: unknown) => this.settle(op, null, error),
@@ -329,8 +534,23 @@ export class ReviewController {
   }
 
   private settle(op: Op, data: ReviewResponse | null, error: unknown): void {
-    this.ops.shift();
     this.inFlight = false;
+    if (!data && isUnreachable(error)) {
+      // Not an answer: the batch stays first in line, shown as decided, and goes again later
+      // with the same key (if it did reach the service, the service answers its result once).
+      this.offline = true;
+      this.attempts++;
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = null;
+        this.pump();
+      }, retryDelayMs(this.attempts, error instanceof ApiError ? error.retryAfterSeconds : null));
+      this.emit();
+      return;
+    }
+    this.offline = false;
+    this.attempts = 0;
+    this.ops.shift();
+    this.transport.outbox?.remove(op.batchKey).catch(() => {});
     if (data) this.reconcile(op, data);
     else this.refuse(op, error);
     this.emit();
@@ -340,6 +560,13 @@ export class ReviewController {
   private reconcile(op: Op, data: ReviewResponse): void {
     this.data = data;
     if (op.kind === 'apply') this.lastConfirmed = op;
+    if (op.kind === 'edit') {
+      op.reverse = op.undoWith?.(data) ?? null;
+      this.lastConfirmed = op.reverse ? op : null;
+      this.notice = { tone: 'info', text: op.done };
+      const focus = op.focus?.(data);
+      if (focus) this.currentId = focus;
+    }
     if (data.track) {
       this.track = data.track;
       this.trackStale = false;
@@ -363,6 +590,11 @@ export class ReviewController {
   private refuse(op: Op, error: unknown): void {
     const labels = this.labelsOf([...op.layer.keys()]);
     const why = reasonOf(error);
+    if (op.kind === 'edit') {
+      this.notice = { tone: 'error', text: `Could not ${op.what}: ${why}` };
+      if (error instanceof ApiError && (error.status === 409 || error.status === 422)) this.transport.refetch();
+      return;
+    }
     if (op.kind === 'undo') {
       if (op.target) this.lastConfirmed = op.target;
       this.notice = {
@@ -371,6 +603,7 @@ export class ReviewController {
       };
       return;
     }
+    if (this.refusePart(op, error)) return;
     const verdicts = new Set(op.layer.values());
     const verb = verdicts.size === 1 ? VERDICT_WORD[[...verdicts][0] as Verdict].verb : 'decide';
     this.notice = {
@@ -386,6 +619,34 @@ export class ReviewController {
       this.ops.splice(orphan, 1);
       this.notice.text += ' The undo queued after it was cancelled too.';
     }
+  }
+
+  /**
+   * A batch refused because some of its changes were decided by someone else meanwhile (409) or
+   * left the draft (422): those are shown as refused, with who decided them and how, and the rest
+   * of the batch is sent again as a new batch. Answers false when the refusal is of another kind.
+   */
+  private refusePart(op: ApplyOp, error: unknown): boolean {
+    if (!(error instanceof ApiError) || !error.problem?.ids?.length) return false;
+    if (error.code !== 'already_decided' && error.code !== 'unknown_change_ids') return false;
+    const refusedIds = new Set(error.problem.ids.filter((id) => op.layer.has(id)));
+    if (refusedIds.size === 0) return false;
+    const how = new Map((error.problem.decisions ?? []).map((d) => [d.id, d]));
+    const refused: RefusedDecision[] = [...refusedIds].map((id) => {
+      const d = how.get(id);
+      return { id, label: this.labelsOf([id]), mine: op.layer.get(id) as Verdict, theirs: d ? d.state : 'gone', by: d?.decidedByName ?? null, at: d?.decidedAt ?? null };
+    });
+    this.refused = [...this.refused, ...refused].slice(-20);
+    this.notice = { tone: 'error', text: refused.map(refusalText).join(' ') };
+    const rest = new Map([...op.layer].filter(([id]) => !refusedIds.has(id)));
+    if (rest.size > 0) {
+      const again: ApplyOp = { kind: 'apply', key: this.nextKey++, batchKey: newBatchKey(), layer: rest };
+      this.enqueue(again);
+      // First in line again: the rest of this batch goes before anything decided after it.
+      this.ops = [again, ...this.ops.filter((o) => o !== again)];
+    }
+    this.transport.refetch();
+    return true;
   }
 
   private labelsOf(ids: string[]): string {
@@ -426,7 +687,8 @@ export class ReviewController {
       return old && old.item === item && old.state === state && old.pending === pending ? old : { item, state, pending };
     });
     const { kind, author, state } = this.filters;
-    const shown = items.filter(
+    // Document-wide changes (styles, numbering) are listed, and walked, first.
+    const shown = [...items.filter((s) => s.item.documentWide), ...items.filter((s) => !s.item.documentWide)].filter(
       (s) =>
         (kind === 'all' || s.item.kind === kind) &&
         (author === 'all' || (s.item.author ?? '') === author) &&
@@ -444,6 +706,11 @@ export class ReviewController {
       pendingOps: this.ops.length + (this.openBatch.size > 0 ? 1 : 0),
       trackStale: this.trackStale,
       focusSeq: this.focusSeq,
+      offline: this.offline,
+      waiting: this.ops.reduce((n, o) => n + (o.kind === 'apply' ? o.layer.size : 1), 0),
+      refused: this.refused,
+      viewers: this.viewers,
+      live: this.live,
     };
   }
 }
@@ -452,7 +719,7 @@ function bodyOf(op: ApplyOp): ApplyRevisionsBody {
   const accepted: string[] = [];
   const rejected: string[] = [];
   for (const [id, state] of op.layer) (state === 'in' ? accepted : rejected).push(id);
-  return { accepted_change_ids: accepted, rejected_change_ids: rejected };
+  return { accepted_change_ids: accepted, rejected_change_ids: rejected, ...(op.notes ? { notes: op.notes } : {}) };
 }
 
 /** A track with a layer's decisions written in (used when the service could not send the track). */
@@ -464,6 +731,14 @@ function bake(track: Track, layer: Map<string, TrackState>): Track {
   const counts = { open: 0, in: 0, back: 0, total: items.length };
   for (const i of items) counts[i.state]++;
   return { items, counts, hereId: items.find((i) => i.state === 'open')?.id ?? null };
+}
+
+/** "Could not reject Change 8: Priya had already accepted it (24 Nov, 10:02). Your decision was not applied." */
+function refusalText(r: RefusedDecision): string {
+  const verb = VERDICT_WORD[r.mine].verb;
+  if (r.theirs === 'gone') return `Could not ${verb} ${r.label}: it is no longer in the draft (withdrawn or decided away). Your decision was not applied.`;
+  const theirs = r.theirs === 'in' ? 'accepted' : 'rejected';
+  return `Could not ${verb} ${r.label}: ${r.by ?? 'someone else'} had already ${theirs} it${r.at ? ` (${formatDateTime(r.at)})` : ''}. Your decision was not applied.`;
 }
 
 /** Why a request was refused, in words, naming the service's reason where it gave one. */

@@ -39,16 +39,16 @@ export function AppLayout() {
   return (
     <div className="flex h-screen flex-col">
       <a href="#main" className="skip-link">Skip to content</a>
-      <header className="flex items-center gap-4 border-b border-line bg-paper px-4 py-2">
+      <header className="flex items-center gap-x-4 gap-y-1 border-b border-line bg-paper px-3 py-2 sm:px-4">
         <Link to="/documents" className="text-lg font-semibold tracking-tight text-brand focus-ring rounded">
           Redline
         </Link>
-        <nav aria-label="Main" className="flex gap-3 text-sm">
+        <nav aria-label="Main" className="flex min-w-0 gap-3 text-sm">
           <Link to="/documents" className="link">Documents</Link>
           <Link to="/account/members" className="link">Members</Link>
           <Link to="/account/sessions" className="link">Sessions</Link>
         </nav>
-        <div className="ml-auto flex items-center gap-3 text-sm">
+        <div className="ml-auto flex min-w-0 items-center gap-3 text-sm">
           {session && session.orgs.length > 1 && (
             <OrgSwitcher
               orgs={session.orgs}
@@ -60,9 +60,10 @@ export function AppLayout() {
               }}
             />
           )}
-          {session && session.orgs.length === 1 && <span className="text-ink-soft">{session.orgs[0]?.name}</span>}
-          <span className="text-ink-soft" title="Signed in as">{session?.user.email}</span>
-          <button type="button" className="btn btn-quiet" onClick={() => void signOut()}>
+          {session && session.orgs.length === 1 && <span className="hidden truncate text-ink-soft md:inline">{session.orgs[0]?.name}</span>}
+          {/* On a phone the address would push the navigation off screen; it is on the sessions page. */}
+          <span className="hidden truncate text-ink-soft lg:inline" title="Signed in as">{session?.user.email}</span>
+          <button type="button" className="btn btn-quiet px-1 sm:px-2.5" onClick={() => void signOut()}>
             Sign out
           </button>
         </div>

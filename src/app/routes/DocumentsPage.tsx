@@ -1,73 +1,58 @@
 import { useId, useMemo, useRef, useState, type DragEvent, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import type { DocumentRow } from '../../contract/document';
+import type { SeriesUntrackedCheck } from '../../contract/draft-progress';
 import { ROUTES } from '../../contract/routes';
 import { describeError, downloadBlob } from '../api/client';
 import {
   useCreateUpload,
   useCreateVersion,
   useDeleteSeries,
+  useDraftProgress,
   useRenameUpload,
   useStartWorkingDraft,
   useUploads,
 } from '../api/hooks';
 import type { UploadProgress } from '../api/upload';
+import { CompareDialog } from '../compare/CompareDialog';
+import { isCheckedVersion, UntrackedWarning } from '../compare/UntrackedWarning';
 import { Dialog } from '../components/Dialog';
-import { formatBytes, formatDateTime } from '../components/format';
 import { saveBlob } from '../components/saveBlob';
-
-interface Series {
-  id: string;
-  /** Newest version first. */
-  rows: DocumentRow[];
-  updatedAt: string;
-}
-
-/** One group per document series, the most recently touched first. */
-function groupBySeries(rows: DocumentRow[]): Series[] {
-  const bySeries = new Map<string, DocumentRow[]>();
-  for (const row of rows) {
-    if (row.status === 'deleted') continue;
-    const list = bySeries.get(row.documentSeriesId) ?? [];
-    list.push(row);
-    bySeries.set(row.documentSeriesId, list);
-  }
-  const series = [...bySeries.entries()].map(([id, list]) => {
-    list.sort((a, b) => b.documentVersion - a.documentVersion);
-    const updatedAt = list.reduce((max, r) => (r.updatedAt > max ? r.updatedAt : max), '');
-    return { id, rows: list, updatedAt };
-  });
-  return series.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1));
-}
+import { useNow } from '../components/useNow';
+import { SeriesEntry, type SeriesActions } from '../documents/SeriesEntry';
+import { groupBySeries, visibleSeries, type Series, type SeriesSort } from '../documents/series';
 
 function isDocx(file: File): boolean {
   return /\.docx$/i.test(file.name);
 }
 
-const KIND_LABEL: Record<DocumentRow['versionKind'], string> = { original: 'Original', working_draft: 'Working draft' };
-
 type Transfer = { label: string; progress: UploadProgress | null } | null;
 
 export function DocumentsPage() {
   const uploads = useUploads();
+  const progress = useDraftProgress();
   const createUpload = useCreateUpload();
   const createVersion = useCreateVersion();
   const rename = useRenameUpload();
   const startDraft = useStartWorkingDraft();
   const deleteSeries = useDeleteSeries();
-  const navigate = useNavigate();
+  const now = useNow(60_000);
+  const [search, setSearch] = useState('');
+  const [sort, setSort] = useState<SeriesSort>('activity');
 
   const [transfer, setTransfer] = useState<Transfer>(null);
   const [message, setMessage] = useState<{ text: string; tone: 'ok' | 'error'; link?: { to: string; label: string } } | null>(null);
   const [dragging, setDragging] = useState(false);
   const [renaming, setRenaming] = useState<DocumentRow | null>(null);
   const [deleting, setDeleting] = useState<Series | null>(null);
+  const [comparing, setComparing] = useState<{ row: DocumentRow; series: DocumentRow[] } | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const versionInput = useRef<HTMLInputElement>(null);
   const versionTarget = useRef<DocumentRow | null>(null);
   const headingId = useId();
 
-  const series = useMemo(() => groupBySeries(uploads.data ?? []), [uploads.data]);
+  const series = useMemo(() => groupBySeries(uploads.data ?? [], progress.data?.items), [uploads.data, progress.data]);
+  const shown = useMemo(() => visibleSeries(series, search, sort), [series, search, sort]);
 
   function reportError(prefix: string, error: unknown) {
     setMessage({ text: `${prefix}: ${describeError(error)}`, tone: 'error' });
@@ -139,12 +124,25 @@ export function DocumentsPage() {
     if (file) void upload(file);
   }
 
+  const actions: SeriesActions = {
+    download: (row) => void download(row),
+    rename: (row) => setRenaming(row),
+    newVersion: (row) => {
+      versionTarget.current = row;
+      versionInput.current?.click();
+    },
+    startDraft: (row) => void startWorkingDraft(row),
+    deleteSeries: (s) => setDeleting(s),
+    compare: (row, s) => setComparing({ row, series: s.rows }),
+    busy: transfer !== null || startDraft.isPending,
+  };
+
   const percent = transfer?.progress ? Math.round((transfer.progress.loaded / Math.max(1, transfer.progress.total)) * 100) : null;
 
   return (
     <section
       aria-labelledby={headingId}
-      className={`mx-auto w-full max-w-6xl flex-1 p-4 ${dragging ? 'outline-2 outline-dashed outline-accent' : ''}`}
+      className={`mx-auto w-full max-w-6xl flex-1 px-3 py-4 sm:px-4 ${dragging ? 'outline-2 outline-dashed outline-accent' : ''}`}
       onDragOver={(e) => {
         if ([...e.dataTransfer.types].includes('Files')) {
           e.preventDefault();
@@ -156,9 +154,23 @@ export function DocumentsPage() {
       }}
       onDrop={onDrop}
     >
-      <div className="flex flex-wrap items-center gap-3">
-        <h1 id={headingId} className="text-xl font-semibold">Documents</h1>
-        <p className="text-sm text-ink-soft">Drop a .docx anywhere on this page, or</p>
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+        <h1 id={headingId} className="mr-auto text-xl font-semibold">Documents</h1>
+        <input
+          type="search"
+          className="field w-full py-1 text-sm sm:w-64"
+          placeholder="Search by name"
+          aria-label="Search documents by name"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+        <span className="flex items-center gap-1.5 text-sm">
+          <label htmlFor={`${headingId}-sort`} className="text-ink-soft">Sort</label>
+          <select id={`${headingId}-sort`} className="field py-1 text-sm" value={sort} onChange={(e) => setSort(e.target.value as SeriesSort)}>
+            <option value="activity">Last activity</option>
+            <option value="name">Name</option>
+          </select>
+        </span>
         <button type="button" className="btn btn-primary" onClick={() => fileInput.current?.click()} disabled={transfer !== null}>
           Upload
         </button>
@@ -199,9 +211,11 @@ export function DocumentsPage() {
         </div>
       )}
 
-      <div aria-live="polite" className="mt-3 min-h-6 text-sm">
+      <p className="mt-1 text-xs text-ink-soft">Drop a .docx anywhere on this page to upload it.</p>
+
+      <div aria-live="polite" className="text-sm">
         {message && (
-          <p className={message.tone === 'error' ? 'rounded border border-danger bg-danger-soft p-2 text-danger' : 'text-insert'}>
+          <p className={`mt-2 ${message.tone === 'error' ? 'rounded border border-danger bg-danger-soft p-2 text-danger' : 'text-insert'}`}>
             {message.text}{' '}
             {message.link && <Link className="link" to={message.link.to}>{message.link.label}</Link>}
           </p>
@@ -209,89 +223,49 @@ export function DocumentsPage() {
       </div>
 
       {uploads.isPending ? (
-        <p role="status" className="mt-6 text-ink-soft">Loading documents…</p>
+        <div role="status" aria-label="Loading documents" className="mt-3 overflow-hidden rounded-md border border-line bg-paper">
+          {[0, 1, 2].map((i) => (
+            <div key={i} className="flex h-14 items-center gap-4 border-b border-line px-3 last:border-b-0">
+              <span className="h-3 w-64 max-w-[50%] animate-pulse rounded bg-line motion-reduce:animate-none" />
+              <span className="ml-auto h-3 w-24 animate-pulse rounded bg-line motion-reduce:animate-none" />
+            </div>
+          ))}
+          <p className="sr-only">Loading documents…</p>
+        </div>
       ) : uploads.isError ? (
-        <div role="alert" className="mt-6 rounded border border-danger bg-danger-soft p-3 text-danger">
+        <div role="alert" className="mt-3 rounded border border-danger bg-danger-soft p-3 text-danger">
           <p>Could not load the documents: {describeError(uploads.error)}</p>
           <button type="button" className="btn mt-2" onClick={() => void uploads.refetch()}>Try again</button>
         </div>
       ) : series.length === 0 ? (
-        <div className="mt-6 rounded border border-dashed border-line bg-paper p-8 text-center">
+        <div className="mt-3 rounded-md border border-dashed border-line bg-paper p-8 text-center">
           <p className="font-medium">No documents yet.</p>
           <p className="mt-1 text-sm text-ink-soft">Upload a .docx contract with the Upload button, or drop the file on this page.</p>
         </div>
       ) : (
-        <table className="mt-4 w-full border-collapse bg-paper text-sm">
-          <caption className="sr-only">Documents, grouped by series, newest version first</caption>
-          <thead>
-            <tr className="border-b border-line text-left text-ink-soft">
-              <th scope="col" className="px-2 py-1.5 font-medium">Name</th>
-              <th scope="col" className="px-2 py-1.5 font-medium">Version</th>
-              <th scope="col" className="px-2 py-1.5 font-medium">Kind</th>
-              <th scope="col" className="px-2 py-1.5 font-medium">Updated</th>
-              <th scope="col" className="px-2 py-1.5 font-medium">Size</th>
-              <th scope="col" className="px-2 py-1.5 font-medium"><span className="sr-only">Actions</span></th>
-            </tr>
-          </thead>
-          {series.map((s) => (
-            <tbody key={s.id} className="border-b-2 border-line" aria-label={`Series ${s.rows[0]?.fileName ?? ''}`}>
-              <tr className="bg-canvas">
-                <th scope="rowgroup" colSpan={5} className="px-2 py-1 text-left font-semibold">
-                  {s.rows[0]?.fileName} <span className="font-normal text-ink-soft">· {s.rows.length} version{s.rows.length === 1 ? '' : 's'}</span>
-                </th>
-                <td className="px-2 py-1 text-right">
-                  <button type="button" className="btn btn-quiet text-danger" onClick={() => setDeleting(s)}>
-                    Delete series<span className="sr-only"> {s.rows[0]?.fileName}</span>
-                  </button>
-                </td>
-              </tr>
-              {s.rows.map((row) => (
-                <tr key={row.id} className="border-t border-line align-middle hover:bg-canvas/60">
-                  <td className="px-2 py-1.5">
-                    {row.versionKind === 'working_draft' ? (
-                      <Link className="link" to={`/documents/${row.id}`}>{row.fileName}</Link>
-                    ) : (
-                      <span>{row.fileName}</span>
-                    )}
-                  </td>
-                  <td className="whitespace-nowrap px-2 py-1.5 tabular-nums">v{row.documentVersion}</td>
-                  <td className="whitespace-nowrap px-2 py-1.5">{KIND_LABEL[row.versionKind]}</td>
-                  <td className="whitespace-nowrap px-2 py-1.5"><time dateTime={row.updatedAt}>{formatDateTime(row.updatedAt)}</time></td>
-                  <td className="whitespace-nowrap px-2 py-1.5 tabular-nums">{formatBytes(row.sizeBytes)}</td>
-                  <td className="px-2 py-1.5">
-                    <div className="flex flex-wrap justify-end gap-1">
-                      {row.versionKind === 'working_draft' && (
-                        <button type="button" className="btn" onClick={() => navigate(`/documents/${row.id}`)}>
-                          Review<span className="sr-only"> {row.fileName} v{row.documentVersion}</span>
-                        </button>
-                      )}
-                      <button type="button" className="btn" onClick={() => void download(row)} disabled={!row.hasBinary}>
-                        Download<span className="sr-only"> {row.fileName} v{row.documentVersion}</span>
-                      </button>
-                      <button type="button" className="btn" onClick={() => setRenaming(row)}>
-                        Rename<span className="sr-only"> {row.fileName} v{row.documentVersion}</span>
-                      </button>
-                      <button
-                        type="button"
-                        className="btn"
-                        disabled={transfer !== null}
-                        onClick={() => {
-                          versionTarget.current = row;
-                          versionInput.current?.click();
-                        }}
-                      >
-                        New version<span className="sr-only"> of {row.fileName} v{row.documentVersion}</span>
-                      </button>
-                      <button type="button" className="btn" onClick={() => void startWorkingDraft(row)} disabled={startDraft.isPending}>
-                        Start working draft<span className="sr-only"> from {row.fileName} v{row.documentVersion}</span>
-                      </button>
-                    </div>
-                  </td>
-                </tr>
+        <>
+          {progress.isError && (
+            <p role="alert" className="mt-3 text-sm text-danger">
+              Review progress could not be loaded ({describeError(progress.error)}).{' '}
+              <button type="button" className="link" onClick={() => void progress.refetch()}>Try again</button>
+            </p>
+          )}
+          {shown.length === 0 ? (
+            <div className="mt-3 rounded-md border border-line bg-paper p-6 text-center text-sm">
+              <p>No document matches “{search}”.</p>
+              <button type="button" className="btn mt-2" onClick={() => setSearch('')}>Clear the search</button>
+            </div>
+          ) : (
+            <ul aria-label="Document series" className="mt-3 overflow-hidden rounded-md border border-line bg-paper">
+              {shown.map((s) => (
+                <SeriesEntry key={s.id} series={s} actions={actions} now={now} extra={<SeriesUntrackedWarning series={s} checks={progress.data?.untracked} />} />
               ))}
-            </tbody>
-          ))}
-        </table>
+            </ul>
+          )}
+          <p className="mt-2 text-xs text-ink-soft" aria-live="polite">
+            {search ? `${shown.length} of ${series.length} documents` : `${series.length} document${series.length === 1 ? '' : 's'}`}
+          </p>
+        </>
       )}
 
       <RenameDialog
@@ -309,9 +283,11 @@ export function DocumentsPage() {
         }}
       />
 
+      <CompareDialog target={comparing?.row ?? null} series={comparing?.series ?? []} onClose={() => setComparing(null)} />
+
       <Dialog open={deleting !== null} title="Delete this document series?" onClose={() => setDeleting(null)}>
         <p className="text-sm">
-          This deletes <strong>{deleting?.rows[0]?.fileName}</strong> and all {deleting?.rows.length} of its versions, working drafts
+          This deletes <strong>{deleting?.name}</strong> and all {deleting?.rows.length} of its versions, working drafts
           and their decision records. It cannot be undone.
         </p>
         <div className="mt-4 flex justify-end gap-2">
@@ -362,4 +338,17 @@ function RenameDialog({ row, onClose, onSubmit }: { row: DocumentRow | null; onC
       </form>
     </Dialog>
   );
+}
+
+/**
+ * The comparison's untracked-edit warning of a series' newest version, when it has one (issue
+ * 12). The page's one progress request says which checks found nothing, so only the others
+ * ask for their report.
+ */
+function SeriesUntrackedWarning({ series, checks }: { series: Series; checks: readonly SeriesUntrackedCheck[] | undefined }) {
+  const newest = series.rows[0];
+  if (!newest || !isCheckedVersion(newest) || !checks) return null;
+  const check = checks.find((c) => c.uploadId === newest.id);
+  if (check?.state === 'done' && check.count === 0) return null;
+  return <UntrackedWarning version={newest} />;
 }

@@ -6,6 +6,7 @@ import { ROUTES } from '../../contract/routes';
 import type { TrackState } from '../../contract/track';
 import { ApiError, callApi, describeError, downloadBlob } from '../api/client';
 import { queryKeys, useReview } from '../api/hooks';
+import { fetchRenderWindow } from '../api/render-window';
 import { sessionStore } from '../auth/session';
 import { formatDateTime } from '../components/format';
 import { saveBlob } from '../components/saveBlob';
@@ -15,6 +16,15 @@ import { ReviewController, type ReviewSnapshot } from '../review/controller';
 import { DocumentView, type MarkupView } from '../review/DocumentView';
 import { kindLabel, STATE_CLASS, STATE_LABEL } from '../review/labels';
 import { TrackList } from '../review/TrackList';
+import { CurrentAnswer, ReportDownloads, useAnswer } from '../answer/useAnswer';
+import { CommentsPanel, type CommentsHandle } from '../comments/CommentsPanel';
+import { CleanCopyDownload } from '../comments/DraftDownloads';
+import { RefusedDecisions, SavingStatus, Viewers } from '../review/NetworkStatus';
+import { draftOutbox } from '../review/outbox';
+import { useReviewNetwork } from '../review/useReviewNetwork';
+import { IDEMPOTENCY_KEY_HEADER } from '../../contract/events';
+import { ReviewComparisonBanner } from '../compare/ReviewComparisonBanner';
+import { isMove, jumpToOtherHalf, MovePlaces } from '../compare/MovePlaces';
 
 /** /documents/:id — one working draft under review. Keyed by id so each draft gets its own session. */
 export function ReviewPage() {
@@ -25,11 +35,17 @@ export function ReviewPage() {
 function Review({ documentId }: { documentId: string }) {
   const review = useReview(documentId);
   const queryClient = useQueryClient();
+  const [outbox] = useState(() => {
+    const session = sessionStore.get();
+    return draftOutbox({ orgId: session?.orgId ?? '', userId: session?.user.id ?? '', documentId });
+  });
   const [controller] = useState(
     () =>
       new ReviewController({
-        apply: (body) => callApi(ROUTES.applyRevisions, { params: { documentId }, body }),
-        undo: () => callApi(ROUTES.undoRevisions, { params: { documentId } }),
+        apply: (body, key) => callApi(ROUTES.applyRevisions, { params: { documentId }, body, headers: { [IDEMPOTENCY_KEY_HEADER]: key } }),
+        undo: (key) => callApi(ROUTES.undoRevisions, { params: { documentId }, headers: { [IDEMPOTENCY_KEY_HEADER]: key } }),
+        outbox,
+        me: sessionStore.get()?.user.id ?? null,
         onServerData: (data) => queryClient.setQueryData(queryKeys.review(sessionStore.get()?.orgId ?? '', documentId), data),
         refetch: () => void queryClient.invalidateQueries({ queryKey: queryKeys.review(sessionStore.get()?.orgId ?? '', documentId) }),
       }),
@@ -41,6 +57,7 @@ function Review({ documentId }: { documentId: string }) {
   }, [controller, review.data]);
   // Leaving the page sends the open batch at once rather than dropping it.
   useEffect(() => () => controller.flushOnLeave(), [controller]);
+  useReviewNetwork(controller, documentId, outbox);
 
   if (review.isPending || (!snapshot.data && review.data)) {
     return <p role="status" className="p-6 text-ink-soft">Loading the draft…</p>;
@@ -74,9 +91,12 @@ function ReviewLoadError({ error, retry }: { error: unknown; retry: () => void }
 function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewController; snapshot: ReviewSnapshot; data: ReviewResponse }) {
   const [view, setView] = useState<MarkupView>('all');
   const [helpOpen, setHelpOpen] = useState(false);
+  // On a phone the change list is a panel over the document, opened on demand.
+  const [listOpen, setListOpen] = useState(false);
   const shortcutsOn = useShortcutsEnabled();
   const initialFocusDone = useRef(false);
   const headingId = useId();
+  const commentsRef = useRef<CommentsHandle>(null);
 
   const { items, shown, currentId, selected, counts, notice, filters } = snapshot;
   const current = items.find((s) => s.item.id === currentId) ?? null;
@@ -85,6 +105,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
   const authors = useMemo(() => [...new Set(items.map((s) => s.item.author ?? ''))].filter(Boolean).sort(), [items]);
   const decided = counts.in + counts.back;
   const base64 = data.renderContentBase64 ?? data.contentBase64;
+  const answer = useAnswer(controller, data.document.id, current);
   const decidedMap = useMemo(() => {
     const map = new Map<string, 'in' | 'back'>();
     for (const s of items) if (s.state !== 'open') map.set(s.item.id, s.state);
@@ -116,8 +137,14 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
         return controller.decideMany('back');
       case 'undo':
         return controller.undo();
+      case 'comment':
+        return commentsRef.current?.startComment();
+      case 'otherHalf':
+        return currentId ? jumpToOtherHalf(currentId) : undefined;
       case 'help':
         return setHelpOpen(true);
+      default:
+        answer.run(action);
     }
   }
 
@@ -131,6 +158,8 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
     run(action);
   }
 
+  // Long drafts show the pages around the current change first (see DocumentView).
+  const loadWindow = (changeId: string | null) => fetchRenderWindow(data.document.id, changeId).then((w) => w.bytes);
   const aria = (action: ReviewAction) => (shortcutsOn ? shortcutFor(action).aria : undefined);
   const hasSelection = selected.size > 0;
 
@@ -145,17 +174,18 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
 
   return (
     <div className="flex min-h-0 flex-1 flex-col" onKeyDown={onKeyDown}>
-      <div className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-line bg-paper px-4 py-2">
-        <div className="min-w-0">
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-line bg-paper px-3 py-1.5 md:gap-y-2 md:px-4 md:py-2">
+        <div className="min-w-0 max-md:basis-full">
           <h1 id={headingId} className="truncate text-base font-semibold">{data.document.fileName}</h1>
           <p className="text-xs text-ink-soft">
             Working draft · version {data.document.documentVersion} · <Link className="link" to="/documents">All documents</Link>
           </p>
+          <Viewers snapshot={snapshot} />
         </div>
         <div className="flex items-center gap-2 text-sm">
-          <progress className="h-2 w-28" max={Math.max(1, counts.total)} value={decided} aria-label="Decided" />
+          <progress className="h-2 w-20 md:w-28" max={Math.max(1, counts.total)} value={decided} aria-label="Decided" />
           <span className="tabular-nums" data-testid="progress">{decided} of {counts.total} decided</span>
-          <span className="text-ink-soft tabular-nums">({counts.in} accepted, {counts.back} rejected, {counts.open} open)</span>
+          <span className="hidden text-ink-soft tabular-nums lg:inline">({counts.in} accepted, {counts.back} rejected, {counts.open} open)</span>
         </div>
         <div role="group" aria-label="View" className="flex overflow-hidden rounded border border-[#8a857c] text-sm">
           {(['all', 'none'] as const).map((v) => (
@@ -170,32 +200,38 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
             </button>
           ))}
         </div>
-        <div className="ml-auto flex items-center gap-2 text-sm">
-          <span aria-live="polite" className="text-ink-soft">
-            {snapshot.pendingOps > 0 ? 'Saving…' : 'All decisions saved'}
-          </span>
-          <button type="button" className="btn" onClick={() => void download()}>Download .docx</button>
-          <button type="button" className="btn" onClick={() => setHelpOpen(true)} aria-keyshortcuts={aria('help')}>
+        <div className="ml-auto flex flex-wrap items-center gap-2 text-sm">
+          <SavingStatus snapshot={snapshot} />
+          <button type="button" className="btn max-md:hidden" onClick={() => void download()}>Download .docx</button>
+          <div className="flex flex-wrap items-center gap-2 max-md:hidden">
+            <ReportDownloads controller={controller} documentId={data.document.id} fileName={data.document.fileName} />
+            <CleanCopyDownload documentId={data.document.id} fileName={data.document.fileName} beforeDownload={() => controller.flush()}
+              onError={(text) => controller.say({ tone: 'error', text })} />
+          </div>
+          <button type="button" className="btn max-md:hidden" onClick={() => setHelpOpen(true)} aria-keyshortcuts={aria('help')}>
             Keys <kbd>?</kbd>
           </button>
         </div>
       </div>
 
-      <div className="flex min-h-0 flex-1">
-        <div className="min-w-0 flex-1">
-          <DocumentView base64={base64} view={view} currentId={currentId} decided={decidedMap} />
+      <ReviewComparisonBanner draft={data.document} changes={counts.total} />
+
+      <div className="flex min-h-0 flex-1 flex-col md:flex-row">
+        <div className="min-h-0 min-w-0 flex-1">
+          <DocumentView base64={base64} view={view} currentId={currentId} decided={decidedMap} loadWindow={loadWindow} />
         </div>
 
-        <aside aria-label="Review" className="flex w-[27rem] shrink-0 flex-col border-l border-line bg-paper">
-          <section aria-label="Current change" className="border-b border-line p-3">
+        <aside aria-label="Review" data-phone-list={listOpen ? 'open' : 'closed'} className="rl-review-aside flex shrink-0 flex-col border-line bg-paper max-md:border-t max-md:shadow-[0_-2px_6px_rgb(0_0_0/0.08)] md:w-[27rem] md:border-l">
+          <section aria-label="Current change" className="border-line p-3 max-md:order-last max-md:p-2 md:border-b">
             {current ? (
               <>
                 <div className="flex items-center gap-2">
                   <h2 className="font-semibold">{current.item.label}</h2>
                   <span className="text-sm text-ink-soft">{kindLabel(current.item.kind)}</span>
                   <StateBadge state={current.state} pending={current.pending} />
+                  <PhoneListToggle open={listOpen} onToggle={() => setListOpen((o) => !o)} shown={shown.length} />
                 </div>
-                <p className="mt-1 text-sm">
+                <p className="mt-1 text-sm max-md:truncate max-md:text-xs">
                   <span className="text-ink-soft">By </span>
                   {current.item.author ?? revision?.author ?? 'unknown author'}
                   {(current.item.date ?? revision?.date) && (
@@ -206,41 +242,44 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
                   )}
                 </p>
                 {(current.item.textPreview ?? revision?.text_preview) && (
-                  <p className="mt-1 text-sm"><span className="text-ink-soft">Text: </span>{current.item.textPreview ?? revision?.text_preview}</p>
+                  <p className="mt-1 text-sm max-md:line-clamp-2"><span className="text-ink-soft">Text: </span>{current.item.textPreview ?? revision?.text_preview}</p>
                 )}
-                <div className="mt-2 max-h-40 overflow-auto rounded border border-line bg-canvas p-2 text-sm">
-                  <p className="text-xs font-medium uppercase tracking-wide text-ink-soft">Justification</p>
-                  <p className="whitespace-pre-wrap" data-testid="justification">
-                    {current.item.justification ?? revision?.justification ?? 'No justification was recorded for this change.'}
-                  </p>
-                </div>
+                {isMove(current.item.textPreview ?? revision?.text_preview) && (
+                  <MovePlaces changeId={current.item.id} kind={current.item.kind ?? revision?.kind} shortcut={aria('otherHalf')} />
+                )}
+                <Justification text={current.item.justification ?? revision?.justification ?? null} />
+                <CurrentAnswer entry={current} pendingNote={controller.pendingNote(current.item.id)} onWithdraw={() => run('withdraw')} withdrawKeys={aria('withdraw')} />
               </>
             ) : (
               <p className="text-sm text-ink-soft">This draft has no tracked changes.</p>
             )}
-            <div className="mt-3 flex flex-wrap gap-1.5">
-              <button type="button" className="btn btn-accept" aria-keyshortcuts={aria('accept')} onClick={() => run('accept')} disabled={!current}>
+            <div className="rl-decide-buttons mt-3 flex flex-wrap gap-1.5 max-md:mt-2 max-md:grid max-md:grid-cols-3 md:[&>.btn]:px-2">
+              <button type="button" className="max-md:order-4 btn btn-accept" aria-keyshortcuts={aria('accept')} onClick={() => run('accept')} disabled={!current}>
                 Accept
               </button>
-              <button type="button" className="btn btn-reject" aria-keyshortcuts={aria('reject')} onClick={() => run('reject')} disabled={!current}>
+              <button type="button" className="max-md:order-5 btn btn-reject" aria-keyshortcuts={aria('reject')} onClick={() => run('reject')} disabled={!current}>
                 Reject
               </button>
-              <button type="button" className="btn" aria-keyshortcuts={aria('undo')} onClick={() => run('undo')}>
+              <button type="button" className="max-md:order-1 btn" aria-keyshortcuts={aria('undo')} onClick={() => run('undo')}>
                 Undo
               </button>
-              <button type="button" className="btn" aria-keyshortcuts={aria('previous')} onClick={() => run('previous')}>
+              <button type="button" className="max-md:order-2 btn" aria-keyshortcuts={aria('previous')} onClick={() => run('previous')}>
                 Previous
               </button>
-              <button type="button" className="btn" aria-keyshortcuts={aria('next')} onClick={() => run('next')}>
+              <button type="button" className="max-md:order-6 btn" aria-keyshortcuts={aria('next')} onClick={() => run('next')}>
                 Next
               </button>
-              <button type="button" className="btn" aria-keyshortcuts={aria('toggleSelect')} aria-pressed={current ? selected.has(current.item.id) : false} onClick={() => run('toggleSelect')} disabled={!current}>
+              <button type="button" className="max-md:order-3 btn" aria-keyshortcuts={aria('toggleSelect')} aria-pressed={current ? selected.has(current.item.id) : false} onClick={() => run('toggleSelect')} disabled={!current}>
                 Select
               </button>
+              <button type="button" className="btn" aria-keyshortcuts={aria('propose')} onClick={() => run('propose')}>Propose</button>
+              <button type="button" className="btn" aria-keyshortcuts={aria('note')} onClick={() => run('note')} disabled={!current}>Note</button>
             </div>
+            <CommentsPanel ref={commentsRef} review={data} currentId={currentId} currentLabel={current?.item.label ?? null}
+              say={(notice) => controller.say(notice)} beforeWrite={() => controller.flush()} />
           </section>
 
-          <section aria-label="Filters and batches" className="border-b border-line p-3 text-sm">
+          <section aria-label="Filters and batches" className="rl-phone-panel border-b border-line p-3 text-sm">
             <div className="grid grid-cols-3 gap-2">
               <FilterSelect label="Kind" value={filters.kind} onChange={(kind) => controller.setFilters({ kind })}
                 options={[['all', 'All kinds'], ...kinds.map((k) => [k, kindLabel(k)] as [string, string])]} />
@@ -278,7 +317,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
             </label>
           </section>
 
-          <div className="min-h-12 border-b border-line px-3 py-2 text-sm" aria-live="polite" data-testid="notice">
+          <div className="border-line px-3 text-sm has-[*]:border-b has-[*]:py-2" aria-live="polite" data-testid="notice">
             {snapshot.trackStale && !notice && <p className="text-open">Refreshing the decision record…</p>}
             {notice && (
               <div role={notice.tone === 'error' ? 'alert' : 'status'} className={`flex items-start gap-2 ${notice.tone === 'error' ? 'text-danger' : notice.tone === 'warn' ? 'text-open' : ''}`}>
@@ -288,11 +327,35 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
             )}
           </div>
 
+          <RefusedDecisions snapshot={snapshot} />
           <TrackList controller={controller} shown={shown} currentId={currentId} selected={selected} focusSeq={snapshot.focusSeq} />
         </aside>
       </div>
       <KeyHelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} enabled={shortcutsOn} />
+      {answer.dialogs}
     </div>
+  );
+}
+
+/** The reason given for a change, in full, when there is one; otherwise one quiet line. */
+function Justification({ text }: { text: string | null }) {
+  if (!text?.trim()) {
+    return <p className="mt-1 text-xs text-ink-soft" data-testid="justification">No justification recorded.</p>;
+  }
+  return (
+    <div className="mt-2 max-h-40 overflow-auto rounded border border-line bg-canvas p-2 text-sm max-md:max-h-16">
+      <p className="text-xs font-medium uppercase tracking-wide text-ink-soft">Justification</p>
+      <p className="whitespace-pre-wrap" data-testid="justification">{text}</p>
+    </div>
+  );
+}
+
+/** On a phone: opens and closes the change list panel (on wider screens the list is always there). */
+function PhoneListToggle({ open, onToggle, shown }: { open: boolean; onToggle: () => void; shown: number }) {
+  return (
+    <button type="button" className="btn ml-auto px-2 py-0.5 text-xs md:hidden" aria-expanded={open} onClick={onToggle}>
+      {open ? 'Hide changes' : `All changes (${shown})`}
+    </button>
   );
 }
 

@@ -2,12 +2,12 @@ import { DocxError } from '../errors';
 import { XmlSyntaxError, parseXml } from '../xml/parse';
 import { serializeXml } from '../xml/serialize';
 import type { XmlOverlay } from '../xml/overlay';
-import type { XmlDocument } from '../xml/tree';
+import { XmlElement, type XmlDocument } from '../xml/tree';
 import type { DeflateLevel, ZipCodec } from '../zip/codec';
 import type { ReadLimits } from '../zip/limits';
 import { readZip, type ZipArchive } from '../zip/read';
 import { writeZip, writeZipAsync, type OutEntry } from '../zip/write';
-import { relsPathOf, resolveTarget } from './paths';
+import { relativeTarget, relsPathOf, resolveTarget } from './paths';
 
 /**
  * A WordprocessingML package: validates that the zip is a .docx, finds the story parts that can
@@ -65,7 +65,11 @@ const OWN_OUTPUT: Required<ReadLimits> = { maxCompressedBytes: Infinity, maxUnco
 
 export class DocxPackage {
   private parsed = new Map<string, XmlDocument>();
+  /** Parts added since the last write (a comparison copies media from the older version). */
+  private added = new Map<string, Uint8Array>();
   private written: Written;
+  /** Parts created since opening (e.g. word/comments.xml for a first comment), in creation order. */
+  private readonly created: string[] = [];
 
   private constructor(
     original: Uint8Array,
@@ -85,11 +89,7 @@ export class DocxPackage {
     const officeDoc = pkgRels.find((r) => r.type.endsWith('/officeDocument'));
     if (!officeDoc) throw new DocxError('not_docx', 'The package has no main document, so it is not a Word document.');
     const mainPart = officeDoc.target;
-    const types = parseOrThrow(zip, '[Content_Types].xml');
-    let mainType: string | null = null;
-    for (const o of types.root.all('Override')) {
-      if (o.attr('PartName')?.replace(/^\//, '') === mainPart) mainType = o.attr('ContentType');
-    }
+    const mainType = contentTypeOf(parseOrThrow(zip, '[Content_Types].xml'), mainPart);
     if (!mainType || !MAIN_TYPES.includes(mainType)) {
       throw new DocxError('not_docx', 'The package is an Office file but not a Word document.');
     }
@@ -117,7 +117,8 @@ export class DocxPackage {
   xml(name: string): XmlDocument {
     let doc = this.parsed.get(name);
     if (!doc) {
-      doc = parseOrThrow(this.zip, name);
+      const added = this.added.get(name);
+      doc = added ? parseXml(new TextDecoder().decode(added)) : parseOrThrow(this.zip, name);
       const w = doc.root.attr('xmlns:w');
       if (this.storyParts.some((p) => p.name === name) && (!w || !W_NAMESPACES.includes(w))) {
         throw new DocxError('invalid_docx', `Part ${name} does not use the usual "w:" prefix for WordprocessingML; it cannot be processed.`);
@@ -128,9 +129,82 @@ export class DocxPackage {
     return doc;
   }
 
+  /** Whether the package holds the part (read, created, written or added). */
+  has(name: string): boolean {
+    return this.parsed.has(name) || this.added.has(name) || this.zip.has(name) || this.written.zip.has(name);
+  }
+
+  /** The first part the main part relates to with this relationship type, if any. */
+  relatedPart(relType: string): string | null {
+    const rels = relsPathOf(this.mainPart);
+    if (!this.has(rels)) return null;
+    for (const r of this.xml(rels).root.all('Relationship')) {
+      if (r.attr('Type') === relType && r.attr('TargetMode') !== 'External') {
+        const target = resolveTarget(this.mainPart, r.attr('Target') ?? '');
+        if (this.has(target)) return target;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Creates an XML part related to the main part: the part itself, its content type override and
+   * the main part's relationship (the .rels part too, when the package had none). A story part
+   * (`role`) joins the listing, so its revisions are found like any other's.
+   */
+  createPart(name: string, xml: string, contentType: string, relType: string, role?: PartRole): XmlDocument {
+    const doc = parseXml(xml);
+    this.parsed.set(name, doc);
+    this.created.push(name);
+    this.written.mutations.set(name, -1);
+    const types = this.xml('[Content_Types].xml').root;
+    if (!types.all('Override').some((o) => o.attr('PartName') === `/${name}`)) {
+      types.append(XmlElement.create('Override', { PartName: `/${name}`, ContentType: contentType }));
+    }
+    const relsName = relsPathOf(this.mainPart);
+    if (!this.has(relsName)) {
+      this.parsed.set(relsName, parseXml('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"/>'));
+      this.created.push(relsName);
+      this.written.mutations.set(relsName, -1);
+    }
+    const rels = this.xml(relsName).root;
+    const taken = new Set(rels.all('Relationship').map((r) => r.attr('Id')));
+    let n = rels.all('Relationship').length + 1;
+    while (taken.has(`rId${n}`)) n++;
+    rels.append(XmlElement.create('Relationship', { Id: `rId${n}`, Type: relType, Target: relativeTarget(this.mainPart, name) }));
+    if (role) {
+      const at = this.storyParts.findIndex((p) => ROLE_ORDER.indexOf(p.role) > ROLE_ORDER.indexOf(role));
+      this.storyParts.splice(at < 0 ? this.storyParts.length : at, 0, { name, role });
+    }
+    return doc;
+  }
+
+  /** The raw bytes of a part as last written or added (null when there is none). */
+  read(name: string): Uint8Array | null {
+    return this.added.get(name) ?? this.written.zip.read(name);
+  }
+
+  /** Every part name, added ones last. */
+  partNames(): string[] {
+    return [...this.written.zip.entries.map((e) => e.name), ...this.added.keys()];
+  }
+
+  /** Adds a new part, written with the next write; an existing name is refused. */
+  addPart(name: string, data: Uint8Array): void {
+    if (this.has(name)) throw new Error(`part ${name} already exists`);
+    this.added.set(name, data);
+  }
+
   /** Parsed story parts in listing order. */
   stories(): { part: StoryPart; doc: XmlDocument }[] {
     return this.storyParts.map((part) => ({ part, doc: this.xml(part.name) }));
+  }
+
+  /** Mutations of every parsed part so far: tells a caller whether an operation changed anything. */
+  mutationCount(): number {
+    let n = 0;
+    for (const doc of this.parsed.values()) n += doc.mutations;
+    return n;
   }
 
   /** Characters of XML parsed so far: what the parsed trees' memory grows with. */
@@ -171,20 +245,31 @@ export class DocxPackage {
     const { overlay, forceRewrite = false } = opts;
     const rewrite = (name: string, doc: XmlDocument | undefined): doc is XmlDocument =>
       doc !== undefined && (forceRewrite || this.changedSinceWritten(name, doc) || overlay?.touches(doc) === true);
-    if (![...this.parsed].some(([name, doc]) => rewrite(name, doc))) return null;
+    if (this.added.size === 0 && ![...this.parsed].some(([name, doc]) => rewrite(name, doc))) return null;
     const enc = new TextEncoder();
     const entries: OutEntry[] = this.written.zip.entries.map((entry) => {
       const doc = this.parsed.get(entry.name);
       if (rewrite(entry.name, doc)) return { kind: 'data', name: entry.name, data: enc.encode(serializeXml(doc, overlay)), like: entry };
       return { kind: 'copy', entry };
     });
+    for (const name of this.created) {
+      if (this.written.zip.has(name)) continue;
+      entries.push({ kind: 'data', name, data: enc.encode(serializeXml(this.parsed.get(name)!, overlay)) });
+    }
+    for (const [name, data] of this.added) {
+      const doc = this.parsed.get(name);
+      entries.push({ kind: 'data', name, data: doc ? enc.encode(serializeXml(doc, overlay)) : data });
+    }
     // A display copy (overlay) does not become the written state; the real document does.
     const mutations = overlay ? null : new Map([...this.parsed].map(([name, doc]) => [name, doc.mutations]));
     return { entries, mutations };
   }
 
   private wrote(bytes: Uint8Array, plan: WritePlan): Uint8Array {
-    if (plan.mutations) this.written = { bytes, zip: readZip(bytes, OWN_OUTPUT, this.zip.codec), mutations: plan.mutations };
+    if (plan.mutations) {
+      this.written = { bytes, zip: readZip(bytes, OWN_OUTPUT, this.zip.codec), mutations: plan.mutations };
+      this.added.clear();
+    }
     return bytes;
   }
 }
@@ -207,6 +292,26 @@ function relationships(zip: ZipArchive, relsPath: string, source: string): Relat
   return out;
 }
 
+/**
+ * A part's content type as OPC says (Part 2, 10.1.2.4): the Override whose PartName names the part,
+ * else the Default for its extension; both compared case-insensitively (ASCII), as part names are.
+ * The Open XML SDK and System.IO.Packaging type the main part by `Default Extension="xml"`.
+ */
+export function contentTypeOf(types: XmlDocument, part: string): string | null {
+  const name = `/${part}`.toLowerCase();
+  for (const o of types.root.all('Override')) {
+    if (o.attr('PartName')?.toLowerCase() === name) return o.attr('ContentType');
+  }
+  const slash = part.lastIndexOf('/');
+  const dot = part.lastIndexOf('.');
+  if (dot <= slash) return null;
+  const extension = part.slice(dot + 1).toLowerCase();
+  for (const d of types.root.all('Default')) {
+    if (d.attr('Extension')?.toLowerCase() === extension) return d.attr('ContentType');
+  }
+  return null;
+}
+
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function parseOrThrow(zip: ZipArchive, name: string): XmlDocument {
@@ -215,9 +320,12 @@ function parseOrThrow(zip: ZipArchive, name: string): XmlDocument {
   if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
     throw new DocxError('invalid_docx', `Part ${name} is encoded as UTF-16, which this service does not process.`);
   }
+  // A UTF-8 byte-order mark is allowed before the XML declaration (Word reads such parts); it is
+  // not kept: a part the engine rewrites is written without one.
+  const body = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
   let text: string;
   try {
-    text = utf8.decode(bytes);
+    text = utf8.decode(body);
   } catch {
     throw new DocxError('invalid_docx', `Part ${name} is not valid UTF-8 text.`);
   }

@@ -20,3 +20,10 @@ export function relsPathOf(part: string): string {
   const slash = part.lastIndexOf('/');
   return `${part.slice(0, slash + 1)}_rels/${part.slice(slash + 1)}.rels`;
 }
+
+/** The relationship target that names `part` from `sourcePart` (word/document.xml, word/comments.xml -> comments.xml). */
+export function relativeTarget(sourcePart: string, part: string): string {
+  const slash = sourcePart.lastIndexOf('/');
+  const base = slash < 0 ? '' : sourcePart.slice(0, slash + 1);
+  return base && part.startsWith(base) ? part.slice(base.length) : `/${part}`;
+}

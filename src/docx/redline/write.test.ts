@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { EditNotFoundError } from '../errors';
 import { applyDecisions, listRevisions, openDocx, writeRedlines } from '../index';
-import { documentParagraphs } from '../conformance/doctext';
-import { bodyOf, minimalDocx, r } from '../test-support';
+import { documentParagraphs } from '../../../test/conformance/doctext';
+import { bodyOf, minimalDocx, r } from '../../../test/support/docx-files';
 
 const opts = { author: 'Assistant', date: '2025-02-02T10:00:00Z' };
 const docx = minimalDocx(`<w:p>${r('The fee is ')}${r('sixty', '<w:b/>')}${r(' (60) days net.')}</w:p><w:p>${r('Pay in sixty days.')}</w:p>`);
@@ -35,6 +35,16 @@ describe('redline edits', () => {
     const ids = listRevisions(out.bytes).map((x) => x.change_id);
     expect(out.changes.flatMap((c) => c.changeIds).sort()).toEqual([...ids].sort());
     expect(documentParagraphs(applyDecisions(out.bytes, { accept: ids, reject: [] }))).toEqual(['The fee is sixty (60) days.', 'Pay in sixty (60) days.']);
+  });
+
+  it('inserts before the found text when asked, with the formatting of its first run', () => {
+    const out = writeRedlines(docx, [{ op: 'insert', position: 'before', find: 'sixty (60)', text: 'about ' }, { op: 'insert', position: 'before', find: 'Pay', text: 'Then: ' }], opts);
+    const revs = listRevisions(out.bytes);
+    expect(revs.map((x) => [x.kind, x.text_preview])).toEqual([['insert', 'about'], ['insert', 'Then:']]);
+    const ids = revs.map((x) => x.change_id);
+    expect(documentParagraphs(applyDecisions(out.bytes, { accept: ids, reject: [] }))).toEqual(['The fee is about sixty (60) days net.', 'Then: Pay in sixty days.']);
+    expect(bodyOf(out.bytes)).toContain('<w:rPr><w:b/></w:rPr><w:t xml:space="preserve">about </w:t>');
+    expect(documentParagraphs(applyDecisions(out.bytes, { accept: [], reject: ids }))).toEqual(['The fee is sixty (60) days net.', 'Pay in sixty days.']);
   });
 
   it('wraps proposed text in a content control that accept keeps and reject removes', () => {

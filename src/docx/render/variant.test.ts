@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { changeBookmarkName } from '../../contract/bookmark';
+import { changeBookmarkName, moveOtherHalfBookmarkName } from '../../contract/bookmark';
 import { buildDemoContract } from '../fixture';
 import { buildRenderVariant, ingestDocx, listRevisions, openDocx } from '../index';
-import { bodyOf, minimalDocx, r, readPart } from '../test-support';
+import { bodyOf, minimalDocx, r, readPart } from '../../../test/support/docx-files';
 
 describe('render variant', () => {
   it('puts a bookmark named from the change id at every change of the demo contract', () => {
@@ -35,6 +35,14 @@ describe('render variant', () => {
     expect(body).toContain(`<w:del w:id="1" ${D}><w:r><w:delText xml:space="preserve">x</w:delText></w:r></w:del>`);
     expect(body).toContain(`<w:ins w:id="2" ${D}>`);
     expect(body).toContain('¶');
+    // One change, two places: a bookmark at the source (where it is listed) and one at the destination.
+    const [move] = listRevisions(docx).filter((rev) => rev.text_preview.startsWith('Moved'));
+    expect(move).toBeDefined();
+    const source = body.indexOf(`w:name="${changeBookmarkName(move!.change_id)}"`);
+    const destination = body.indexOf(`w:name="${moveOtherHalfBookmarkName(move!.change_id)}"`);
+    expect(source).toBeGreaterThan(-1);
+    expect(destination).toBeGreaterThan(source);
+    expect(body.indexOf('<w:ins w:id="2"')).toBeGreaterThan(destination);
   });
 
   it('leaves the opened document untouched, so it can go on taking decisions', () => {

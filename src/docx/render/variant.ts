@@ -1,7 +1,8 @@
-import { changeBookmarkName } from '../../contract/bookmark';
+import { changeBookmarkName, moveOtherHalfBookmarkName } from '../../contract/bookmark';
 import type { Change } from '../revisions/changes';
 import type { PartScan, Site } from '../revisions/sites';
 import { XmlOverlay } from '../xml/overlay';
+import { ancestorNamed, childOfParagraph, firstParagraph } from '../ooxml/paragraphs';
 import { XmlElement, XmlText, walk } from '../xml/tree';
 
 /**
@@ -9,7 +10,7 @@ import { XmlElement, XmlText, walk } from '../xml/tree';
  * paragraphs (as <ins>/<del>), drops moved text, shows no property change and renders each
  * w:bookmarkStart as an empty <span id="NAME">. So every change gets:
  *  - a bookmark named changeBookmarkName(change_id) at its start, inside a paragraph, so the app
- *    can scroll to it;
+ *    can scroll to it, and for a move moveOtherHalfBookmarkName(change_id) at its other half;
  *  - moves turned into plain deletions and insertions, so both halves show;
  *  - for changes docx-preview cannot show (paragraph marks, formatting, rows, cells, tables,
  *    sections), a small highlighted marker run: "¶" for a paragraph mark, "✎" for formatting,
@@ -39,10 +40,23 @@ export function buildRenderOverlay(scans: readonly PartScan[], changes: readonly
       XmlElement.create('w:bookmarkEnd', { 'w:id': String(id) }),
     ];
     place(overlay, lead, bookmark);
+    // A move is listed once, at its first half; its other half gets a bookmark of its own.
+    const other = change.sites.find((site) => isMoveTo(site) !== isMoveTo(lead) && isMove(site));
+    if (isMove(lead) && other) {
+      const otherId = nextId.get(other.part)!;
+      nextId.set(other.part, otherId + 1);
+      place(overlay, other, [
+        XmlElement.create('w:bookmarkStart', { 'w:id': String(otherId), 'w:name': moveOtherHalfBookmarkName(change.changeId) }),
+        XmlElement.create('w:bookmarkEnd', { 'w:id': String(otherId) }),
+      ]);
+    }
   }
   for (const change of changes) for (const site of change.sites) showMove(overlay, site);
   return overlay;
 }
+
+const isMove = (site: Site) => site.type === 'move-from' || site.type === 'move-to' || site.type === 'mark-move-from' || site.type === 'mark-move-to';
+const isMoveTo = (site: Site) => site.type === 'move-to' || site.type === 'mark-move-to';
 
 function marker(text: string): XmlElement {
   const rPr = XmlElement.create('w:rPr', {}, [XmlElement.create('w:highlight', { 'w:val': 'yellow' })]);
@@ -74,6 +88,17 @@ function place(overlay: XmlOverlay, site: Site, bookmark: XmlElement[]): void {
         const p = firstParagraph(site.type === 'proposed' ? (el.first('w:sdtContent') ?? el) : el);
         if (p) atParagraphStart(overlay, p, nodes);
       }
+      return;
+    }
+    case 'control-ins':
+    case 'control-del':
+    case 'control-move-from':
+    case 'control-move-to': {
+      // An inline control's boundary stands in its paragraph; a block-level one's before the control.
+      const top = childOfParagraph(el);
+      const p = top ? null : firstParagraph(site.boundary?.target ?? el);
+      if (top) overlay.insertBefore(top, nodes);
+      else if (p) atParagraphStart(overlay, p, nodes);
       return;
     }
     case 'rpr-change': {
@@ -132,30 +157,6 @@ function showMove(overlay: XmlOverlay, site: Site): void {
       });
     }
   } else if (site.type === 'move-to' || site.type === 'mark-move-to') overlay.rename(el, 'w:ins');
-}
-
-/** The ancestor-or-self of `el` that is a direct child of a w:p. */
-function childOfParagraph(el: XmlElement): XmlElement | null {
-  for (let e: XmlElement | null = el; e?.parent; e = e.parent) if (e.parent.name === 'w:p') return e;
-  return null;
-}
-
-function ancestorNamed(el: XmlElement, name: string): XmlElement | null {
-  for (let e: XmlElement | null = el; e; e = e.parent) if (e.name === name) return e;
-  return null;
-}
-
-function firstParagraph(el: XmlElement): XmlElement | null {
-  let found: XmlElement | null = null;
-  walk(el, (e) => {
-    if (found) return false;
-    if (e.name === 'w:p') {
-      found = e;
-      return false;
-    }
-    return true;
-  });
-  return found;
 }
 
 function lastParagraph(container: XmlElement | null): XmlElement | null {

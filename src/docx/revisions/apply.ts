@@ -3,6 +3,7 @@ import { insertProperty, sortBySchema } from '../ooxml/schema-order';
 import { XmlElement, isWithin, markDirty, remove, replaceWith, unwrap, walk, type XmlNode } from '../xml/tree';
 import type { Change } from './changes';
 import { MOVE_TYPES, type PartScan, type Site } from './sites';
+import { setId } from './ids';
 import { repairStructure } from './structure';
 
 /**
@@ -52,16 +53,43 @@ export function applyToScans(scans: readonly PartScan[], changes: readonly Chang
   for (const [scan, list] of work) {
     list.sort((a, b) => b.site.pre - a.site.pre);
     const root = scan.doc.root;
+    const joins: XmlElement[] = [];
     for (const { site, accept } of list) {
       if (!isWithin(site.el, root)) continue;
-      decideSite(site, accept);
+      decideSite(site, accept, joins);
     }
     if (decidedMoves.size) removeMoveRanges(root, scan.ranges, decidedMoves);
     repairStructure(root, scan.ranges);
+    if (joins.length) {
+      // Paragraphs join once the batch's rows, cells and content are gone, so a paragraph joins
+      // the paragraph that follows it in the result, whatever the batch removed in between.
+      // First to last (they were collected last to first), as batches deciding one mark each would.
+      for (const paragraph of joins.reverse()) if (isWithin(paragraph, root)) joinWithNext(paragraph);
+      repairStructure(root, scan.ranges);
+    }
+  }
+  keepMoveIds(changes, verdicts, partOf);
+}
+
+/**
+ * A move is one change, whatever contains its halves. When a decision removes the half that
+ * names an undecided move (it lay in a rejected row, or emptied by a decision inside it), the
+ * first half still there takes over its id: the move stays listed as the same change, and
+ * deciding it later decides what is left of it, as one batch would have.
+ */
+function keepMoveIds(changes: readonly Change[], verdicts: ReadonlyMap<string, unknown>, partOf: ReadonlyMap<string, PartScan>): void {
+  for (const change of changes) {
+    if (verdicts.has(change.changeId) || change.sites.length < 2 || !MOVE_TYPES.has(change.sites[0]!.type)) continue;
+    const live = (site: Site) => isWithin(site.el, partOf.get(site.part)!.doc.root);
+    const lead = change.sites[0]!;
+    if (live(lead)) continue;
+    const heir = change.sites.find(live);
+    if (heir && lead.id !== null) setId(heir, lead.id);
   }
 }
 
-export function decideSite(site: Site, accept: boolean): void {
+/** `joins` collects, in the order decided, the paragraphs whose mark went (joined after the batch). */
+export function decideSite(site: Site, accept: boolean, joins: XmlElement[]): void {
   const el = site.el;
   switch (site.type) {
     case 'run-ins':
@@ -81,7 +109,7 @@ export function decideSite(site: Site, accept: boolean): void {
       const paragraph = paragraphOfMark(el);
       remove(el);
       const markGoes = accept === (site.type === 'mark-del' || site.type === 'mark-move-from');
-      if (markGoes) joinWithNext(paragraph);
+      if (markGoes && paragraph) joins.push(paragraph);
       return;
     }
     case 'row-ins':
@@ -102,7 +130,8 @@ export function decideSite(site: Site, accept: boolean): void {
       decideCellMerge(el, accept);
       return;
     case 'numbering-change':
-      remove(el);
+      if (accept) remove(el);
+      else restoreNumbering(el);
       return;
     case 'num-ins': {
       const numPr = el.parent;
@@ -113,6 +142,17 @@ export function decideSite(site: Site, accept: boolean): void {
     case 'proposed':
       if (accept) replaceWith(el, [...(el.first('w:sdtContent')?.children ?? [])]);
       else remove(el);
+      return;
+    case 'control-ins':
+    case 'control-del':
+    case 'control-move-from':
+    case 'control-move-to':
+      decideControlBoundary(site, accept);
+      return;
+    case 'field-code-ins':
+    case 'field-code-del':
+      // An untracked fragment of a field's code goes with the field it belongs to (fields.ts).
+      if (accept === (site.type === 'field-code-del')) remove(el);
       return;
     default:
       // Every *PrChange and w:tblGridChange: accept drops the record, reject restores from it.
@@ -153,15 +193,15 @@ function paragraphOfMark(marker: XmlElement): XmlElement | null {
 }
 
 /** Block-level markup that may stand between two paragraphs and travels into the joined one. */
-const BETWEEN = new Set([
+const BETWEEN: ReadonlySet<string> = new Set([
   'w:bookmarkStart', 'w:bookmarkEnd', 'w:commentRangeStart', 'w:commentRangeEnd', 'w:moveFromRangeStart',
   'w:moveFromRangeEnd', 'w:moveToRangeStart', 'w:moveToRangeEnd', 'w:permStart', 'w:permEnd', 'w:proofErr',
 ]);
 
 /**
  * Joins a paragraph whose mark went away with the next paragraph, which keeps its own properties.
- * Without a next paragraph (last in a cell or story, or before a table) the paragraph stays: a
- * mark cannot vanish there, as in Word.
+ * A table that lost all its rows is passed over (it goes in the structural repair). Without a next
+ * paragraph (before a table, or last in its story or cell) see joinBackward.
  */
 export function joinWithNext(p: XmlElement | null): void {
   const container = p?.parent;
@@ -169,6 +209,7 @@ export function joinWithNext(p: XmlElement | null): void {
   const kids = container.children;
   const between: XmlNode[] = [];
   let next: XmlElement | null = null;
+  let stop: XmlElement | null = null;
   for (let i = kids.indexOf(p) + 1; i < kids.length; i++) {
     const k = kids[i]!;
     if (k.kind !== 1) continue;
@@ -176,16 +217,95 @@ export function joinWithNext(p: XmlElement | null): void {
       next = k;
       break;
     }
-    if (!BETWEEN.has(k.name)) break;
+    if (isRowlessTable(k)) continue;
+    if (!BETWEEN.has(k.name)) {
+      stop = k;
+      break;
+    }
     between.push(k);
   }
-  if (!next) return;
+  if (!next) {
+    joinBackward(p, stop);
+    return;
+  }
   const moved = [...p.children.filter((c) => !(c.kind === 1 && c.name === 'w:pPr')), ...between];
   const nextPPr = next.first('w:pPr');
   const at = nextPPr ? next.children.indexOf(nextPPr) + 1 : 0;
   const merged = [...next.children.slice(0, at), ...moved, ...next.children.slice(at)];
   next.setChildren(merged);
   remove(p);
+}
+
+/** A table whose rows were all removed: the structural repair removes it after the batch. */
+function isRowlessTable(el: XmlElement): boolean {
+  return el.name === 'w:tbl' && !el.elements().some((c) => c.name === 'w:tr' || c.name === 'w:sdt' || c.name === 'w:customXml');
+}
+
+/**
+ * A paragraph whose mark went away with nothing to join forward (issue 17.1): directly before a
+ * table, or last in its story. Word keeps a mark there (a story ends with one), so it is the mark
+ * before that goes: the previous paragraph's content joins this one at its start, and this one
+ * keeps its properties. An emptied paragraph so disappears into its predecessor, as Word's
+ * results show. The previous paragraph's own tracked mark, if any, moves here with its content
+ * (it is still to be decided, and deciding it joins onward the same way), so the document does
+ * not depend on the order in which marks and content are decided.
+ *
+ * First in its story or cell, an empty paragraph directly before a table disappears (RP049's
+ * baseline; range markers stay at block level, where they are allowed); any other stays: after a
+ * table (two tables with nothing between would merge into one), or ending its story. A paragraph
+ * carrying section properties stays (its w:sectPr ends a section).
+ */
+function joinBackward(p: XmlElement, stop: XmlElement | null): void {
+  const pPr = p.first('w:pPr');
+  if (pPr?.first('w:sectPr')) return;
+  const atEnd = stop === null || (stop.name === 'w:sectPr' && p.parent?.name === 'w:body');
+  if (!atEnd && stop?.name !== 'w:tbl') return;
+  const content = p.children.filter((c) => !(c.kind === 1 && c.name === 'w:pPr'));
+  const previous = paragraphBefore(p);
+  if (previous?.name === 'w:p') {
+    const previousPPr = previous.first('w:pPr');
+    if (previousPPr?.first('w:sectPr')) return;
+    const marks = previousPPr?.first('w:rPr')?.elements().filter((c) => MARK_REVISIONS.has(c.name)) ?? [];
+    if (marks.length) {
+      const target = pPr ?? XmlElement.create('w:pPr');
+      if (!pPr) p.insertAt(0, target);
+      let rPr = target.first('w:rPr');
+      if (!rPr) {
+        rPr = XmlElement.create('w:rPr');
+        insertProperty(target, rPr);
+      }
+      for (const m of marks) insertProperty(rPr, m);
+    }
+    const joined = previous.children.filter((c) => !(c.kind === 1 && c.name === 'w:pPr'));
+    remove(previous);
+    const at = p.first('w:pPr') ? 1 : 0;
+    p.setChildren([...p.children.slice(0, at), ...joined, ...content]);
+  } else if (firstBlock(p) && !atEnd && content.every((c) => c.kind !== 1 || BETWEEN.has(c.name))) {
+    replaceWith(p, content.filter((c) => c.kind === 1));
+  }
+}
+
+const MARK_REVISIONS: ReadonlySet<string> = new Set(['w:ins', 'w:del', 'w:moveFrom', 'w:moveTo']);
+
+/** Whether nothing but range markers comes before `p` in its container. */
+function firstBlock(p: XmlElement): boolean {
+  const kids = p.parent!.children;
+  for (let i = kids.indexOf(p) - 1; i >= 0; i--) {
+    const k = kids[i]!;
+    if (k.kind === 1 && !BETWEEN.has(k.name) && !k.name.endsWith('Pr')) return false;
+  }
+  return true;
+}
+
+/** The paragraph-like block (w:p, or a block control or custom XML holding one) directly before `p`, if any. */
+function paragraphBefore(p: XmlElement): XmlElement | null {
+  const kids = p.parent!.children;
+  for (let i = kids.indexOf(p) - 1; i >= 0; i--) {
+    const k = kids[i]!;
+    if (k.kind !== 1 || BETWEEN.has(k.name)) continue;
+    return k.name === 'w:p' || k.name === 'w:sdt' || k.name === 'w:customXml' ? k : null;
+  }
+  return null;
 }
 
 function removeCell(cell: XmlElement): void {
@@ -206,7 +326,64 @@ function decideCellMerge(el: XmlElement, accept: boolean): void {
   }
 }
 
+/**
+ * A tracked boundary of a content control (issue 17.2), as Word decides it: an inserted control
+ * stays on accept and loses its control (keeping the content) on reject; a deleted one the other
+ * way round; a moved control disappears, content and all, at its source on accept and at its
+ * destination on reject. The range markers always go. Both boundaries of one control are one
+ * change, so the second finds the control already handled.
+ */
+function decideControlBoundary(site: Site, accept: boolean): void {
+  const { end, target } = site.boundary ?? { end: null, target: null };
+  remove(site.el);
+  if (end) remove(end);
+  if (!target?.parent) return;
+  switch (site.type) {
+    case 'control-ins':
+    case 'control-del':
+      if (accept === (site.type === 'control-del')) unwrapControl(target);
+      return;
+    case 'control-move-from':
+    case 'control-move-to':
+      if (accept === (site.type === 'control-move-from')) remove(target);
+      return;
+  }
+}
+
+/** A content control or custom XML element replaced by its content. */
+function unwrapControl(target: XmlElement): void {
+  if (target.name === 'w:sdt') replaceWith(target, [...(target.first('w:sdtContent')?.children ?? [])]);
+  else replaceWith(target, target.children.filter((c) => !(c.kind === 1 && c.name === 'w:customXmlPr')));
+}
+
 // ---- properties ---------------------------------------------------------------------------------
+
+/**
+ * Rejecting a numbering change (w:numberingChange in a paragraph's w:numPr) brings back the
+ * numbering the paragraph had, as far as the markup records it: the w:numPr of the old
+ * properties when the paragraph's w:pPrChange holds them (none there: it was not numbered);
+ * else no numbering when the record's w:original (the previous number's text) is empty or
+ * absent. A non-empty w:original records only the number's text, not the list it came from,
+ * so the current list stays and the record goes.
+ */
+function restoreNumbering(change: XmlElement): void {
+  const numPr = change.parent;
+  const pPr = numPr?.parent;
+  remove(change);
+  if (!numPr || pPr?.name !== 'w:pPr') return;
+  const oldPPr = pPr.first('w:pPrChange')?.first('w:pPr');
+  if (oldPPr) {
+    const oldNumPr = oldPPr.first('w:numPr');
+    if (!oldNumPr) remove(numPr);
+    else {
+      const kept = oldNumPr.elements().filter((c) => c.name === 'w:ilvl' || c.name === 'w:numId').map((c) => c.cloneDeep());
+      const live = numPr.elements().filter((c) => c.name === 'w:ins');
+      numPr.setChildren(sortBySchema('w:numPr', [...kept, ...live]));
+    }
+    return;
+  }
+  if (!change.attr('w:original')) remove(numPr);
+}
 
 /** Children of a property element that a reject keeps: separately tracked or not formatting. */
 const KEPT_ON_REJECT: Record<string, ReadonlySet<string>> = {
@@ -218,16 +395,28 @@ const KEPT_ON_REJECT: Record<string, ReadonlySet<string>> = {
   'w:numPr': new Set(['w:ins']),
 };
 
-/** Rejecting a property change: the old properties it holds replace the current ones. */
+/**
+ * Rejecting a property change: the old properties it holds replace the current ones. What the
+ * holder tracks separately (a cell's w:cellDel, a mark's w:ins, a row's w:del...) stays as it is
+ * now: Word also writes such markers inside the old properties, with ids of their own, but they
+ * record the same cell, row or mark change as the live marker (or one already decided), so a
+ * restored copy would make a decided change reappear, or one change appear twice.
+ */
 function restoreProperties(change: XmlElement): void {
   const holder = change.parent;
   if (!holder) return;
   const kept = KEPT_ON_REJECT[holder.name] ?? new Set<string>();
   const old = change.first(holder.name);
-  const restored: XmlNode[] = old ? old.children.map((c) => (c.kind === 1 ? c.cloneDeep() : c)) : [];
+  const restored = old ? old.elements().filter((c) => !kept.has(c.name) && !PROPERTY_CHANGES.has(c.name)).map((c) => c.cloneDeep()) : [];
   const keep = holder.children.filter((c) => c.kind === 1 && c !== change && kept.has(c.name));
-  holder.setChildren(sortBySchema(holder.name, [...restored.filter((c) => c.kind === 1), ...keep]));
+  holder.setChildren(sortBySchema(holder.name, [...restored, ...keep]));
 }
+
+/** Property-change records: never restored from old properties (a change records one step). */
+const PROPERTY_CHANGES: ReadonlySet<string> = new Set([
+  'w:rPrChange', 'w:pPrChange', 'w:tblPrChange', 'w:tblGridChange', 'w:tblPrExChange', 'w:trPrChange', 'w:tcPrChange',
+  'w:sectPrChange', 'w:numberingChange',
+]);
 
 /** Removes the range markers of decided moves; `ranges` are the part's markers (PartScan.ranges). */
 function removeMoveRanges(root: XmlElement, ranges: readonly XmlElement[], names: ReadonlySet<string>): void {

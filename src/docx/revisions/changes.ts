@@ -1,5 +1,6 @@
 import type { RevisionKind } from '../../contract/revision';
-import type { XmlElement } from '../xml/tree';
+import { isWithin, type XmlElement } from '../xml/tree';
+import { mergeFieldUnits } from './fields';
 import { KIND_OF, MOVE_TYPES, type PartScan, type Site } from './sites';
 
 /**
@@ -28,6 +29,7 @@ export function groupChanges(scans: readonly PartScan[]): Change[] {
   const out: Change[] = [];
   const moves = new Map<string, Change>();
   const proposals = new Map<XmlElement, Change>();
+  const controls = new Map<XmlElement, Change>();
   for (const scan of scans) {
     const ordered = [...scan.sites].sort((a, b) => a.order - b.order);
     for (const site of ordered) {
@@ -57,12 +59,48 @@ export function groupChanges(scans: readonly PartScan[]): Change[] {
         out.push(change);
         continue;
       }
+      if (site.boundary) {
+        // Both tracked boundaries of one control are one change (issue 17.2).
+        const key = site.boundary.target ?? site.el;
+        const existing = controls.get(key);
+        if (existing && existing.sites[0]!.type === site.type) {
+          existing.sites.push(site);
+          continue;
+        }
+        const change: Change = { changeId: changeIdOf(site), kind: KIND_OF[site.type], sites: [site] };
+        controls.set(key, change);
+        out.push(change);
+        continue;
+      }
       let kind = KIND_OF[site.type];
       if (site.type === 'mark-move-from') kind = 'paragraph_mark';
       out.push({ changeId: changeIdOf(site), kind, sites: [site] });
     }
   }
-  return out;
+  return mergeFieldUnits(joinMovedControls(out, moves));
+}
+
+/**
+ * A moved content control's boundaries belong to the move of the content inside it: they are
+ * decided with it, so the control disappears with the move's source or destination.
+ */
+function joinMovedControls(out: Change[], moves: ReadonlyMap<string, Change>): Change[] {
+  if (!moves.size) return out;
+  const joined = new Set<Change>();
+  for (const c of out) {
+    const lead = c.sites[0]!;
+    const target = lead.boundary?.target;
+    if (!target || (lead.type !== 'control-move-from' && lead.type !== 'control-move-to')) continue;
+    const half = lead.type === 'control-move-from' ? ['move-from', 'mark-move-from'] : ['move-to', 'mark-move-to'];
+    for (const move of moves.values()) {
+      if (move.sites.some((s) => half.includes(s.type) && isWithin(s.el, target))) {
+        move.sites.push(...c.sites);
+        joined.add(c);
+        break;
+      }
+    }
+  }
+  return joined.size ? out.filter((c) => !joined.has(c)) : out;
 }
 
 function enclosingProposal(el: XmlElement, proposals: ReadonlyMap<XmlElement, Change>): Change | null {

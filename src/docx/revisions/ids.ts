@@ -38,4 +38,6 @@ export function setId(site: Site, id: string): void {
   site.id = id;
   if (site.type === 'proposed') site.el.first('w:sdtPr')?.first('w:tag')?.setAttr('w:val', `redline:proposed:${id}`);
   else site.el.setAttr('w:id', id);
+  // A tracked control boundary is a range: its end marker carries the same id.
+  site.boundary?.end?.setAttr('w:id', id);
 }

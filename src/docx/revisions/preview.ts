@@ -171,5 +171,19 @@ export function previewOf(sites: readonly Site[]): string {
       const t = clip(visibleText(el.first('w:sdtContent') ?? el));
       return t ? clip(`Proposed: ${t}`) : 'Proposed content';
     }
+    case 'control-ins':
+    case 'control-del':
+    case 'control-move-from':
+    case 'control-move-to': {
+      const target = lead.boundary?.target;
+      const noun = target?.name === 'w:customXml' ? 'Custom XML element' : 'Content control';
+      const verb = lead.type === 'control-ins' ? 'inserted' : lead.type === 'control-del' ? 'removed' : 'moved';
+      const t = target ? clip(visibleText(target.first('w:sdtContent') ?? target)) : '';
+      return clip(t ? `${noun} ${verb}: ${t}` : `${noun} ${verb}`);
+    }
+    case 'field-code-ins':
+      return 'Inserted field code';
+    case 'field-code-del':
+      return 'Deleted field code';
   }
 }

@@ -4,12 +4,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { documentParagraphs } from '../conformance/doctext';
-import { structuralProblems } from '../conformance/validity';
+import { documentParagraphs } from '../../../test/conformance/doctext';
+import { structuralProblems } from '../../../test/conformance/validity';
 import { buildDocx, by, del, formatted, ins, p, para, type BlockSpec, type Inline } from '../fixture';
 import { applyDecisions, ingestDocx, listRevisions, openDocx } from '../index';
 import { DocxPackage } from '../package/package';
-import { bodyOf } from '../test-support';
+import { bodyOf } from '../../../test/support/docx-files';
 import { serializeNode, serializeXml } from '../xml/serialize';
 import { applyToScans } from './apply';
 import { groupChanges } from './changes';

@@ -3,7 +3,7 @@ import { REVISION_KINDS } from '../../contract/revision';
 import { ConflictingChangeIdsError, UnknownChangeIdsError } from '../errors';
 import { buildDemoContract, buildKindSample } from '../fixture';
 import { applyDecisions, ingestDocx, listRevisions, openDocx } from '../index';
-import { bodyOf, commentsPart, del, dr, ins, minimalDocx, r } from '../test-support';
+import { bodyOf, commentsPart, del, dr, ins, minimalDocx, r } from '../../../test/support/docx-files';
 
 const DATE = 'w:date="2025-01-01T00:00:00Z"';
 

@@ -13,7 +13,9 @@ export type SiteType =
   | 'row-ins' | 'row-del' | 'cell-ins' | 'cell-del' | 'cell-merge'
   | 'rpr-change' | 'ppr-change' | 'tblpr-change' | 'tblgrid-change' | 'tblprex-change'
   | 'trpr-change' | 'tcpr-change' | 'sectpr-change' | 'numbering-change' | 'num-ins'
-  | 'proposed';
+  | 'proposed'
+  | 'control-ins' | 'control-del' | 'control-move-from' | 'control-move-to'
+  | 'field-code-ins' | 'field-code-del';
 
 export const KIND_OF: Record<SiteType, RevisionKind> = {
   'run-ins': 'insert', 'run-del': 'delete', 'move-from': 'delete', 'move-to': 'insert',
@@ -24,6 +26,8 @@ export const KIND_OF: Record<SiteType, RevisionKind> = {
   'tblpr-change': 'tbl-prop-change', 'tblgrid-change': 'tbl-prop-change', 'tblprex-change': 'tbl-prop-change',
   'trpr-change': 'tr-prop-change', 'tcpr-change': 'tc-prop-change', 'sectpr-change': 'sect-prop-change',
   proposed: 'proposed',
+  'control-ins': 'insert', 'control-del': 'delete', 'control-move-from': 'delete', 'control-move-to': 'insert',
+  'field-code-ins': 'insert', 'field-code-del': 'delete',
 };
 
 export const MOVE_TYPES: ReadonlySet<SiteType> = new Set(['move-from', 'move-to', 'mark-move-from', 'mark-move-to']);
@@ -45,6 +49,37 @@ export interface Site {
   moveName: string | null;
   /** The same revision in an mc:Fallback copy of this content; decided with this site. */
   shadows: Site[];
+  /** For a tracked content-control boundary (control-*): its range's end marker and the control it bounds. */
+  boundary?: ControlBoundary;
+}
+
+/**
+ * A w:customXml{Ins,Del,MoveFrom,MoveTo}RangeStart records that the start or the end tag of the
+ * content control (or custom XML element) right after it, or around it, was inserted, deleted or
+ * moved (issue 17.2). Word writes one range over the control's start and one over its end.
+ */
+export interface ControlBoundary {
+  end: XmlElement | null;
+  target: XmlElement | null;
+}
+
+const CONTROL_RANGE = /^w:customXml(Ins|Del|MoveFrom|MoveTo)Range(Start|End)$/;
+const CONTROL_TYPE: Record<string, SiteType> = { Ins: 'control-ins', Del: 'control-del', MoveFrom: 'control-move-from', MoveTo: 'control-move-to' };
+
+/** The content control or custom XML element a boundary range's start marker bounds, if any. */
+function boundedBy(start: XmlElement): XmlElement | null {
+  const parent = start.parent;
+  if (!parent) return null;
+  const kids = parent.children;
+  for (let i = kids.indexOf(start) + 1; i < kids.length; i++) {
+    const k = kids[i]!;
+    if (k.kind !== 1) continue;
+    if (k.name === 'w:sdt' || k.name === 'w:customXml') return k;
+    if (!CONTROL_RANGE.test(k.name)) break;
+  }
+  if (parent.name === 'w:sdtContent' && parent.parent?.name === 'w:sdt') return parent.parent;
+  if (parent.name === 'w:customXml') return parent;
+  return null;
 }
 
 /** Elements whose descendants describe old properties, not live content. */
@@ -98,7 +133,7 @@ export interface PartScan {
   doc: XmlDocument;
   sites: Site[];
   /**
-   * Every range marker (bookmark, comment range, move range start or end) in document order,
+   * Every range marker (bookmark, comment range, move range start or end) and comment reference in document order,
    * found on the same walk, so repairs after a decision need not walk the part again.
    */
   ranges: XmlElement[];
@@ -120,8 +155,9 @@ interface BlockScan {
 /** Most blocks hold neither; they all share this one, so a scan allocates nothing for them. */
 const NOTHING_FOUND: BlockScan = Object.freeze({ sites: [], ranges: [], pre: 0, order: 0, preCount: 0, orderCount: 0 });
 
+/** Range markers, and comment references (so a decision can tell which comments lost their mark). */
 export const RANGE_MARKERS: ReadonlySet<string> = new Set([
-  'w:bookmarkStart', 'w:bookmarkEnd', 'w:commentRangeStart', 'w:commentRangeEnd',
+  'w:bookmarkStart', 'w:bookmarkEnd', 'w:commentRangeStart', 'w:commentRangeEnd', 'w:commentReference',
   'w:moveFromRangeStart', 'w:moveFromRangeEnd', 'w:moveToRangeStart', 'w:moveToRangeEnd',
 ]);
 
@@ -133,6 +169,7 @@ const NOTABLE: ReadonlySet<string> = new Set([
   ...RANGE_MARKERS, 'mc:AlternateContent', 'w:p', 'w:ins', 'w:del', 'w:moveFrom', 'w:moveTo', 'w:sdt',
   'w:rPrChange', 'w:pPrChange', 'w:tblPrChange', 'w:tblGridChange', 'w:tblPrExChange', 'w:trPrChange', 'w:tcPrChange',
   'w:sectPrChange', 'w:numberingChange', 'w:cellIns', 'w:cellDel', 'w:cellMerge',
+  ...['Ins', 'Del', 'MoveFrom', 'MoveTo'].flatMap((k) => [`w:customXml${k}RangeStart`, `w:customXml${k}RangeEnd`]),
 ]);
 
 /**
@@ -171,6 +208,10 @@ export function scanPart(part: string, role: PartRole, doc: XmlDocument, previou
     const name = el.name;
     if (!NOTABLE.has(name)) {
       for (const c of el.children) if (c.kind === 1) visit(c, out);
+      return;
+    }
+    if (name.startsWith('w:customXml')) {
+      visitControlBoundary(el, out);
       return;
     }
     if (RANGE_MARKERS.has(name)) ranges.push(el);
@@ -221,6 +262,24 @@ export function scanPart(part: string, role: PartRole, doc: XmlDocument, previou
     }
     if (deferred) return;
     for (const c of el.children) if (c.kind === 1) visit(c, out);
+  };
+
+  /** Boundary ranges: a site at each start; ends are paired with their starts after the walk. */
+  const controlEnds = new Map<string, XmlElement>();
+  const controlSites: Site[] = [];
+  const visitControlBoundary = (el: XmlElement, out: Site[]): void => {
+    const m = CONTROL_RANGE.exec(el.name);
+    if (!m) return;
+    contextual = true; // a range's start and end lie in different blocks
+    if (m[2] === 'End') {
+      controlEnds.set(`${m[1]}:${el.attr('w:id')}`, el);
+      return;
+    }
+    const site = make(CONTROL_TYPE[m[1]!]!, el);
+    site.boundary = { end: null, target: boundedBy(el) };
+    site.order = order++;
+    out.push(site);
+    controlSites.push(site);
   };
 
   /** A w:pPr: its w:rPr mark revisions wait for the paragraph's end; the rest is visited now. */
@@ -292,5 +351,9 @@ export function scanPart(part: string, role: PartRole, doc: XmlDocument, previou
     else for (const c of el.children) if (c.kind === 1) visitAbove(c, depth + 1);
   };
   visitAbove(doc.root, 0);
+  for (const site of controlSites) {
+    const m = CONTROL_RANGE.exec(site.el.name)!;
+    site.boundary!.end = controlEnds.get(`${m[1]}:${site.el.attr('w:id')}`) ?? null;
+  }
   return { part, role, doc, sites, ranges, blocks, scannedAt };
 }

@@ -4,8 +4,14 @@ import { XmlElement, isWithin, remove, walk } from '../xml/tree';
  * Structural repairs after content was removed or joined, so the output opens in Word and
  * LibreOffice: no table without rows, no row without cells, every cell and story ends with a
  * paragraph, the body ends with a paragraph before its final w:sectPr, no empty revision
- * wrappers, and no range marker (bookmark, comment range, move range) without its partner.
+ * wrappers without an id, and no range marker (bookmark, comment range, move range) without its partner.
  * Only elements on the path to a change (dirty ones) are examined for emptiness.
+ */
+/**
+ * An emptied wrapper that still names a change (an insertion whose only content, a deletion,
+ * was accepted) stays, listed, until it is decided itself: removing it would decide it as a side
+ * effect of another change, with a verdict nobody gave, and make the result (and the track)
+ * depend on which of the two was decided first.
  */
 const INLINE_WRAPPERS = new Set(['w:ins', 'w:del', 'w:moveFrom', 'w:moveTo']);
 const STORY_CONTAINERS = new Set(['w:hdr', 'w:ftr', 'w:footnote', 'w:endnote', 'w:comment', 'w:txbxContent']);
@@ -30,7 +36,7 @@ export function repairStructure(root: XmlElement, ranges: readonly XmlElement[])
     const el = dirty[i]!;
     if (!el.parent && el !== root) continue;
     const name = el.name;
-    if (INLINE_WRAPPERS.has(name) && isInline(el) && el.elements().length === 0) remove(el);
+    if (INLINE_WRAPPERS.has(name) && isInline(el) && el.elements().length === 0 && el.attr('w:id') === null) remove(el);
     else if (name === 'w:tr' && el.all('w:tc').length === 0 && !el.first('w:sdt') && !el.first('w:customXml')) remove(el);
     else if (name === 'w:tbl' && el.all('w:tr').length === 0 && !el.first('w:sdt') && !el.first('w:customXml')) remove(el);
   }

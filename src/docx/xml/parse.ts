@@ -16,7 +16,7 @@ export class XmlSyntaxError extends Error {}
  * Deepest element nesting accepted. Real parts nest a few dozen levels; the engine's tree
  * walkers recurse, so a hostile part nested 100,000 deep overflowed the stack (a RangeError,
  * answered 500) instead of being refused as invalid (422). Measured: walkers still pass at
- * 3,000 levels, so 1,000 leaves a wide margin. Found by src/service/reliability/fuzz.test.ts.
+ * 3,000 levels, so 1,000 leaves a wide margin. Found by test/reliability/fuzz.test.ts.
  */
 export const MAX_XML_DEPTH = 1000;
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { DocxError } from '../errors';
 import { buildDemoContract } from '../fixture';
 import { ingestDocx, openDocx } from '../index';
-import { codeOf, lieAboutSizes, minimalDocx } from '../test-support';
+import { codeOf, lieAboutSizes, minimalDocx } from '../../../test/support/docx-files';
 import { readZip } from './read';
 import { writeZip } from './write';
 

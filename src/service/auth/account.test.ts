@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionGrant } from '../../contract/auth';
 import { buildKindSample } from '../../docx/fixture';
-import { multipartBody, startTestService, type TestService } from '../testing/test-service';
+import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
 
 describe('sign-up, sessions, members and API keys', () => {
   let t: TestService;

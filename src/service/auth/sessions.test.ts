@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_AUTH_LIMITS } from '../config';
-import { startTestService, type TestService } from '../testing/test-service';
+import { startTestService, type TestService } from '../../../test/support/test-service';
 
 describe('sessions', () => {
   let t: TestService;

@@ -12,19 +12,25 @@ import { buildDemoContract } from '../../docx/fixture';
 import { addMember, createOrg, createUser } from '../auth/directory';
 import type { Database } from '../store/database';
 import { openPostgresDatabase } from '../store/postgres-database';
-import { multipartBody } from '../testing/test-service';
+import { multipartBody } from '../../../test/support/test-service';
 import { startCluster, type Cluster } from './cluster';
-import { startLocalS3, type LocalS3 } from './local-s3';
+import type { LocalS3 } from './local-s3';
+import { startLocalS3Process } from '../../../test/support/local-s3-process';
 import { createScratchDatabase, LOCAL_POSTGRES_URL, postgresReachable } from './postgres-admin';
-import { SERVED_BY_HEADER } from './round-robin-proxy';
+import { buildBenchmarkContract } from '../../docx/fixture/benchmark-contract';
+import { findHaproxy, HAPROXY_MISSING } from './haproxy';
+import { SERVED_BY_HEADER } from './haproxy-config';
 
 /**
  * Three real service processes (`src/service/main.ts`) on one PostgreSQL database of
- * their own and one s3rver, behind the round-robin proxy: what holds across instances.
+ * their own and one s3rver, behind HAProxy: what holds across instances, and what an
+ * operator sees when one instance dies or all are restarted in turn.
  */
 const SERVER_URL = process.env.DATABASE_URL || LOCAL_POSTGRES_URL;
 const reachable = await postgresReachable(SERVER_URL);
 if (!reachable) console.warn(`cluster test skipped: PostgreSQL is not reachable at ${SERVER_URL.replace(/\/\/[^@/]*@/, '//***@')}`);
+const haproxy = findHaproxy();
+if (!haproxy) console.warn(`cluster test skipped: ${HAPROXY_MISSING}`);
 
 interface Answer {
   status: number;
@@ -43,7 +49,7 @@ function send(base: string, method: string, url: string, options: { headers?: Re
   return new Promise((resolve, reject) => {
     const request = http.request({
       host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method, headers,
-      localAddress: options.from ?? '127.0.0.1', agent: false, timeout: 20_000,
+      localAddress: options.from ?? '127.0.0.1', agent: false, timeout: 60_000,
     }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (c: Buffer) => chunks.push(c));
@@ -59,7 +65,7 @@ function send(base: string, method: string, url: string, options: { headers?: Re
   });
 }
 
-describe.skipIf(!reachable)('three instances on PostgreSQL + S3 behind the round-robin proxy', () => {
+describe.skipIf(!reachable || !haproxy)('three instances on PostgreSQL + S3 behind HAProxy', () => {
   let tmp: string;
   let s3: LocalS3;
   let database: { url: string; drop(): Promise<void> };
@@ -70,7 +76,7 @@ describe.skipIf(!reachable)('three instances on PostgreSQL + S3 behind the round
 
   beforeAll(async () => {
     tmp = mkdtempSync(path.join(os.tmpdir(), 'redline-cluster-'));
-    s3 = await startLocalS3(path.join(tmp, 's3'));
+    s3 = await startLocalS3Process(path.join(tmp, 's3'));
     database = await createScratchDatabase(SERVER_URL, 'redline_cluster_test');
     cluster = await startCluster({
       instances: 3, databaseUrl: database.url, blobStoreEnv: s3.env, dataDir: tmp,
@@ -78,6 +84,7 @@ describe.skipIf(!reachable)('three instances on PostgreSQL + S3 behind the round
       // Tests sign the same person in several times; the per-IP limits stay at DESIGN's values.
       env: { LOG_LEVEL: 'warn', STATIC_DIR: '', RATE_RESEND_COOLDOWN_MS: '0', RATE_CODES_PER_ADDRESS_PER_HOUR: '1000', SMTP_URL: '' },
       startTimeoutMs: 45_000,
+      checkIntervalMs: 500,
     });
     db = openPostgresDatabase({ connectionString: database.url, maxConnections: 2 });
   }, 60_000);
@@ -115,7 +122,7 @@ describe.skipIf(!reachable)('three instances on PostgreSQL + S3 behind the round
       expect(res.status).toBe(200);
       servedBy.add(String(res.headers[SERVED_BY_HEADER]));
     }
-    expect(servedBy).toEqual(new Set(cluster.instances.map((i) => new URL(i.url).host)));
+    expect(servedBy).toEqual(new Set(cluster.instances.map((i) => i.name)));
   });
 
   it('holds the per-IP rate limit across instances, per real client address', async () => {
@@ -190,4 +197,133 @@ describe.skipIf(!reachable)('three instances on PostgreSQL + S3 behind the round
     expect(log.map((e) => e.seq)).toEqual(independent.map((_, i) => i + 1));
     expect(log.every((e) => e.kind === 'decide')).toBe(true);
   });
+  /** A fresh draft of a contract with many changes, and `count` of them that each decide only themselves. */
+  const draftWithIndependentChanges = async (grant: SessionGrant, pages: number, count: number) => {
+    const form = multipartBody({ purpose: 'source_doc' }, { name: 'Load.docx', bytes: buildBenchmarkContract({ pages }) });
+    const created = await send(cluster.url, 'POST', '/api/uploads', { headers: { ...auth(grant), ...form.headers }, body: form.payload });
+    expect(created.status).toBe(201);
+    const draftRes = await send(cluster.url, 'POST', `/api/uploads/${DocumentRow.parse(created.json()).id}/working-draft`, { headers: auth(grant) });
+    expect(draftRes.status).toBe(201);
+    const draft = DocumentRow.parse(draftRes.json());
+    const review = ReviewResponse.parse((await send(cluster.url, 'GET', `/api/documents/${draft.id}/review`, { headers: auth(grant) })).json());
+    const doc = new Uint8Array(Buffer.from(review.contentBase64, 'base64'));
+    const all = review.revisions.map((r) => r.change_id);
+    const alone = (id: string, accept: boolean) => openDocx(doc).apply({ accept: accept ? [id] : [], reject: accept ? [] : [id] }).changeIds().length === all.length - 1;
+    const ids: string[] = [];
+    for (const id of all) {
+      if (ids.length === count) break;
+      if (alone(id, true) && alone(id, false)) ids.push(id);
+      // The local S3 server runs in this process: a long synchronous stretch here would stall it,
+      // fail every instance's readiness, and HAProxy would rightly take them all out.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(ids.length).toBe(count);
+    return { draft, ids };
+  };
+
+  /**
+   * One batch as a careful client sends it: an Idempotency-Key, and one retry after a failure
+   * with no answer or a 5xx. A retry told 409 already_decided means the first send was applied
+   * (the track is checked afterwards).
+   */
+  const applyWithOneRetry = async (grant: SessionGrant, draftId: string, id: string, accept: boolean) => {
+    const body = accept ? { accepted_change_ids: [id], rejected_change_ids: [] } : { accepted_change_ids: [], rejected_change_ids: [id] };
+    const headers = { ...auth(grant), 'idempotency-key': randomBytes(12).toString('hex') };
+    const details: string[] = [];
+    const once = () => send(cluster.url, 'POST', `/api/documents/${draftId}/revisions/apply`, { headers, body }).then((a) => {
+      if (a.status !== 200) details.push(`${a.status} ${a.headers[SERVED_BY_HEADER] ?? 'load balancer'}: ${a.body.toString('utf8').slice(0, 300)}`);
+      return a.status;
+    }, (error: unknown) => {
+      details.push(String(error));
+      return 0;
+    });
+    const first = await once();
+    if (first === 200) return { ok: true, retried: false, statuses: [first], details };
+    const second = await once();
+    return { ok: second === 200 || second === 409, retried: true, statuses: [first, second], details };
+  };
+
+  it('loses no batch when an instance is killed mid-load: HAProxy retries elsewhere and marks it down; it rejoins after a restart', async () => {
+    await newUser('failover@cluster.example');
+    const grant = await signIn('failover@cluster.example');
+    const { draft, ids } = await draftWithIndependentChanges(grant, 8, 40);
+    const decisions = ids.map((id, i) => ({ id, accept: i % 3 !== 0 }));
+    // 8 clients, 5 batches each, one draft; instance 2 is killed with SIGKILL once 6 batches are answered.
+    let answered = 0;
+    let killedAt = 0;
+    let markedDownMs = -1;
+    const killing = (async () => {
+      while (answered < 6) await new Promise((r) => setTimeout(r, 10));
+      killedAt = Date.now();
+      await cluster.kill(2);
+      markedDownMs = await cluster.waitForState(2, 'DOWN', 10_000).then(() => Date.now() - killedAt);
+    })();
+    const results = await Promise.all(Array.from({ length: 8 }, async (_, client) => {
+      const mine = [];
+      for (let k = 0; k < 5; k++) {
+        const d = decisions[client * 5 + k]!;
+        mine.push({ ...d, ...(await applyWithOneRetry(grant, draft.id, d.id, d.accept)) });
+        answered++;
+      }
+      return mine;
+    }));
+    await killing;
+    const flat = results.flat();
+    const retried = flat.filter((r) => r.retried);
+    console.info(`failover: ${flat.length} batches, ${flat.filter((r) => !r.ok).length} failed, ${retried.length} retried `
+      + `(${retried.map((r) => `${r.statuses.join('->')} [${r.details.join(' | ').slice(0, 160)}]`).join(', ') || 'none'}); instance marked down ${markedDownMs} ms after SIGKILL`);
+    expect(flat.filter((r) => !r.ok)).toEqual([]);
+    // Every batch is in the track exactly as sent: applied once, by the first send or by the retry.
+    const after = ReviewResponse.parse((await send(cluster.url, 'GET', `/api/documents/${draft.id}/review`, { headers: auth(grant) })).json());
+    const items = new Map(after.track!.items.map((item) => [item.id, item]));
+    for (const d of decisions) expect(items.get(d.id)?.state, d.id).toBe(d.accept ? 'in' : 'back');
+
+    // Back again: HAProxy's checks bring the restarted instance into the rotation.
+    await cluster.restart(2);
+    const upMs = await cluster.waitForState(2, 'UP', 20_000);
+    const servedBy = new Set<string>();
+    for (let i = 0; i < 9; i++) servedBy.add(String((await send(cluster.url, 'GET', '/api/health/live')).headers[SERVED_BY_HEADER]));
+    console.info(`failover: instance 2 restarted and marked up ${upMs} ms after it answered`);
+    expect(servedBy.has('instance-2')).toBe(true);
+  }, 120_000);
+
+  it('loses no request while all three instances are restarted in turn under load (SIGTERM, exit 0, restart, rejoin)', async () => {
+    await newUser('rolling@cluster.example');
+    const grant = await signIn('rolling@cluster.example');
+    const { draft, ids } = await draftWithIndependentChanges(grant, 12, 60);
+    const pool = [...ids];
+    const outcomes: { kind: string; status: number; detail: string; ms: number }[] = [];
+    let loading = true;
+    // 4 clients: applies of one change each while changes last, reads of the upload list throughout; no retries.
+    const clients = Array.from({ length: 4 }, async (_, client) => {
+      while (loading) {
+        const id = client % 2 === 0 ? pool.shift() : undefined;
+        if (id) {
+          const started = Date.now();
+          const outcome = await send(cluster.url, 'POST', `/api/documents/${draft.id}/revisions/apply`, { headers: auth(grant), body: { accepted_change_ids: [id], rejected_change_ids: [] } })
+            .then((a) => ({ status: a.status, detail: a.status === 200 ? '' : a.body.toString('utf8').slice(0, 200) }), (error: unknown) => ({ status: 0, detail: String(error) }));
+          outcomes.push({ kind: 'apply', ...outcome, ms: Date.now() - started });
+        } else {
+          const started = Date.now();
+          const outcome = await send(cluster.url, 'GET', '/api/uploads', { headers: auth(grant) })
+            .then((a) => ({ status: a.status, detail: a.status === 200 ? '' : a.body.toString('utf8').slice(0, 200) }), (error: unknown) => ({ status: 0, detail: String(error) }));
+          outcomes.push({ kind: 'list', ...outcome, ms: Date.now() - started });
+        }
+      }
+    });
+    const exitCodes: (number | null)[] = [];
+    for (const index of [1, 2, 3]) {
+      exitCodes.push(await cluster.terminate(index));
+      await cluster.restart(index);
+      await cluster.waitForState(index, 'UP', 20_000);
+    }
+    loading = false;
+    await Promise.all(clients);
+    const failed = outcomes.filter((o) => o.status !== 200);
+    console.info(`rolling restart: ${outcomes.length} requests (${outcomes.filter((o) => o.kind === 'apply').length} applies) during 3 restarts, `
+      + `${failed.length} failed; exit codes ${exitCodes.join(', ')}`);
+    expect(exitCodes).toEqual([0, 0, 0]);
+    expect(failed).toEqual([]);
+    expect(outcomes.filter((o) => o.kind === 'apply').length).toBeGreaterThan(10);
+  }, 180_000);
 });

@@ -1,11 +1,14 @@
 /**
  * `npm run start:cluster -- --instances 3`: N service instances on PostgreSQL and an S3
- * store behind a round-robin proxy on http://127.0.0.1:8787. For trying the scale-out
- * configuration on one machine, not for production.
+ * store behind HAProxy on http://127.0.0.1:8787 (health checks on /api/health/ready,
+ * retries and redispatch; stats on http://127.0.0.1:8404). The production shape on one
+ * machine: HAProxy's configuration is written to DATA_DIR/haproxy.cfg.
  *
  * Environment (all optional):
  *   CLUSTER_INSTANCES   instances when --instances is not given (default 3)
- *   PORT                the proxy's port (default 8787); instances use PORT+1 .. PORT+N
+ *   PORT                HAProxy's port (default 8787); instances use PORT+1 .. PORT+N
+ *   HAPROXY_STATS_PORT  HAProxy's stats page on loopback (default 8404)
+ *   HAPROXY_BIN         the haproxy binary, when it is not on PATH or in /usr/sbin
  *   DATABASE_URL        PostgreSQL (default postgres://postgres@127.0.0.1:5432/redline_cluster, created if missing)
  *   BLOB_STORE=s3 + S3_ENDPOINT, S3_BUCKET, ...   an existing S3 store; otherwise a local s3rver
  *                       keeps objects under DATA_DIR/s3 (S3_PORT, default 4568)
@@ -16,6 +19,7 @@
 import path from 'node:path';
 import { codeHmacKey } from '../secrets-file';
 import { startCluster } from './cluster';
+import { findHaproxy, HAPROXY_MISSING } from './haproxy';
 import { startLocalS3, type LocalS3 } from './local-s3';
 import { ensureDatabase } from './postgres-admin';
 
@@ -29,6 +33,10 @@ function instancesArg(argv: readonly string[]): number {
 
 async function main(): Promise<void> {
   const instances = instancesArg(process.argv.slice(2));
+  if (!findHaproxy()) {
+    process.stderr.write(`${HAPROXY_MISSING}\n`);
+    process.exit(1);
+  }
   const port = Number(process.env.PORT ?? 8787);
   const dataDir = path.resolve(process.env.DATA_DIR ?? './data/cluster');
   const databaseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/redline_cluster';
@@ -45,14 +53,16 @@ async function main(): Promise<void> {
 
   const cluster = await startCluster({
     instances, port, dataDir, databaseUrl, blobStoreEnv,
+    statsPort: Number(process.env.HAPROXY_STATS_PORT ?? 8404),
     codeHmacKey: codeHmacKey(process.env.CODE_HMAC_KEY || null, dataDir),
     seedDemo: process.env.SEED_DEMO !== 'false',
     log: (line) => process.stdout.write(`${line}\n`),
   });
   process.stdout.write([
     '',
-    `  Redline cluster: ${instances} instance(s) behind ${cluster.url} (round robin; local use only)`,
-    ...cluster.instances.map((i) => `    instance ${i.index}: ${i.url} (pid ${i.pid})`),
+    `  Redline cluster: ${instances} instance(s) behind HAProxy at ${cluster.url}`,
+    ...cluster.instances.map((i) => `    ${i.name}: ${i.url} (pid ${i.pid})`),
+    `  HAProxy stats: ${cluster.statsUrl} (configuration: ${path.join(dataDir, 'haproxy.cfg')})`,
     `  PostgreSQL: ${databaseUrl.replace(/\/\/[^@/]*@/, '//***@')}`,
     `  Blobs: ${localS3 ? `s3rver at ${localS3.endpoint}, bucket ${localS3.bucket}, files under ${path.join(dataDir, 's3')}` : `S3 at ${process.env.S3_ENDPOINT}`}`,
     '  Ctrl-C stops everything.',

@@ -9,7 +9,7 @@ import type { SessionGrant } from '../../contract/auth';
 import type { DocumentRow } from '../../contract/document';
 import { buildDemoContract } from '../../docx/fixture';
 import { DEFAULT_AUTH_LIMITS } from '../config';
-import { multipartBody, startTestService, type TestService } from '../testing/test-service';
+import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
 import type { Connector } from './connector';
 
 /**
@@ -232,7 +232,7 @@ describe('the assistant connector', () => {
     const client = new Client({ name: 'test-assistant', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: auth }));
     expect((await client.listTools()).tools.map((tool) => tool.name).sort())
-      .toEqual(['apply_decisions', 'get_review', 'list_documents', 'propose_redlines', 'revert_revisions']);
+      .toEqual(['add_comment', 'apply_decisions', 'compare_versions', 'get_review', 'list_comments', 'list_documents', 'propose_redlines', 'reply_to_comment', 'revert_revisions']);
 
     const call = async (name: string, args: Record<string, unknown>) => {
       const result = await client.callTool({ name, arguments: args });
@@ -337,6 +337,31 @@ describe('the assistant connector', () => {
     expect(await reused.json()).toMatchObject({ error: 'invalid_grant' });
     // A reused code revokes what it issued.
     expect(await connector.resolveAccessToken(accessToken)).toBeNull();
+  }, 30_000);
+
+  it('registers http redirect URIs only on loopback hosts; anything else needs https (OAuth 2.1, MCP)', async () => {
+    // A private-use scheme is a native app's (RFC 8252), registered as one.
+    const register = (redirectUri: string) => fetch(`${base}/oauth/reg`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'Redirect policy', redirect_uris: [redirectUri], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'none',
+        ...(redirectUri.startsWith('http') ? {} : { application_type: 'native' }),
+      }),
+    });
+    for (const allowed of ['http://127.0.0.1:7777/cb', 'http://localhost:7777/cb', 'http://[::1]:7777/cb', 'https://assistant.example/cb', 'com.example.assistant:/oauth']) {
+      const res = await register(allowed);
+      expect(res.status, allowed).toBe(201);
+    }
+    for (const refused of ['http://evil.example/cb', 'http://127.0.0.1.evil.example/cb', 'http://10.0.0.5/cb', 'javascript:alert(1)', 'myapp:/cb']) {
+      const res = await register(refused);
+      expect(res.status, refused).toBe(400);
+      const body = (await res.json()) as { error: string; error_description: string };
+      expect(body.error, refused).toBe('invalid_redirect_uri');
+      expect(body.error_description).toContain(refused.startsWith('http') ? 'loopback' : 'scheme');
+    }
+    // Nothing was stored for a refused registration: only the five allowed clients exist.
+    const stored = await t.ctx.db.query<{ n: number }>("SELECT count(*)::int AS n FROM oauth_models WHERE model = 'Client' AND payload->>'client_name' = 'Redirect policy'");
+    expect(stored[0]!.n).toBe(5);
   }, 30_000);
 
   it('answers problem details for an unknown client, a mismatched redirect URI and a tampered interaction', async () => {

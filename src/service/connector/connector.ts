@@ -14,6 +14,7 @@ export const CONNECTOR_ABILITIES = [
   'Propose redlines: tracked changes, each with a justification, written in your name.',
   'Accept or reject changes on your behalf.',
   'Withdraw its own proposals.',
+  'Read, add and reply to comments on your drafts, in your name.',
 ] as const;
 
 /** Our row beside oidc-provider's Grant: which user and organisation a grant acts for. */

@@ -1,7 +1,10 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { RedlineEdit, type ReviewResponse } from '../../contract/review';
+import { MAX_COMMENT_CHARS, TextAnchor, type Comment } from '../../contract/comments';
+import { CompareView } from '../../contract/compare';
+import { DecisionNotes, RedlineEdit, type ReviewResponse } from '../../contract/review';
+import type { ComparisonsService } from '../compare/comparisons-service';
 import { ProblemError } from '../http/problem';
 import type { ReviewService } from '../review/review-service';
 import type { UploadsService } from '../uploads/uploads-service';
@@ -23,6 +26,14 @@ function reviewSummary(review: ReviewResponse) {
   return { document: review.document, revisions: review.revisions, track: review.track };
 }
 
+/** What a comment tool answers: the review summary, the draft's comments, and the one written. */
+function commentsSummary(answer: ReviewResponse & { comments: Comment[]; commentId?: string }) {
+  return { ...reviewSummary(answer), comments: answer.comments, ...(answer.commentId ? { commentId: answer.commentId } : {}) };
+}
+
+const CommentText = z.string().trim().min(1).max(MAX_COMMENT_CHARS);
+const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+
 function ok(value: object): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> };
 }
@@ -43,10 +54,10 @@ async function run(work: () => Promise<object>): Promise<CallToolResult> {
  * service's own logic in-process, so the same rules hold as on the HTTP routes (the
  * organisation check, atomic batches, 403 not_own_proposal for withdrawing others' changes).
  */
-export function createMcpServer(actor: ToolActor, services: { uploads: UploadsService; review: ReviewService }): McpServer {
-  const { uploads, review } = services;
+export function createMcpServer(actor: ToolActor, services: { uploads: UploadsService; review: ReviewService; comparisons: ComparisonsService }): McpServer {
+  const { uploads, review, comparisons } = services;
   const server = new McpServer({ name: 'redline', version: '1.0.0' }, {
-    instructions: 'Redline holds contract drafts with tracked changes. List documents, read a working draft\'s review, propose redlines (each with a justification), decide changes, and withdraw your own proposals.',
+    instructions: 'Redline holds contract drafts with tracked changes. List documents, compare two versions into a redline, read a working draft\'s review, propose redlines (each with a justification, optionally with a comment thread), decide changes, withdraw your own proposals, and read, add and reply to Word comments.',
   });
 
   server.registerTool('list_documents', {
@@ -59,8 +70,19 @@ export function createMcpServer(actor: ToolActor, services: { uploads: UploadsSe
     annotations: { readOnlyHint: true },
   }, async (args) => run(() => uploads.list(actor.orgId, args)));
 
+  server.registerTool('compare_versions', {
+    description: 'Compare a version with an older one into a new working draft (in the series of the newer) carrying every difference as a tracked change; read it with get_review. `changes` is how many differences were found (0: identical).',
+    inputSchema: {
+      uploadId: z.string().min(1).max(200).describe('The newer upload (from list_documents).'),
+      against: z.string().min(1).max(200).describe('The older upload to compare it with.'),
+      author: z.string().min(1).max(200).optional().describe('Author of the tracked changes (default "Comparison").'),
+      view: CompareView.optional().describe('Compare the accepted (default) or rejected view of inputs that carry tracked changes.'),
+    },
+  }, async ({ uploadId, against, author, view }) =>
+    run(() => comparisons.compare(actor, uploadId, { against, ...(author ? { author } : {}), ...(view ? { view } : {}) })));
+
   server.registerTool('get_review', {
-    description: 'Read a working draft: its tracked revisions (kind, author, text preview, justification) and the track (open, accepted "in", rejected "back").',
+    description: 'Read a working draft: its tracked revisions (kind, author, text preview, justification) and the track (open, accepted "in", rejected "back"). A decided track item\'s `note` is the reviewer\'s reason for the decision: read it before proposing again.',
     inputSchema: { documentId: DocumentId },
     annotations: { readOnlyHint: true },
   }, async ({ documentId }) => run(async () => reviewSummary(await review.review(actor, documentId))));
@@ -69,18 +91,59 @@ export function createMcpServer(actor: ToolActor, services: { uploads: UploadsSe
     description: 'Propose tracked changes to a working draft, each with a justification shown to the reviewer. op "replace" replaces `find` with `text`, "insert" inserts `text` after `find`, "delete" deletes `find`.',
     inputSchema: {
       documentId: DocumentId,
-      edits: z.array(RedlineEdit.extend({ justification: z.string().min(1).max(10_000) })).min(1).max(500),
+      edits: z.array(RedlineEdit.extend({
+        justification: z.string().min(1).max(10_000),
+        comments: z.array(CommentText).max(20).optional()
+          .describe('A Word comment thread on the proposed change: the first text comments on it, the others reply in the same thread.'),
+      })).min(1).max(500),
       author: z.string().min(1).max(200).optional().describe('Author name on the tracked changes (default: the user\'s name).'),
     },
   }, async ({ documentId, edits, author }) =>
-    run(async () => reviewSummary(await review.redlines(actor, documentId, { edits, ...(author ? { author } : {}) }))));
+    run(async () => reviewSummary(await review.redlines(
+      actor, documentId,
+      { edits: edits.map(({ comments: _thread, ...edit }) => edit), ...(author ? { author } : {}) },
+      undefined,
+      undefined,
+      edits.map((e) => e.comments),
+    ))));
+
+  server.registerTool('list_comments', {
+    description: 'Read the Word comments of a working draft: each with author, date, text, its thread (parentId), resolved state, the changes it covers (changeIds) and the text it is anchored on. Justification comments are flagged.',
+    inputSchema: { documentId: DocumentId },
+    annotations: { readOnlyHint: true },
+  }, async ({ documentId }) => run(async () => ({ comments: await review.comments(actor, documentId) })));
+
+  server.registerTool('add_comment', {
+    description: 'Add a Word comment to a working draft, on a change (changeId) or on text (anchor: exact text within one paragraph, optional 1-based occurrence). Give exactly one of changeId and anchor.',
+    inputSchema: {
+      documentId: DocumentId,
+      changeId: z.string().min(1).max(200).optional(),
+      anchor: TextAnchor.optional(),
+      text: CommentText,
+    },
+  }, async ({ documentId, changeId, anchor, text }) => run(async () => {
+    if ((changeId === undefined) === (anchor === undefined)) {
+      throw new ProblemError(400, 'invalid_request', 'Give either changeId or anchor, not both or neither.', { errors: [{ path: 'changeId', message: 'give either changeId or anchor' }] });
+    }
+    const target = changeId !== undefined ? { changeId } : anchor!;
+    return commentsSummary(await review.writeComment(actor, documentId, (author) => ({ op: 'add', target, author, date: now(), text, commentId: '' })));
+  }));
+
+  server.registerTool('reply_to_comment', {
+    description: 'Reply in the thread of a Word comment of a working draft (commentId from list_comments).',
+    inputSchema: { documentId: DocumentId, commentId: z.string().min(1).max(200), text: CommentText },
+  }, async ({ documentId, commentId, text }) =>
+    run(async () => commentsSummary(await review.writeComment(actor, documentId, (author) => ({ op: 'reply', parentId: commentId, author, date: now(), text, commentId: '' })))));
 
   server.registerTool('apply_decisions', {
     description: 'Accept and reject tracked changes of a working draft, as one atomic batch recorded in the track.',
-    inputSchema: { documentId: DocumentId, accept: ChangeIds.default([]), reject: ChangeIds.default([]) },
+    inputSchema: {
+      documentId: DocumentId, accept: ChangeIds.default([]), reject: ChangeIds.default([]),
+      notes: DecisionNotes.optional().describe('Why, by change id (only ids this batch decides).'),
+    },
     annotations: { destructiveHint: true },
-  }, async ({ documentId, accept, reject }) =>
-    run(async () => reviewSummary(await review.apply(actor, documentId, { accept, reject, recordDecision: true }))));
+  }, async ({ documentId, accept, reject, notes }) =>
+    run(async () => reviewSummary(await review.apply(actor, documentId, { accept, reject, recordDecision: true, ...(notes ? { notes } : {}) }))));
 
   server.registerTool('revert_revisions', {
     description: 'Withdraw your own proposals (made with propose_redlines): they leave the document and the track without being recorded as a reviewer\'s rejection. Other changes are refused (not_own_proposal).',

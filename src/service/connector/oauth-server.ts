@@ -4,6 +4,7 @@ import { ProblemError } from '../http/problem';
 import type { Database } from '../store/database';
 import type { ConnectorKeys } from './connector-keys';
 import { createOAuthAdapterClass } from './oauth-adapter';
+import { redirectUriRefusal } from './redirect-uri-policy';
 import type { OidcErrorOut, OidcProvider } from './oidc-provider-types';
 
 /** The one scope of the connector's resource: everything its tools do (see CONNECTOR_ABILITIES). */
@@ -83,6 +84,20 @@ export function createOAuthServer(options: OAuthServerOptions): OidcProvider {
     responseTypes: ['code'],
     pkce: { required: () => true },
     clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] },
+    // oidc-provider lets a web client register http redirect URIs on any host; OAuth 2.1 and
+    // MCP allow http only on loopback. Listing redirect_uris here makes its validator run for
+    // every client, registered now or loaded from storage.
+    extraClientMetadata: {
+      properties: ['redirect_uris'],
+      validator(_ctx: unknown, key: string, value: unknown) {
+        if (key !== 'redirect_uris' || !Array.isArray(value)) return;
+        for (const uri of value) {
+          const refusal = redirectUriRefusal(String(uri));
+          // Described from "redirect_uris", oidc-provider answers RFC 7591's invalid_redirect_uri.
+          if (refusal) throw new errors.InvalidClientMetadata!(`redirect_uris: ${refusal}`);
+        }
+      },
+    },
     routes,
     ttl: {
       AuthorizationCode: CONNECTOR_TTL.authorizationCode,

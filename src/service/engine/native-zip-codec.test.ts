@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ingestDocx, openDocx, portableCodec } from '../../docx';
 import { buildDemoContract } from '../../docx/fixture';
-import { codeOf, lieAboutSizes, minimalDocx, partsOf } from '../../docx/test-support';
+import { codeOf, lieAboutSizes, minimalDocx, partsOf } from '../../../test/support/docx-files';
 import { readZip } from '../../docx/zip/read';
 import { nativeZipCodec } from './native-zip-codec';
 

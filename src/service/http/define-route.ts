@@ -32,11 +32,13 @@ export function defineRoute<S extends RouteSpec>(
   authenticator: Authenticator,
   spec: S,
   handler: (ctx: RouteContext<S>) => Promise<unknown>,
+  options: { logLevel?: 'warn' | 'info' | 'debug' } = {},
 ): void {
   const url = API_BASE_PATH + spec.path.replace(/\{(\w+)\}/g, ':$1');
   app.route({
     method: spec.method,
     url,
+    ...(options.logLevel ? { logLevel: options.logLevel } : {}),
     handler: async (request, reply) => {
       const auth = spec.access === 'public' || spec.access === 'own' ? null : await authenticator(request, spec);
       let query: unknown;

@@ -18,6 +18,7 @@ export interface ProblemExtras {
   errors?: Problem['errors'];
   ids?: string[];
   retryAfterSeconds?: number;
+  decisions?: Problem['decisions'];
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Database } from '../store/database';
 import type { MailMessage, Mailer } from './mailer';
 
 export interface OutboxMessage extends MailMessage {
+  id: number;
   sentAt: Date;
 }
 
@@ -25,12 +26,12 @@ export class OutboxMailer implements Mailer {
   }
 
   async newestTo(address: string): Promise<OutboxMessage | null> {
-    const rows = await this.db.query<{ to_email: string; subject: string; body_text: string; code: string | null; sent_at: Date }>(
-      'SELECT to_email, subject, body_text, code, sent_at FROM outbox_messages WHERE to_email = $1 ORDER BY id DESC LIMIT 1',
+    const rows = await this.db.query<{ id: string; to_email: string; subject: string; body_text: string; code: string | null; sent_at: Date }>(
+      'SELECT id, to_email, subject, body_text, code, sent_at FROM outbox_messages WHERE to_email = $1 ORDER BY id DESC LIMIT 1',
       [address],
     );
     const row = rows[0];
-    return row ? { to: row.to_email, subject: row.subject, text: row.body_text, code: row.code, sentAt: row.sent_at } : null;
+    return row ? { id: Number(row.id), to: row.to_email, subject: row.subject, text: row.body_text, code: row.code, sentAt: row.sent_at } : null;
   }
 
   async close(): Promise<void> {}

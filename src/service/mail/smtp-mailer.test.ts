@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../testing/test-service';
+import { startTestService, type TestService } from '../../../test/support/test-service';
 import { createSmtpMailer } from './smtp-mailer';
 
 interface Received {

@@ -1,12 +1,15 @@
 import type { Queryable } from '../store/database';
+import type { CommentOp } from './comment-ops';
 import type { DecidedChange, LogEntry } from './track-projection';
 
 interface LogRow {
   seq: number;
-  kind: 'decide' | 'undo';
+  kind: LogEntry['kind'];
+  comment: CommentOp | null;
   undoes_seq: number | null;
   user_id: string | null;
   decided: Record<string, DecidedChange>;
+  notes: Record<string, string>;
   withdrawn: Record<string, string | null>;
   previous_sha256: string;
   next_sha256: string;
@@ -16,39 +19,47 @@ export interface StoredLogEntry extends LogEntry {
   userId: string | null;
   previousSha256: string;
   nextSha256: string;
+  /** What a 'comment' entry wrote. */
+  comment?: CommentOp | null;
 }
 
 /** The append-only decision log of one draft, oldest first. */
 export async function loadLog(db: Queryable, uploadId: string): Promise<StoredLogEntry[]> {
   const rows = await db.query<LogRow>(
-    `SELECT seq, kind, undoes_seq, user_id, decided, withdrawn, previous_sha256, next_sha256
+    `SELECT seq, kind, undoes_seq, user_id, decided, withdrawn, notes, previous_sha256, next_sha256, comment
      FROM decision_batches WHERE upload_id = $1 ORDER BY seq`, [uploadId]);
   return rows.map((r) => ({
-    seq: r.seq, kind: r.kind, undoesSeq: r.undoes_seq, decided: r.decided, withdrawn: r.withdrawn,
-    userId: r.user_id, previousSha256: r.previous_sha256, nextSha256: r.next_sha256,
+    seq: r.seq, kind: r.kind, undoesSeq: r.undoes_seq, decided: r.decided, withdrawn: r.withdrawn, notes: r.notes,
+    userId: r.user_id, previousSha256: r.previous_sha256, nextSha256: r.next_sha256, comment: r.comment ?? null,
   }));
 }
 
 export interface NewLogEntry {
   uploadId: string;
   seq: number;
-  kind: 'decide' | 'undo';
+  kind: LogEntry['kind'];
   undoesSeq: number | null;
   userId: string;
+  comment?: CommentOp | null;
+  /** Notes by change id (decide: with its decisions; note: on decisions made earlier). */
+  notes?: Record<string, string>;
   accepted: string[];
   rejected: string[];
   decided: Record<string, DecidedChange>;
   withdrawn: Record<string, string | null>;
+  /** Redline entries: the changes the edits wrote. */
+  proposed?: string[];
   previousSha256: string;
   nextSha256: string;
 }
 
 export async function appendLogEntry(tx: Queryable, e: NewLogEntry): Promise<void> {
   await tx.query(
-    `INSERT INTO decision_batches (upload_id, seq, kind, undoes_seq, user_id, accepted, rejected, decided, withdrawn, previous_sha256, next_sha256)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    `INSERT INTO decision_batches (upload_id, seq, kind, undoes_seq, user_id, accepted, rejected, decided, withdrawn, proposed, previous_sha256, next_sha256, comment, notes)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
     [e.uploadId, e.seq, e.kind, e.undoesSeq, e.userId, JSON.stringify(e.accepted), JSON.stringify(e.rejected),
-      JSON.stringify(e.decided), JSON.stringify(e.withdrawn), e.previousSha256, e.nextSha256],
+      JSON.stringify(e.decided), JSON.stringify(e.withdrawn), JSON.stringify(e.proposed ?? []), e.previousSha256, e.nextSha256,
+      e.comment ? JSON.stringify(e.comment) : null, JSON.stringify(e.notes ?? {})],
   );
 }
 

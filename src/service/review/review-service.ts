@@ -1,17 +1,22 @@
-import type { RedlineEditsBody, ReviewResponse } from '../../contract/review';
+import type { Comment, CommentsResponse } from '../../contract/comments';
+import { NOTE_MAX_CHARS, type RedlineEditsBody, type ReviewResponse } from '../../contract/review';
 import type { Revision } from '../../contract/revision';
 import type { Track } from '../../contract/track';
 import { ConflictingChangeIdsError, DocxError, EditNotFoundError, openDocx, UnknownChangeIdsError, type OpenDocx, type OpenOptions } from '../../docx';
 import { findUserById } from '../auth/directory';
-import { notFound, ProblemError } from '../http/problem';
+import { notFound, ProblemError, type ProblemExtras } from '../http/problem';
 import { NO_TIMING, type ServerTiming } from '../http/server-timing';
 import type { ContentStore } from '../store/content-store';
 import type { Database, Queryable } from '../store/database';
 import { findUpload, toDocumentRow, UPLOAD_COLUMNS, type UploadRecord } from '../uploads/upload-rows';
 import { docxProblem } from '../uploads/uploads-service';
 import { analyse, AnalysisCache, type Analysis } from './analysis-cache';
+import { commentProblem, commentsToReplay } from './comment-problems';
+import { addThreadsToEdits, performCommentOp, type CommentOp } from './comment-ops';
 import { appendLogEntry, loadLog, loadProposals, recordProposals, type NewLogEntry, type StoredLogEntry } from './decision-log';
 import { DraftQueue } from './draft-queue';
+import { batchVerdicts } from './implied-decisions';
+import { recordedResult, recordResult, type IdempotentRequest, type RecordedKey } from './idempotency';
 import { OpenDrafts } from './open-drafts';
 import { predecessors, projectTrack, replayLog, type DecidedChange, type LogState } from './track-projection';
 
@@ -30,6 +35,14 @@ export interface ApplyRequest {
   accept: string[];
   reject: string[];
   recordDecision: boolean;
+  /** Notes recorded with this batch's decisions, by change id (only ids it names). */
+  notes?: Record<string, string>;
+}
+
+/** What the decision report reads: the review as it stands, and what the log remembers of each decided change. */
+export interface DecisionRecord {
+  review: ReviewResponse;
+  decided: ReadonlyMap<string, DecidedChange>;
 }
 
 interface Actor {
@@ -55,7 +68,7 @@ interface PlannedChange {
   bytes: Uint8Array;
   /** The analysis of `bytes`, made while they were compressed; the answer awaits it. */
   analysis?: Promise<Analysis>;
-  log?: Pick<NewLogEntry, 'kind' | 'undoesSeq' | 'accepted' | 'rejected' | 'decided' | 'withdrawn'>;
+  log?: Pick<NewLogEntry, 'kind' | 'undoesSeq' | 'accepted' | 'rejected' | 'decided' | 'withdrawn' | 'comment' | 'notes' | 'proposed'>;
   proposals?: { changeId: string; justification: string | null }[];
 }
 
@@ -64,6 +77,8 @@ interface ChangeResult {
   planned: PlannedChange | null;
   /** The decision log's state as committed with `row`. */
   state: LogState;
+  /** Set when an earlier request with the same Idempotency-Key already made this change: answer its result. */
+  replayed?: RecordedKey;
 }
 
 /**
@@ -82,6 +97,8 @@ export class ReviewService {
   private readonly queue = new DraftQueue();
   private readonly openDrafts: OpenDrafts;
   private readonly projectionWrites = new Set<Promise<void>>();
+  /** Told the draft id after every committed change (the live event feed polls at once). */
+  private readonly committedListeners = new Set<(uploadId: string) => void>();
 
   constructor(
     private readonly db: Database,
@@ -101,7 +118,7 @@ export class ReviewService {
     return timing.measure('track', () => this.respond(row, analysis));
   }
 
-  async apply(actor: Actor, uploadId: string, request: ApplyRequest, timing: ServerTiming = NO_TIMING): Promise<ReviewResponse> {
+  async apply(actor: Actor, uploadId: string, request: ApplyRequest, timing: ServerTiming = NO_TIMING, idempotency?: IdempotentRequest): Promise<ReviewResponse> {
     const accept = uniq(request.accept);
     const reject = uniq(request.reject);
     const both = accept.filter((id) => reject.includes(id));
@@ -109,14 +126,16 @@ export class ReviewService {
       throw new ProblemError(400, 'conflicting_change_ids', `These changes are both accepted and rejected: ${both.join(', ')}. Nothing was applied.`, { ids: both });
     }
     const requested = [...accept, ...reject];
+    const notes = checkNotes(request.notes ?? {}, new Set(requested), request.recordDecision);
     await timing.measure('load', () => this.requireDraft(actor, uploadId));
 
-    const result = await this.change(actor, uploadId, timing, async ({ row, state, bytes }) => {
+    const result = await this.change(actor, uploadId, timing, idempotency, async ({ row, state, bytes }) => {
       const analysis = await timing.measure('analyse', () => this.analysisFor(row.content_sha256!, bytes));
       const present = new Set(analysis.revisions.map((r) => r.change_id));
       const decidedAlready = requested.filter((id) => !present.has(id) && (state.decided.has(id) || state.withdrawn.has(id)));
       if (decidedAlready.length > 0) {
-        throw new ProblemError(409, 'already_decided', `These changes were already decided: ${decidedAlready.join(', ')}. Nothing was applied.`, { ids: decidedAlready });
+        throw new ProblemError(409, 'already_decided', `These changes were already decided: ${decidedAlready.join(', ')}. Nothing was applied.`,
+          { ids: decidedAlready, decisions: await this.howDecided(decidedAlready, state) });
       }
       const unknown = requested.filter((id) => !present.has(id));
       if (unknown.length > 0) {
@@ -132,29 +151,26 @@ export class ReviewService {
       if (requested.length === 0) return null;
 
       const doc = timing.measureSync('open', () => this.openDraft(row.content_sha256!, bytes));
+      let engine = { takers: new Map(), goneAs: new Map() } as { takers: ReturnType<OpenDocx['takers']>; goneAs: ReturnType<OpenDocx['goneAs']> };
       try {
-        timing.measureSync('apply', () => doc.apply({ accept, reject }));
+        timing.measureSync('apply', () => {
+          engine = { takers: doc.takers(), goneAs: doc.goneAs() };
+          doc.apply({ accept, reject });
+        });
       } catch (error) {
         throw engineProblem(error);
       }
       const before = projectTrack(state, this.withJustifications(analysis.revisions, proposals));
+      const revisionById = new Map(analysis.revisions.map((r) => [r.change_id, r]));
       const anchors = predecessors(before);
       const byId = new Map(before.items.map((item) => [item.id, item]));
-      const verdicts = new Map<string, 'in' | 'back'>([...accept.map((id) => [id, 'in'] as const), ...reject.map((id) => [id, 'back'] as const)]);
-      // Changes the batch resolved without naming them: the tracked edits inside an
-      // inserted or deleted row, or inside a rejected insertion, go with their container,
-      // which is the nearest decided change before them in document order.
-      const remaining = new Set(doc.changeIds());
-      let container: 'in' | 'back' | null = null;
-      for (const revision of analysis.revisions) {
-        const verdict = verdicts.get(revision.change_id);
-        if (verdict) container = verdict;
-        else if (!remaining.has(revision.change_id) && container) verdicts.set(revision.change_id, container);
-      }
+      const named = new Map<string, 'in' | 'back'>([...accept.map((id) => [id, 'in'] as const), ...reject.map((id) => [id, 'back'] as const)]);
+      // Named changes, and those the batch took with them (implied-decisions.ts).
+      const verdicts = batchVerdicts(analysis.revisions, named, new Set(doc.changeIds()), engine);
       const now = new Date().toISOString();
       const decided: Record<string, DecidedChange> = {};
       const withdrawn: Record<string, string | null> = {};
-      for (const [id, verdict] of verdicts) {
+      for (const [id, { verdict, takenBy, implied }] of verdicts) {
         if (!request.recordDecision) {
           withdrawn[id] = anchors.get(id) ?? null;
           continue;
@@ -162,47 +178,174 @@ export class ReviewService {
         const item = byId.get(id)!;
         decided[id] = {
           state: verdict, kind: item.kind ?? null, textPreview: item.textPreview ?? '', author: item.author ?? null,
-          decidedAt: now, decidedByUserId: actor.userId, after: anchors.get(id) ?? null,
+          decidedAt: now, decidedByUserId: actor.userId, after: anchors.get(id) ?? null, ...(takenBy.length ? { takenBy } : {}), ...(implied ? { implied } : {}),
+          date: revisionById.get(id)?.date ?? null, justification: item.justification ?? null,
         };
       }
-      return { doc, ...(await this.writeAndAnalyse(doc, timing)), log: { kind: 'decide', undoesSeq: null, accepted: accept, rejected: reject, decided, withdrawn } };
+      return { doc, ...(await this.writeAndAnalyse(doc, timing)), log: { kind: 'decide', undoesSeq: null, accepted: accept, rejected: reject, decided, withdrawn, notes } };
     });
-    return this.answer(result, timing);
+    return this.answer(result, timing, idempotency);
+  }
+
+  /** Who decided each of these changes and how (for a 409 the reviewer can read); withdrawn ones are left out. */
+  private async howDecided(ids: string[], state: LogState): Promise<NonNullable<ProblemExtras['decisions']>> {
+    const names = new Map<string, string | null>();
+    const decisions: NonNullable<ProblemExtras['decisions']> = [];
+    for (const id of ids) {
+      const d = state.decided.get(id);
+      if (!d) continue;
+      if (d.decidedByUserId && !names.has(d.decidedByUserId)) names.set(d.decidedByUserId, (await findUserById(this.db, d.decidedByUserId))?.name ?? null);
+      decisions.push({ id, state: d.state, decidedAt: d.decidedAt, decidedByUserId: d.decidedByUserId, decidedByName: d.decidedByUserId ? names.get(d.decidedByUserId) ?? null : null });
+    }
+    return decisions;
   }
 
   /** Undoes the newest batch still in effect: its author only, and only if the draft has not changed since. */
-  async undo(actor: Actor, uploadId: string, timing: ServerTiming = NO_TIMING): Promise<ReviewResponse> {
+  async undo(actor: Actor, uploadId: string, timing: ServerTiming = NO_TIMING, idempotency?: IdempotentRequest): Promise<ReviewResponse> {
     await timing.measure('load', () => this.requireDraft(actor, uploadId));
-    const result = await this.change(actor, uploadId, timing, async ({ row, entries, state }) => {
+    const result = await this.change(actor, uploadId, timing, idempotency, async ({ row, entries, state }) => {
       const lastSeq = state.effective[state.effective.length - 1];
       const last = entries.find((e) => e.seq === lastSeq);
       if (!last) throw new ProblemError(409, 'nothing_to_undo', 'There is no batch of decisions to undo.');
       if (last.userId !== actor.userId) throw new ProblemError(409, 'conflict', 'The last batch was decided by someone else; only its author can undo it.');
-      if (last.nextSha256 !== row.content_sha256) {
+      // Comments written since the batch are written again on the content it restores.
+      const replay = commentsToReplay(entries, last, row.content_sha256!);
+      if (!replay) {
         throw new ProblemError(409, 'conflict', 'The draft has changed since the last batch (edits or a saved draft), so it can no longer be undone.');
       }
       const previous = await timing.measure('load', () => this.content.get(last.previousSha256));
-      return { doc: null, bytes: previous, log: { kind: 'undo', undoesSeq: last.seq, accepted: [], rejected: [], decided: {}, withdrawn: {} } };
+      const log = { kind: 'undo' as const, undoesSeq: last.seq, accepted: [], rejected: [], decided: {}, withdrawn: {} };
+      if (replay.length === 0) return { doc: null, bytes: previous, log };
+      const doc = this.open(previous);
+      for (const op of replay) {
+        let id: string;
+        try {
+          id = performCommentOp(doc, op);
+        } catch {
+          throw new ProblemError(409, 'conflict', 'A comment written since the last batch cannot be placed on the draft without it, so the batch can no longer be undone.');
+        }
+        if (id !== op.commentId) throw new ProblemError(409, 'conflict', 'The comments written since the last batch cannot be written again as they were, so the batch can no longer be undone.');
+      }
+      return { doc, ...(await this.writeAndAnalyse(doc, timing)), log };
     });
-    return this.answer(result, timing);
+    return this.answer(result, timing, idempotency);
+  }
+
+  /**
+   * Records a note on a decision already in effect (empty text removes it): an appended log
+   * entry of kind 'note' that leaves the content as it is, so an undo still finds its batch.
+   */
+  async noteDecision(actor: Actor, uploadId: string, changeId: string, note: string, timing: ServerTiming = NO_TIMING): Promise<ReviewResponse> {
+    checkNotes({ [changeId]: note }, new Set([changeId]), true);
+    await timing.measure('load', () => this.requireDraft(actor, uploadId));
+    const { row, state } = await this.queue.run(uploadId, () => timing.measure('commit', () => this.db.transaction(async (tx) => {
+      const locked = await findUpload(tx, actor.orgId, uploadId, true);
+      if (!locked) throw notFound('This document');
+      const entries = await loadLog(tx, uploadId);
+      const before = replayLog(entries);
+      if (!before.decided.has(changeId)) {
+        throw new ProblemError(422, 'note_without_decision', `${changeId} has no recorded decision to note. Decide it first (or send the note with its decision).`, { ids: [changeId] });
+      }
+      const entry: NewLogEntry = {
+        uploadId, seq: before.lastSeq + 1, kind: 'note', undoesSeq: null, userId: actor.userId, accepted: [], rejected: [],
+        decided: {}, withdrawn: {}, notes: { [changeId]: note.trim() }, previousSha256: locked.content_sha256!, nextSha256: locked.content_sha256!,
+      };
+      await appendLogEntry(tx, entry);
+      return { row: locked, state: replayLog([...entries, entry]) };
+    })));
+    const analysis = await timing.measure('analyse', () => this.analysisOf(row));
+    return timing.measure('track', () => this.respond(row, analysis, state));
+  }
+
+  /** The review and the log's memory of every decided change, for the decision report. */
+  async decisionRecord(actor: Actor, uploadId: string, timing: ServerTiming = NO_TIMING): Promise<DecisionRecord> {
+    const row = await timing.measure('load', () => this.requireRow(this.db, actor.orgId, uploadId));
+    const [analysis, entries] = await timing.measure('analyse', () => Promise.all([this.analysisOf(row), loadLog(this.db, uploadId)]));
+    const state = replayLog(entries);
+    return { review: await timing.measure('track', () => this.respond(row, analysis, state)), decided: state.decided };
   }
 
   /** Writes tracked changes on the user's behalf, recording each one's justification. */
-  async redlines(actor: Actor, uploadId: string, body: RedlineEditsBody, timing: ServerTiming = NO_TIMING): Promise<ReviewResponse> {
+  async redlines(actor: Actor, uploadId: string, body: RedlineEditsBody, timing: ServerTiming = NO_TIMING, idempotency?: IdempotentRequest, threads?: readonly (readonly string[] | undefined)[]): Promise<ReviewResponse> {
     await timing.measure('load', () => this.requireDraft(actor, uploadId));
     const author = body.author ?? (await findUserById(this.db, actor.userId))?.name ?? 'Redline user';
-    const result = await this.change(actor, uploadId, timing, async ({ row, bytes }) => {
+    const result = await this.change(actor, uploadId, timing, idempotency, async ({ row, bytes }) => {
       const doc = timing.measureSync('open', () => this.openDraft(row.content_sha256!, bytes));
       let changes: { editIndex: number; changeIds: string[] }[];
       try {
-        changes = timing.measureSync('redline', () => doc.writeRedlines(body.edits, { author, date: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') }));
+        const date = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+        changes = timing.measureSync('redline', () => doc.writeRedlines(body.edits, { author, date }));
+        // Comment threads the assistant gave its proposals (MCP propose_redlines), in the same commit.
+        if (threads) timing.measureSync('comment', () => addThreadsToEdits(doc, changes, threads, { author, date }));
       } catch (error) {
         throw engineProblem(error);
       }
       const proposals = changes.flatMap((c) => c.changeIds.map((changeId) => ({ changeId, justification: body.edits[c.editIndex]?.justification ?? null })));
-      return { doc, ...(await this.writeAndAnalyse(doc, timing)), proposals };
+      // A log entry too, so the draft's viewers see the new changes arrive like any other change.
+      const log = { kind: 'redline' as const, undoesSeq: null, accepted: [], rejected: [], decided: {}, withdrawn: {}, proposed: proposals.map((p) => p.changeId) };
+      return { doc, ...(await this.writeAndAnalyse(doc, timing)), proposals, log };
     });
-    return this.answer(result, timing);
+    return this.answer(result, timing, idempotency);
+  }
+
+  // ---- comments (issue 14; routes in routes/comment-routes.ts) ----------------------------------
+
+  /**
+   * A comment write: `makeOp` (given the signed-in user's name as author) says what to write; it is
+   * performed on the open draft, and the new content is committed like a batch, through the same
+   * per-draft queue and row-locked commit, and recorded in the decision log as a 'comment' entry
+   * (no decisions), so undo can write it again on the content an undo restores. Bad input (an
+   * unknown change or comment, an anchor that does not occur) changes nothing.
+   */
+  async writeComment(actor: Actor, uploadId: string, makeOp: (author: string) => CommentOp, timing: ServerTiming = NO_TIMING): Promise<CommentsResponse> {
+    await timing.measure('load', () => this.requireDraft(actor, uploadId));
+    const op = makeOp((await findUserById(this.db, actor.userId))?.name ?? 'Redline user');
+    let written = '';
+    let comments: Comment[] = [];
+    const result = await this.change(actor, uploadId, timing, undefined, async ({ row, bytes }) => {
+      const doc = timing.measureSync('open', () => this.openDraft(row.content_sha256!, bytes));
+      try {
+        written = timing.measureSync('comment', () => performCommentOp(doc, op));
+      } catch (error) {
+        throw commentProblem(error) ?? engineProblem(error);
+      }
+      comments = timing.measureSync('comment', () => doc.comments());
+      const logged: CommentOp = op.op === 'resolve' ? op : { ...op, commentId: written };
+      return { doc, ...(await this.writeAndAnalyse(doc, timing)), log: { kind: 'comment', undoesSeq: null, accepted: [], rejected: [], decided: {}, withdrawn: {}, comment: logged } };
+    });
+    return { ...(await this.answer(result, timing)), comments, commentId: written };
+  }
+
+  /** The comments of a document (any version: an original's comments are readable too). */
+  async comments(actor: Actor, uploadId: string): Promise<Comment[]> {
+    const row = await this.requireRow(this.db, actor.orgId, uploadId);
+    if (!row.content_sha256) throw new ProblemError(409, 'conflict', 'This upload has no stored content.');
+    const doc = this.openDraft(row.content_sha256, await this.content.get(row.content_sha256));
+    try {
+      return doc.comments();
+    } finally {
+      this.openDrafts.keep(row.content_sha256, doc);
+    }
+  }
+
+  /**
+   * A download of the document: as it stands, or a clean copy (every open change accepted); with
+   * its comments, or without any. Made on a fresh parse, so the draft kept open is not touched.
+   */
+  async download(actor: Actor, uploadId: string, opts: { clean: boolean; removeComments: boolean }): Promise<{ fileName: string; bytes: Uint8Array }> {
+    const row = await this.requireRow(this.db, actor.orgId, uploadId);
+    if (!row.content_sha256) throw new ProblemError(409, 'conflict', 'This upload has no stored content.');
+    const bytes = await this.content.get(row.content_sha256);
+    const fileName = opts.clean ? row.file_name.replace(/(\.docx)?$/i, ' (clean).docx') : row.file_name;
+    if (!opts.clean && !opts.removeComments) return { fileName, bytes };
+    const doc = this.open(bytes);
+    try {
+      if (opts.clean) doc.apply({ accept: doc.changeIds(), reject: [] });
+      if (opts.removeComments) doc.removeComments();
+    } catch (error) {
+      throw engineProblem(error);
+    }
+    return { fileName, bytes: await doc.toBytesAsync() };
   }
 
   /**
@@ -219,7 +362,11 @@ export class ReviewService {
   }
 
   /** The review answer after a change: the new content's analysis, then the track. */
-  private async answer(result: ChangeResult, timing: ServerTiming): Promise<ReviewResponse> {
+  private async answer(result: ChangeResult, timing: ServerTiming, idempotency?: IdempotentRequest): Promise<ReviewResponse> {
+    if (result.replayed) {
+      if (idempotency) idempotency.replayed = true;
+      return timing.measure('replay', () => this.replay(result.row.id, result.replayed!));
+    }
     const analysis = await timing.measure('render', () => this.analysisAfter(result));
     return timing.measure('track', () => this.respond(result.row, analysis, result.state));
   }
@@ -233,10 +380,17 @@ export class ReviewService {
    * plan read. Otherwise another instance got there first: plan again on the new state,
    * where a decision it already made answers 409.
    */
-  private async change(actor: Actor, uploadId: string, timing: ServerTiming, plan: (snapshot: DraftSnapshot) => Promise<PlannedChange | null>): Promise<ChangeResult> {
-    return this.queue.run(uploadId, async () => {
+  private async change(
+    actor: Actor, uploadId: string, timing: ServerTiming, idempotency: IdempotentRequest | undefined,
+    plan: (snapshot: DraftSnapshot) => Promise<PlannedChange | null>,
+  ): Promise<ChangeResult> {
+    const result = await this.queue.run(uploadId, async (): Promise<ChangeResult> => {
       for (let attempt = 1; ; attempt++) {
         const snapshot = await timing.measure('load', () => this.snapshot(actor.orgId, uploadId));
+        // Read after the snapshot: a commit the snapshot saw has its key recorded with it, so a
+        // batch that already went through is answered from its record, never planned again (409).
+        const recorded = idempotency ? await recordedResult(this.db, uploadId, idempotency) : null;
+        if (recorded) return { row: snapshot.row, planned: null, state: snapshot.state, replayed: recorded };
         const planned = await plan(snapshot);
         if (!planned) return { row: snapshot.row, planned: null, state: snapshot.state };
         const stored = await timing.measure('store', () => this.content.put(planned.bytes));
@@ -244,6 +398,9 @@ export class ReviewService {
         const row = await timing.measure('commit', () => this.db.transaction(async (tx) => {
           const locked = await findUpload(tx, actor.orgId, uploadId, true);
           if (!locked) throw notFound('This document');
+          // Under the row lock: the same key committed meanwhile (through another instance) wins.
+          const replayed = idempotency ? await recordedResult(tx, uploadId, idempotency) : null;
+          if (replayed) return { replayed };
           const [{ last }] = (await tx.query<{ last: number }>(
             'SELECT coalesce(max(seq), 0)::int AS last FROM decision_batches WHERE upload_id = $1', [uploadId])) as [{ last: number }];
           if (locked.content_sha256 !== snapshot.row.content_sha256 || last !== snapshot.state.lastSeq) return null;
@@ -258,15 +415,41 @@ export class ReviewService {
             entries = [...entries, entry];
           }
           if (planned.proposals) await recordProposals(tx, uploadId, actor.userId, planned.proposals);
+          const state = planned.log ? replayLog(entries) : snapshot.state;
+          if (idempotency) {
+            await recordResult(tx, uploadId, actor.userId, idempotency, { logSeq: state.lastSeq, contentSha256: stored.sha256, document: toDocumentRow(updated) });
+          }
           // The log as committed under the row lock: the answer's track needs no second read of it.
-          return { updated, state: planned.log ? replayLog(entries) : snapshot.state };
+          return { updated, state };
         }));
+        if (row && 'replayed' in row) return { row: snapshot.row, planned: null, state: snapshot.state, replayed: row.replayed };
         if (row) return { row: row.updated, planned, state: row.state };
         if (attempt >= MAX_COMMIT_ATTEMPTS) {
           throw new ProblemError(409, 'conflict', 'The draft kept changing while this was being applied. Reload and try again.');
         }
       }
     });
+    if (result.planned) for (const listener of this.committedListeners) listener(uploadId);
+    return result;
+  }
+
+  /** Calls `listener` with the draft id after each committed change; answers a function that stops it. */
+  onCommitted(listener: (uploadId: string) => void): () => void {
+    this.committedListeners.add(listener);
+    return () => this.committedListeners.delete(listener);
+  }
+
+  /**
+   * The answer a recorded request gave: its document row, the content it committed (with its
+   * render variant and revisions) and the track as the log stood at its entry.
+   */
+  private async replay(uploadId: string, recorded: RecordedKey): Promise<ReviewResponse> {
+    const analysis = this.cache.get(recorded.contentSha256) ?? await this.analysisFor(recorded.contentSha256, await this.content.get(recorded.contentSha256));
+    const proposals = await loadProposals(this.db, uploadId);
+    const revisions = this.withJustifications(analysis.revisions, proposals);
+    const entries = (await loadLog(this.db, uploadId)).filter((e) => e.seq <= recorded.logSeq);
+    const track = projectTrack(replayLog(entries), revisions);
+    return { document: recorded.document, revisions, contentBase64: analysis.contentBase64, renderContentBase64: analysis.renderContentBase64, track };
   }
 
   private async snapshot(orgId: string, uploadId: string): Promise<DraftSnapshot> {
@@ -303,7 +486,7 @@ export class ReviewService {
     }
     const revisions = this.withJustifications(analysis.revisions, proposals);
     try {
-      track = await this.trackOf(row, revisions, committed);
+      track = await this.trackOf(row, revisions, proposals, committed);
     } catch (error) {
       this.log.warn({ err: error, uploadId: row.id }, 'track projection failed; answering track: null');
     }
@@ -315,9 +498,9 @@ export class ReviewService {
    * stored in the background. Otherwise the stored projection is read when it matches the log
    * and the content, else rebuilt and stored.
    */
-  private async trackOf(row: UploadRecord, revisions: Revision[], committed?: LogState): Promise<Track> {
+  private async trackOf(row: UploadRecord, revisions: Revision[], proposals: ReadonlyMap<string, { userId: string | null }>, committed?: LogState): Promise<Track> {
     if (committed) {
-      const track = projectTrack(committed, revisions);
+      const track = projectTrack(committed, revisions, proposals);
       await this.faults.projection?.();
       this.storeInBackground(row, committed.lastSeq, track);
       return track;
@@ -333,7 +516,7 @@ export class ReviewService {
       if (current) return current.track;
     }
     const state: LogState = replayLog(await loadLog(this.db, row.id));
-    const track = projectTrack(state, revisions);
+    const track = projectTrack(state, revisions, proposals);
     await this.faults.projection?.();
     await this.storeProjection(row, state.lastSeq, track);
     return track;
@@ -434,6 +617,25 @@ export class ReviewService {
        WHERE id = $1 RETURNING ${UPLOAD_COLUMNS}`, [id, stored.sha256, stored.storageKey, stored.sizeBytes]);
     return rows[0]!;
   }
+}
+
+/**
+ * The notes of a batch, checked before anything happens: each names a change the batch decides
+ * and is at most NOTE_MAX_CHARS long (else 422). Empty notes are dropped; the rest are trimmed.
+ */
+function checkNotes(notes: Record<string, string>, decidedHere: ReadonlySet<string>, recordDecision: boolean): Record<string, string> {
+  const entries = Object.entries(notes);
+  const stray = entries.filter(([id]) => !recordDecision || !decidedHere.has(id)).map(([id]) => id);
+  if (stray.length > 0) {
+    throw new ProblemError(422, 'note_without_decision',
+      `Notes can only go with changes this batch decides (and records); these are not: ${stray.join(', ')}. Nothing was applied.`, { ids: stray });
+  }
+  const long = entries.filter(([, text]) => text.length > NOTE_MAX_CHARS).map(([id]) => id);
+  if (long.length > 0) {
+    throw new ProblemError(422, 'note_too_long',
+      `A note holds at most ${NOTE_MAX_CHARS.toLocaleString('en')} characters; these are longer: ${long.join(', ')}. Nothing was applied.`, { ids: long });
+  }
+  return Object.fromEntries(entries.map(([id, text]) => [id, text.trim()] as const).filter(([, text]) => text.length > 0));
 }
 
 function engineProblem(error: unknown): unknown {

@@ -5,9 +5,9 @@ import { REVISION_KINDS } from '../../contract/revision';
 import { ReviewResponse } from '../../contract/review';
 import { listRevisions, openDocx } from '../../docx';
 import { buildDemoContract, buildDocx, by, del, ins, p } from '../../docx/fixture';
-import { partsOf } from '../../docx/test-support';
+import { partsOf } from '../../../test/support/docx-files';
 import { nativeZipCodec } from '../engine/native-zip-codec';
-import { multipartBody, startTestService, type TestService } from '../testing/test-service';
+import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
 
 type Review = ReviewResponse;
 

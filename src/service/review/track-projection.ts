@@ -11,13 +11,55 @@ export interface DecidedChange {
   decidedByUserId: string | null;
   /** The change just before it in the track when it was decided: where it keeps its place. */
   after: string | null;
+  /**
+   * The changes whose decision removes this one's content, innermost first, each with the verdict
+   * that removes it (implied-decisions.ts). Absent when nothing could.
+   */
+  takenBy?: TakenBy[];
+  /** Decided by no one: taken with another change, or gone with its row (implied-decisions.ts). */
+  implied?: true;
+  /** The change's own date and justification when it was decided (for the report; absent in older entries). */
+  date?: string | null;
+  justification?: string | null;
+  /** Set by replay from the log's notes; never stored inside `decided`. */
+  note?: string | null;
+}
+
+/** A change that takes another with it when decided `on` that way. */
+export interface TakenBy {
+  id: string;
+  on: 'in' | 'back';
+}
+
+/**
+ * A decided change's state in the track: its own verdict, unless a change that holds it was
+ * decided (by someone, not implied) the way that removes it (a rejected row around an accepted insertion): then the
+ * holder's, whichever of the two was decided first, so the track does not depend on the order.
+ */
+export function effectiveState(decided: ReadonlyMap<string, DecidedChange>, id: string): 'in' | 'back' {
+  let current = decided.get(id)!;
+  for (let hops = 0; hops < 64; hops++) {
+    const outer = [...(current.takenBy ?? [])].reverse().find((t) => {
+      const taker = decided.get(t.id);
+      return taker !== undefined && !taker.implied && taker.state === t.on;
+    });
+    if (!outer) break;
+    current = decided.get(outer.id)!;
+  }
+  return current.state;
 }
 
 /** One entry of the append-only decision log, as the projection reads it. */
 export interface LogEntry {
   seq: number;
-  kind: 'decide' | 'undo';
+  /**
+   * 'comment': a comment written (no decisions; see comment-ops.ts). 'note': a note on a decision made
+   * earlier. 'redline': edits wrote new changes (no decision; the entry only marks the draft's change).
+   */
+  kind: 'decide' | 'undo' | 'comment' | 'note' | 'redline';
   undoesSeq: number | null;
+  /** Notes by change id: with this entry's decisions (decide), or on decisions made earlier (note). */
+  notes?: Record<string, string>;
   /** Changes decided (and recorded) by this entry. */
   decided: Record<string, DecidedChange>;
   /** Changes applied with recordDecision false (withdrawn proposals), with their anchor: they leave the track. */
@@ -41,9 +83,17 @@ export function replayLog(entries: readonly LogEntry[]): LogState {
   let lastSeq = 0;
   for (const entry of entries) {
     lastSeq = Math.max(lastSeq, entry.seq);
+    if (entry.kind === 'note') {
+      // A note on a decision still in effect; one whose batch was undone (skipped below) finds none.
+      for (const [id, note] of Object.entries(entry.notes ?? {})) {
+        const change = decided.get(id);
+        if (change) decided.set(id, { ...change, note: note || null });
+      }
+      continue;
+    }
     if (entry.kind !== 'decide' || undone.has(entry.seq)) continue;
     effective.push(entry.seq);
-    for (const [id, change] of Object.entries(entry.decided)) decided.set(id, change);
+    for (const [id, change] of Object.entries(entry.decided)) decided.set(id, entry.notes?.[id] ? { ...change, note: entry.notes[id] } : change);
     for (const [id, after] of Object.entries(entry.withdrawn)) withdrawn.set(id, after);
   }
   return { decided, withdrawn, effective, lastSeq };
@@ -57,7 +107,12 @@ export function replayLog(entries: readonly LogEntry[]): LogState {
  * change that arrives later (redline edits, a saved draft) lands at its document
  * position, and decided items never move. Linear in the number of items.
  */
-export function projectTrack(state: Pick<LogState, 'decided' | 'withdrawn'>, revisions: readonly Revision[]): Track {
+export function projectTrack(
+  state: Pick<LogState, 'decided' | 'withdrawn'>,
+  revisions: readonly Revision[],
+  /** Who each change written through redline edits was written for (open items carry it). */
+  proposers: ReadonlyMap<string, { userId: string | null }> = new Map(),
+): Track {
   const present = new Map(revisions.map((r) => [r.change_id, r]));
   const visibleDecided = (id: string) => state.decided.has(id) && !present.has(id);
   // Where an item hangs: its anchor, skipping anchors that left the track (withdrawn or vanished).
@@ -106,13 +161,16 @@ export function projectTrack(state: Pick<LogState, 'decided' | 'withdrawn'>, rev
       return {
         id, state: 'open', label: trackLabel(i), kind: revision.kind, textPreview: revision.text_preview,
         justification: revision.justification ?? null, author: revision.author ?? null, date: revision.date ?? null,
+        ...(proposers.has(id) ? { proposedByUserId: proposers.get(id)!.userId } : {}),
+        ...(revision.document_wide ? { documentWide: true as const } : {}),
       };
     }
     const d = decision!;
-    counts[d.state]++;
+    const shown = effectiveState(state.decided, id);
+    counts[shown]++;
     return {
-      id, state: d.state, label: trackLabel(i), kind: d.kind, textPreview: d.textPreview, author: d.author,
-      decidedAt: d.decidedAt, decidedByUserId: d.decidedByUserId,
+      id, state: shown, label: trackLabel(i), kind: d.kind, textPreview: d.textPreview, author: d.author,
+      decidedAt: d.decidedAt, decidedByUserId: d.decidedByUserId, note: d.note ?? null,
     };
   });
   counts.total = items.length;

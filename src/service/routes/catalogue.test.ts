@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE_PATH, ROUTES } from '../../contract/routes';
-import { startTestService, type TestService } from '../testing/test-service';
+import { startTestService, type TestService } from '../../../test/support/test-service';
 
 describe('the route catalogue', () => {
   let t: TestService;

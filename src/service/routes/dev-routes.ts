@@ -11,6 +11,6 @@ export function registerDevRoutes(app: FastifyInstance, ctx: ServiceContext): vo
   defineRoute(app, ctx.authenticate, ROUTES.devMailbox, async ({ query }) => {
     const message = await outbox.newestTo(query.to);
     if (!message) throw new ProblemError(404, 'not_found', `No message has been sent to ${query.to}.`);
-    return { to: message.to, subject: message.subject, text: message.text, code: message.code, sentAt: message.sentAt.toISOString() };
+    return { id: message.id, to: message.to, subject: message.subject, text: message.text, code: message.code, sentAt: message.sentAt.toISOString() };
   });
 }

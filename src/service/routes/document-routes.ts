@@ -1,25 +1,82 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAY_HEADER, IdempotencyKey } from '../../contract/events';
 import { ROUTES } from '../../contract/routes';
 import type { ServiceContext } from '../context';
 import { defineRoute } from '../http/define-route';
 import { ProblemError } from '../http/problem';
+import type { RequestAuth } from '../http/request-auth';
+import { fingerprintOf, type IdempotentRequest } from '../review/idempotency';
+import { listDraftProgress, listUntrackedChecks } from '../review/draft-progress';
+import { cutWindow, RenderWindowCache } from '../review/render-window';
+import { RENDER_WINDOW_HEADER } from '../../contract/render-window';
 import { readMultipartUpload } from './upload-routes';
 
 export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const { review, uploads } = ctx;
 
+  // One answer for the documents page; a draft not counted yet is counted by reading its review
+  // (which stores its projection). What the answer's time budget left uncounted is counted right
+  // after it, one draft at a time and once per organisation, so the page's next ask finds every
+  // draft counted instead of the same first few being counted again and the rest never.
+  const countingLater = new Set<string>();
+  defineRoute(app, ctx.authenticate, ROUTES.listDraftProgress, async ({ auth }) => {
+    const count = async (documentId: string) => (await review.review(auth, documentId)).track?.counts ?? null;
+    const items = await listDraftProgress(ctx.db, auth.orgId, count);
+    const uncounted = items.filter((i) => i.counts === null).map((i) => i.documentId);
+    if (uncounted.length > 0 && !countingLater.has(auth.orgId)) {
+      countingLater.add(auth.orgId);
+      void (async () => {
+        for (const id of uncounted) await count(id).catch((error: unknown) => ctx.log.warn({ err: error, documentId: id }, 'counting a draft for the documents page failed'));
+      })().finally(() => countingLater.delete(auth.orgId));
+    }
+    return { items, untracked: await listUntrackedChecks(ctx.db, auth.orgId) };
+  });
+
+  // The pages around a change of a long draft, shown while the whole draft is laid out.
+  const windows = new RenderWindowCache();
+  defineRoute(app, ctx.authenticate, ROUTES.getRenderWindow, async ({ auth, params, query, reply, timing }) => {
+    const draft = await review.review(auth, params.documentId!, timing);
+    const base64 = draft.renderContentBase64 ?? draft.contentBase64;
+    const window = await timing.measure('cut', async () =>
+      cutWindow(windows.layout(`${draft.document.contentSha256}:${draft.renderContentBase64 ? 'r' : 'c'}`, () => new Uint8Array(Buffer.from(base64, 'base64'))), query.around, query.blocks ?? 80));
+    if (!window) {
+      throw new ProblemError(422, 'unknown_change_ids', `This draft shows no change ${query.around} in its body.`, { ids: [query.around!] });
+    }
+    const phases = timing.header();
+    if (phases) reply.header('server-timing', phases);
+    return reply
+      .code(200)
+      .type('application/vnd.openxmlformats-officedocument.wordprocessingml.document')
+      .header('cache-control', 'private, no-store')
+      .header(RENDER_WINDOW_HEADER, `${window.first}/${window.total}`)
+      .send(Buffer.from(window.bytes.buffer, window.bytes.byteOffset, window.bytes.byteLength));
+  });
+
   defineRoute(app, ctx.authenticate, ROUTES.getReview, async ({ auth, params, timing }) => review.review(auth, params.documentId!, timing));
 
-  defineRoute(app, ctx.authenticate, ROUTES.applyRevisions, async ({ auth, params, body, timing }) =>
-    review.apply(auth, params.documentId!, {
+  defineRoute(app, ctx.authenticate, ROUTES.applyRevisions, async ({ request, reply, auth, params, body, timing }) => {
+    const decision = {
       accept: body.accepted_change_ids ?? [],
       reject: body.rejected_change_ids ?? [],
       recordDecision: body.recordDecision ?? body.record_decision ?? true,
-    }, timing));
+      ...(body.notes ? { notes: body.notes } : {}),
+    };
+    const idempotency = idempotencyOf(request, auth, 'apply', decision);
+    return markReplay(reply, idempotency, await review.apply(auth, params.documentId!, decision, timing, idempotency));
+  });
 
-  defineRoute(app, ctx.authenticate, ROUTES.undoRevisions, async ({ auth, params, timing }) => review.undo(auth, params.documentId!, timing));
+  defineRoute(app, ctx.authenticate, ROUTES.noteDecision, async ({ auth, params, body, timing }) =>
+    review.noteDecision(auth, params.documentId!, params.changeId!, body.note, timing));
 
-  defineRoute(app, ctx.authenticate, ROUTES.writeRedlines, async ({ auth, params, body, timing }) => review.redlines(auth, params.documentId!, body, timing));
+  defineRoute(app, ctx.authenticate, ROUTES.undoRevisions, async ({ request, reply, auth, params, timing }) => {
+    const idempotency = idempotencyOf(request, auth, 'undo', null);
+    return markReplay(reply, idempotency, await review.undo(auth, params.documentId!, timing, idempotency));
+  });
+
+  defineRoute(app, ctx.authenticate, ROUTES.writeRedlines, async ({ request, reply, auth, params, body, timing }) => {
+    const idempotency = idempotencyOf(request, auth, 'redlines', body);
+    return markReplay(reply, idempotency, await review.redlines(auth, params.documentId!, body, timing, idempotency));
+  });
 
   defineRoute(app, ctx.authenticate, ROUTES.saveDraft, async ({ request, auth, params }) => {
     const bytes = request.isMultipart()
@@ -32,4 +89,21 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
     }
     return uploads.saveDraft(auth.orgId, params.documentId!, bytes);
   });
+}
+
+/** The request's Idempotency-Key, if it sent one (400 when it is malformed, before anything happens). */
+function idempotencyOf(request: FastifyRequest, auth: RequestAuth, operation: 'apply' | 'undo' | 'redlines', body: unknown): IdempotentRequest | undefined {
+  const header = request.headers[IDEMPOTENCY_KEY_HEADER];
+  if (header === undefined) return undefined;
+  const parsed = IdempotencyKey.safeParse(header);
+  if (!parsed.success) {
+    throw new ProblemError(400, 'invalid_request', 'The Idempotency-Key header must be one value of 8 to 200 printable ASCII characters without spaces (a UUID, say).',
+      { errors: [{ path: 'Idempotency-Key', message: parsed.error.issues[0]?.message ?? 'invalid' }] });
+  }
+  return { key: parsed.data, fingerprint: fingerprintOf(operation, auth.userId, body) };
+}
+
+function markReplay<T>(reply: FastifyReply, idempotency: IdempotentRequest | undefined, answer: T): T {
+  if (idempotency?.replayed) reply.header(IDEMPOTENT_REPLAY_HEADER, 'true');
+  return answer;
 }

@@ -71,7 +71,10 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: ServiceContext):
 
   defineRoute(app, ctx.authenticate, ROUTES.createVersion, async ({ request, auth, params }) => {
     const { file } = await readMultipartUpload(request);
-    return uploads.addVersion(auth.orgId, auth.userId, params.uploadId!, file);
+    const row = await uploads.addVersion(auth.orgId, auth.userId, params.uploadId!, file);
+    // Untracked edits: checked against the version it was added to, after this answer.
+    ctx.untracked.startAfterAnswer(auth.orgId, row.id, params.uploadId!);
+    return row;
   });
 
   defineRoute(app, ctx.authenticate, ROUTES.startWorkingDraft, async ({ auth, params }) =>

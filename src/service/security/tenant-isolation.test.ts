@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionGrant } from '../../contract/auth';
 import { ROUTES, routePath, type RouteName } from '../../contract/routes';
 import { buildDemoContract } from '../../docx/fixture';
-import { multipartBody, startTestService, type TestService } from '../testing/test-service';
+import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
 
 /**
  * Every route of org A, called with org B's session and A's ids. Each row says what B
@@ -13,27 +13,35 @@ type Expectation = 'not-found' | 'own-only' | 'public' | 'own-auth';
 
 const TABLE: Record<RouteName, Expectation> = {
   requestSignInCode: 'public', verifyCode: 'public', requestSignUpCode: 'public', listProviders: 'public', startProvider: 'public',
-  providerCallback: 'public', tradeHandoff: 'public', devMailbox: 'public', openapi: 'public',
+  providerCallback: 'public', tradeHandoff: 'public', devMailbox: 'public', openapi: 'public', healthLive: 'public', healthReady: 'public',
   mcpPost: 'own-auth', mcpGet: 'own-auth', mcpDelete: 'own-auth',
   // Routes that act on the caller's own account or org: B sees only B's things.
   signOut: 'own-only', describeSession: 'own-only', signOutEverywhere: 'own-only', listSessions: 'own-only', listUploads: 'own-only',
   listMembers: 'own-only', inviteMember: 'own-only', createApiKey: 'own-only', listApiKeys: 'own-only', createUpload: 'own-only',
-  connectorConsent: 'own-only',
+  connectorConsent: 'own-only', listDraftProgress: 'own-only',
   connectorInteraction: 'public', // bound to the browser that started the authorization by a cookie
   // Routes naming one of A's resources: B gets 404, never 403 (no hint that it exists).
   getUpload: 'not-found', downloadUpload: 'not-found', renameUpload: 'not-found', createVersion: 'not-found',
   startWorkingDraft: 'not-found', deleteSeries: 'not-found', deleteSeriesAlias: 'not-found', saveDraft: 'not-found',
-  getReview: 'not-found', applyRevisions: 'not-found', undoRevisions: 'not-found', writeRedlines: 'not-found',
+  getReview: 'not-found', getRenderWindow: 'not-found', applyRevisions: 'not-found', undoRevisions: 'not-found', writeRedlines: 'not-found', reviewEvents: 'not-found',
   endSession: 'not-found', removeMember: 'not-found', revokeApiKey: 'not-found',
+  noteDecision: 'not-found', decisionReportPdf: 'not-found', decisionReportCsv: 'not-found',
+  listComments: 'not-found', addComment: 'not-found', replyToComment: 'not-found', resolveComment: 'not-found', downloadDraft: 'not-found',
+  compareVersions: 'not-found', getUntracked: 'not-found', untrackedWorkingDraft: 'not-found',
 };
 
 /** A request B could legitimately send, so only the ownership check can refuse it. */
-function validRequest(name: RouteName, headers: Record<string, string>): { headers: Record<string, string>; payload?: string | object | Buffer } {
+function validRequest(name: RouteName, headers: Record<string, string>, ids: Record<string, string>): { headers: Record<string, string>; payload?: string | object | Buffer } {
   const docx = buildDemoContract();
   switch (name) {
     case 'renameUpload': return { headers, payload: { fileName: 'Renamed.docx' } };
     case 'applyRevisions': return { headers, payload: { accepted_change_ids: ['c1'] } };
     case 'writeRedlines': return { headers, payload: { edits: [{ op: 'delete', find: 'Agreement' }] } };
+    case 'noteDecision': return { headers, payload: { note: 'Why' } };
+    case 'addComment': return { headers, payload: { anchor: { find: 'Agreement' }, text: 'Mine' } };
+    case 'replyToComment': return { headers, payload: { text: 'Reply' } };
+    case 'resolveComment': return { headers, payload: { resolved: true } };
+    case 'compareVersions': return { headers, payload: { against: ids.documentId } };
     case 'createVersion': {
       const body = multipartBody({}, { name: 'v2.docx', bytes: docx });
       return { headers: { ...headers, ...body.headers }, payload: body.payload };
@@ -59,7 +67,7 @@ describe('tenant isolation across every route', () => {
     const draft = (await t.app.inject({ method: 'POST', url: `/api/uploads/${upload.id}/working-draft`, headers: t.headers(a) })).json();
     const key = (await t.app.inject({ method: 'POST', url: '/api/org/api-keys', payload: { name: 'k' }, headers: t.headers(a) })).json();
     const sessions = (await t.app.inject({ method: 'GET', url: '/api/auth/sessions', headers: t.headers(a) })).json();
-    Object.assign(ids, { uploadId: upload.id, documentId: draft.id, keyId: key.id, sessionId: sessions.items[0].id, userId: a.user.id, providerId: 'none' });
+    Object.assign(ids, { uploadId: upload.id, documentId: draft.id, keyId: key.id, sessionId: sessions.items[0].id, userId: a.user.id, providerId: 'none', changeId: 'c1', commentId: '0' });
   });
   afterAll(async () => t.destroy());
 
@@ -72,7 +80,7 @@ describe('tenant isolation across every route', () => {
     it(`${name}: org B gets 404 for org A's resource, and A's resource is untouched`, async () => {
       const spec = ROUTES[name];
       const before = (await t.app.inject({ method: 'GET', url: `/api/uploads/${ids.documentId}`, headers: t.headers(a) })).json();
-      const res = await t.app.inject({ method: spec.method, url: `/api${routePath(spec, ids)}`, ...validRequest(name, t.headers(b)) });
+      const res = await t.app.inject({ method: spec.method, url: `/api${routePath(spec, ids)}`, ...validRequest(name, t.headers(b), ids) });
       expect(res.statusCode).toBe(404);
       expect(res.json().code).toBe('not_found');
       const after = (await t.app.inject({ method: 'GET', url: `/api/uploads/${ids.documentId}`, headers: t.headers(a) })).json();
@@ -93,6 +101,8 @@ describe('tenant isolation across every route', () => {
   it("shows B none of A's things in B's own listings", async () => {
     const uploads = (await t.app.inject({ method: 'GET', url: '/api/uploads', headers: t.headers(b) })).json();
     expect(uploads.items).toEqual([]);
+    const progress = (await t.app.inject({ method: 'GET', url: '/api/documents/progress', headers: t.headers(b) })).json();
+    expect(progress.items).toEqual([]);
     const members = (await t.app.inject({ method: 'GET', url: '/api/org/members', headers: t.headers(b) })).json();
     expect(members.items.map((m: { email: string }) => m.email)).toEqual(['b@tenant-b.example']);
     const keys = (await t.app.inject({ method: 'GET', url: '/api/org/api-keys', headers: t.headers(b) })).json();

@@ -228,6 +228,88 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
       CREATE INDEX sessions_grant ON sessions(grant_id);
     `,
   },
+  {
+    id: 5,
+    name: 'untracked-edit checks of new versions',
+    sql: `
+      -- One row per version added to a series: its rejected view compared with the rejected view
+      -- of the version it was added to. 'running' rows are held by one runner until lease_until;
+      -- after that (the runner stopped) the next reader runs the check again.
+      CREATE TABLE untracked_checks (
+        upload_id text PRIMARY KEY REFERENCES uploads(id) ON DELETE CASCADE,
+        against_upload_id text NOT NULL,
+        state text NOT NULL CHECK (state IN ('running', 'done', 'failed')),
+        lease_until timestamptz,
+        count integer,
+        changes jsonb,
+        error text,
+        started_at timestamptz NOT NULL,
+        finished_at timestamptz
+      );
+    `,
+  },
+  {
+    id: 6,
+    name: 'comment writes in the decision log',
+    sql: `
+      -- A comment written on a draft (add, reply, resolve) changes its content, so it is logged
+      -- like a batch (kind 'comment', no decisions), with what was written in comment: undoing an
+      -- earlier batch replays these on the content it restores, so comments survive an undo.
+      ALTER TABLE decision_batches DROP CONSTRAINT IF EXISTS decision_batches_kind_check;
+      ALTER TABLE decision_batches ADD CONSTRAINT decision_batches_kind_check CHECK (kind IN ('decide', 'undo', 'comment'));
+      ALTER TABLE decision_batches ADD COLUMN comment jsonb;
+    `,
+  },
+  {
+    id: 7,
+    name: 'live review: redline entries in the decision log, idempotency keys, presence',
+    sql: `
+      -- Redline edits are log entries too (kind redline, the new change ids in proposed),
+      -- so every change to a draft streams to its viewers from the one log.
+      ALTER TABLE decision_batches DROP CONSTRAINT decision_batches_kind_check;
+      ALTER TABLE decision_batches ADD CONSTRAINT decision_batches_kind_check CHECK (kind IN ('decide', 'undo', 'comment', 'redline'));
+      ALTER TABLE decision_batches ADD COLUMN proposed jsonb NOT NULL DEFAULT '[]';
+
+      -- Idempotency-Key of apply, undo and redline edits, per draft: checked and recorded in
+      -- the commit's transaction; a replay answers the recorded result (the row, the content
+      -- and the log position it committed). Kept 24 hours.
+      CREATE TABLE idempotency_keys (
+        upload_id text NOT NULL REFERENCES uploads(id) ON DELETE CASCADE,
+        key text NOT NULL,
+        request_sha256 text NOT NULL,
+        user_id text REFERENCES users(id) ON DELETE SET NULL,
+        log_seq integer NOT NULL,
+        content_sha256 text NOT NULL,
+        document jsonb NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (upload_id, key)
+      );
+      CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
+      CREATE INDEX idempotency_keys_seq ON idempotency_keys(upload_id, log_seq);
+
+      -- Who has a draft open: one row per open event stream, refreshed by its instance's
+      -- heartbeat; rows of a dead instance age out.
+      CREATE TABLE review_presence (
+        connection_id text PRIMARY KEY,
+        upload_id text NOT NULL REFERENCES uploads(id) ON DELETE CASCADE,
+        user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        seen_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX review_presence_upload ON review_presence(upload_id, seen_at);
+    `,
+  },
+  {
+    id: 10,
+    name: 'decision notes in the decision log',
+    sql: `
+      -- Notes recorded with a batch's decisions ({"<change_id>": "text"}), and entries of kind
+      -- 'note' that record a note on a decision made earlier (content unchanged: previous = next).
+      ALTER TABLE decision_batches ADD COLUMN notes jsonb NOT NULL DEFAULT '{}'::jsonb;
+      -- Every kind so far (6 added 'comment'; issue 16's 7 adds 'redline') plus 'note': this runs after both.
+      ALTER TABLE decision_batches DROP CONSTRAINT IF EXISTS decision_batches_kind_check;
+      ALTER TABLE decision_batches ADD CONSTRAINT decision_batches_kind_check CHECK (kind IN ('decide', 'undo', 'comment', 'redline', 'note'));
+    `,
+  },
 ];
 
 const LOCK_KEY = 740_215_901; // arbitrary, constant: "redline migrations"

@@ -79,6 +79,8 @@ export interface NewUpload {
   storageKey: string;
   sizeBytes: number;
   mimeType: string;
+  /** What made this row, when it was made from others (e.g. `compare:<id>`); null for uploads. */
+  artifactId?: string | null;
 }
 
 export async function insertUpload(db: Queryable, u: NewUpload): Promise<UploadRecord> {
@@ -86,10 +88,10 @@ export async function insertUpload(db: Queryable, u: NewUpload): Promise<UploadR
     `INSERT INTO uploads (id, artifact_id, org_id, created_by_user_id, file_name, mime_type, size_bytes, purpose,
        client_reference_id, document_series_id, document_version, parent_upload_id, version_kind, storage_key,
        content_sha256, has_binary, status, created_at, updated_at)
-     VALUES ($1, NULL, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, true, 'ready', now(), now())
+     VALUES ($1, $15, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, true, 'ready', now(), now())
      RETURNING ${UPLOAD_COLUMNS}`,
     [u.id, u.orgId, u.userId, u.fileName, u.mimeType, u.sizeBytes, u.purpose, u.clientReferenceId, u.seriesId,
-      u.version, u.parentId, u.versionKind, u.storageKey, u.sha256],
+      u.version, u.parentId, u.versionKind, u.storageKey, u.sha256, u.artifactId ?? null],
   );
   return rows[0]!;
 }

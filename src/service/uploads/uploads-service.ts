@@ -3,7 +3,7 @@ import { DOCX_MIME_TYPE } from '../../contract/document';
 import { DocxError, ingestDocx, type OpenOptions } from '../../docx';
 import { newId } from '../auth/secrets';
 import { ProblemError, notFound } from '../http/problem';
-import type { ContentStore } from '../store/content-store';
+import type { ContentStore, StoredContent } from '../store/content-store';
 import type { Database, Queryable } from '../store/database';
 import { findUpload, insertUpload, toDocumentRow, UPLOAD_COLUMNS, type UploadRecord } from './upload-rows';
 
@@ -136,14 +136,24 @@ export class UploadsService {
 
   /** Every call creates a new working draft: a new row sharing the source's bytes. */
   async startWorkingDraft(orgId: string, userId: string, sourceId: string): Promise<DocumentRow> {
+    return this.addWorkingDraft(orgId, userId, sourceId, null, null);
+  }
+
+  /**
+   * A new working draft in the series of `sourceId` (next documentVersion, parent = the source):
+   * with the source's bytes, or with `content` already stored (a comparison's redline), whose
+   * origin `artifactId` names.
+   */
+  async addWorkingDraft(orgId: string, userId: string, sourceId: string, content: StoredContent | null, artifactId: string | null): Promise<DocumentRow> {
     return this.db.transaction(async (tx) => {
       const source = await this.lockSeriesOf(tx, orgId, sourceId);
       if (!source.content_sha256 || !source.storage_key) throw new ProblemError(409, 'conflict', 'This upload has no content to draft from.');
       const row = await insertUpload(tx, {
         id: newId(), orgId, userId, fileName: source.file_name, purpose: source.purpose, clientReferenceId: source.client_reference_id,
         seriesId: source.document_series_id, version: await nextVersion(tx, source.document_series_id), parentId: source.id,
-        versionKind: 'working_draft', sha256: source.content_sha256, storageKey: source.storage_key, sizeBytes: source.size_bytes,
-        mimeType: source.mime_type,
+        versionKind: 'working_draft', artifactId,
+        sha256: content?.sha256 ?? source.content_sha256, storageKey: content?.storageKey ?? source.storage_key,
+        sizeBytes: content?.sizeBytes ?? source.size_bytes, mimeType: source.mime_type,
       });
       return toDocumentRow(row);
     });

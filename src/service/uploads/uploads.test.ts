@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionGrant } from '../../contract/auth';
 import { DOCUMENT_ROW_FIELDS, DocumentRow } from '../../contract/document';
 import { buildKindSample } from '../../docx/fixture';
-import { multipartBody, startTestService, type TestService } from '../testing/test-service';
+import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
 
 const docx = () => buildKindSample('insert');
 

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionGrant } from '../../../contract/auth';
-import { startTestService, type TestService } from '../../testing/test-service';
+import { startTestService, type TestService } from '../../../../test/support/test-service';
 import { parseOidcProviders } from './provider-config';
 import { safeReturnPath } from './provider-sign-in';
 import { startTestIdentityProvider, type TestAccount, type TestIdentityProvider } from './test-identity-provider';

@@ -8,6 +8,8 @@ export interface BlobStore {
   /** null when no blob has that key. */
   get(key: string): Promise<Uint8Array | null>;
   delete(key: string): Promise<void>;
+  /** Answers when the store can be reached (readiness); throws BlobStoreUnavailableError otherwise. Writes nothing. */
+  ping(): Promise<void>;
 }
 
 /** The blob store could not be reached or written; the HTTP layer answers 503. */

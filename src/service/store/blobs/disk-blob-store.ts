@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, constants, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BlobStoreUnavailableError, type BlobStore } from './blob-store';
 
@@ -42,6 +42,14 @@ export function createDiskBlobStore(root: string): BlobStore {
     async delete(key) {
       try {
         await rm(fileFor(key), { force: true });
+      } catch (error) {
+        fail(error);
+      }
+    },
+    async ping() {
+      try {
+        await mkdir(root, { recursive: true });
+        await access(root, constants.R_OK | constants.W_OK);
       } catch (error) {
         fail(error);
       }

@@ -10,7 +10,7 @@ import { DocumentRow } from '../../../contract/document';
 import { buildKindSample } from '../../../docx/fixture';
 import { startLocalS3, type LocalS3 } from '../../cluster/local-s3';
 import { loadConfig } from '../../config';
-import { multipartBody, startTestService, type TestService } from '../../testing/test-service';
+import { multipartBody, startTestService, type TestService } from '../../../../test/support/test-service';
 import { storageKeyFor } from '../content-store';
 import { BlobStoreUnavailableError } from './blob-store';
 import { createS3BlobStore } from './s3-blob-store';

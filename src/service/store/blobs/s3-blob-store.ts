@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { BlobStoreUnavailableError, type BlobStore } from './blob-store';
 
 export interface S3BlobStoreOptions {
@@ -94,6 +94,15 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { re
       } catch (error) {
         if (isMissing(error)) return;
         fail('delete', Key, error);
+      }
+    },
+    async ping() {
+      try {
+        // One attempt, short: readiness must answer within a second, and the SDK's own
+        // retries would outlast that. HeadBucket needs only s3:ListBucket on the bucket.
+        await client.send(new HeadBucketCommand({ Bucket: options.bucket }), { abortSignal: AbortSignal.timeout(900) });
+      } catch (error) {
+        fail('head bucket', options.bucket, error);
       }
     },
   };

@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { buildDocx, by, del, ins, p } from '../src/docx/fixture/index';
+import { codeSessionThroughApi, expectNoAxeViolations, signInThroughUi } from './helpers';
+
+/**
+ * Issue 12 as a lawyer meets it: the counterparty sends back the next version, with some edits
+ * tracked and one not. The documents page warns about the untracked one as soon as the check
+ * is done; one action turns it into a tracked change to review beside theirs. "Compare with…"
+ * makes a redline of any two versions and opens it in review.
+ */
+
+const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+const SCREENS = path.resolve('.tmp/screens');
+const counterparty = by('Counterparty LLP', '2026-11-20T10:00:00Z');
+
+const SENT = buildDocx({
+  body: [
+    p('1. The Supplier shall deliver the goods within 30 days of the order.'),
+    p('2. The Customer shall pay each invoice within 60 days.'),
+    p('3. This agreement is governed by the laws of England.'),
+  ],
+});
+/** Their turn: two tracked changes, and 30 days quietly became 90 days. */
+const RETURNED = buildDocx({
+  body: [
+    p('1. The Supplier shall deliver the goods within 90 days of the order.'),
+    p('2. The Customer shall pay each invoice within 60 days', ins(counterparty, ' of receipt'), '.'),
+    p('3. This agreement is governed by the laws of ', del(counterparty, 'England'), ins(counterparty, 'Wales'), '.'),
+  ],
+});
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENS, { recursive: true });
+  for (const [width, height] of [[1440, 900], [390, 844]] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: path.join(SCREENS, `${name}-${width}x${height}.png`) });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+test('a version with untracked edits is flagged, reviewed as tracked changes, and compared with the version before', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const email = `compare-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;
+  await codeSessionThroughApi(request, email, '/api/auth/sign-up/request-code', { identifier: email, name: 'Lena Lawyer', organisation: 'Lawyer LLP' });
+  await signInThroughUi(page, email);
+  await expect(page.getByRole('heading', { name: 'Documents' })).toBeVisible();
+
+  // Our draft goes out as v1.
+  const FILE = `Supply Agreement ${Date.now()}.docx`;
+  const upload = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  await (await upload).setFiles({ name: FILE, mimeType: DOCX_MIME, buffer: Buffer.from(SENT) });
+  await expect(page.getByText(`Uploaded ${FILE}.`)).toBeVisible();
+  // One entry per series; versions and their actions wait behind "Versions".
+  const series = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: FILE, exact: true }) });
+  const openVersions = async () => {
+    const toggle = page.getByRole('button', { name: `Versions of ${FILE}` });
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  };
+  await openVersions();
+  // A single version has nothing to compare with.
+  await expect(series.getByRole('button', { name: `Compare with… (v1 of ${FILE})` })).toBeDisabled();
+
+  // Their version comes back as v2: the warning appears by itself once the check is done.
+  const version = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: `Upload new version of ${FILE}` }).click();
+  await (await version).setFiles({ name: FILE, mimeType: DOCX_MIME, buffer: Buffer.from(RETURNED) });
+  await expect(page.getByText(`Added version 2 of ${FILE}.`)).toBeVisible();
+  const warning = series.getByTestId('untracked-warning');
+  await expect(warning).toHaveCount(1);
+  await expect(warning).toContainText(/\d+ edits? in v2 (was|were) made without tracking/);
+  const untrackedCount = Number((await warning.textContent())!.match(/(\d+) edit/)![1]);
+  expect(untrackedCount).toBeGreaterThan(0);
+  await expectNoAxeViolations(page);
+  await screenshot(page, 'documents-untracked-warning');
+
+  // One action: a working draft where those edits are tracked changes beside theirs, in review.
+  await warning.getByRole('button', { name: 'Review them as tracked changes' }).click();
+  await expect(page).toHaveURL(/\/documents\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId('comparison-banner')).toContainText('Changes by “Untracked edit” are the edits made in v2 without tracking');
+  const list = page.getByRole('listbox', { name: 'Changes' });
+  await expect(list.getByRole('option')).toHaveCount(untrackedCount + 3);
+  await expect(list.getByRole('option').filter({ hasText: 'Untracked edit' })).toHaveCount(untrackedCount);
+  await expect(list.getByRole('option').filter({ hasText: 'Counterparty LLP' })).toHaveCount(3);
+  await expectNoAxeViolations(page);
+  await screenshot(page, 'review-untracked-draft');
+  // Reject the untracked change, from the keyboard, like any other.
+  await list.getByRole('option').filter({ hasText: 'Untracked edit' }).first().click();
+  await page.keyboard.press('r');
+  await expect(page.getByTestId('progress')).toHaveText(`1 of ${untrackedCount + 3} decided`);
+
+  // Compare with…: v2 against v1 (preselected), and the redline opens in review at once.
+  await page.getByRole('link', { name: 'All documents' }).click();
+  await openVersions();
+  await series.getByRole('button', { name: `Compare with… (v2 of ${FILE})` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Compare v2 with…' });
+  await expect(dialog.getByLabel('Older version')).toHaveValue(await versionId(page, FILE, 1));
+  await expectNoAxeViolations(page);
+  await screenshot(page, 'compare-dialog');
+  await dialog.getByRole('button', { name: 'Compare and review' }).click();
+  await expect(page).toHaveURL(/\/documents\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId('comparison-banner')).toContainText(/Comparison: what changed in v2 since v1, as \d+ tracked changes?\./);
+  // The version compared has untracked edits: the review says so at the top too.
+  await expect(page.getByTestId('untracked-warning')).toContainText(`in v2 ${untrackedCount === 1 ? 'was' : 'were'} made without tracking`);
+  await expect(list.getByRole('option').first()).toContainText('Comparison');
+  await expectNoAxeViolations(page);
+  await screenshot(page, 'review-comparison');
+
+  // Back on the documents page: the two drafts joined the series as v3 and v4.
+  await page.getByRole('link', { name: 'All documents' }).click();
+  await expect(series).toContainText('4 versions');
+});
+
+/** The id of version `n` of a series, as the documents page shows it (read over the API the page uses). */
+async function versionId(page: Page, fileName: string, n: number): Promise<string> {
+  return page.evaluate(async ({ fileName, n }) => {
+    const session = JSON.parse(sessionStorage.getItem('redline.session') ?? 'null') as { token: string; orgId: string } | null;
+    const res = await fetch('/api/uploads?limit=100', { headers: { authorization: `Bearer ${session?.token ?? ''}`, 'x-org-id': session?.orgId ?? '' } });
+    const rows = ((await res.json()) as { items: { id: string; fileName: string; documentVersion: number }[] }).items;
+    return rows.find((row) => row.fileName === fileName && row.documentVersion === n)?.id ?? '';
+  }, { fileName, n });
+}
+
+test('a moved clause is one change that shows, and jumps, in both its places', async ({ page, request }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const email = `move-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;
+  const session = await codeSessionThroughApi(request, email, '/api/auth/sign-up/request-code', { identifier: email, name: 'Max Mover', organisation: 'Mover LLP' });
+  const clause = {
+    a: 'A. The Supplier shall deliver the goods within 30 days of the order.',
+    b: 'B. The Customer shall pay each invoice within 60 days of receipt.',
+    c: 'C. This agreement is governed by the laws of England and Wales.',
+    d: 'D. Neither party may assign this agreement without the consent of the other.',
+  };
+  const FILE = `Moves ${Date.now()}.docx`;
+  const first = await request.post('/api/uploads', {
+    headers: session.headers,
+    multipart: { purpose: 'source_doc', file: { name: FILE, mimeType: DOCX_MIME, buffer: Buffer.from(buildDocx({ body: [p(clause.a), p(clause.b), p(clause.c), p(clause.d)] })) } },
+  });
+  const v1 = (await first.json()) as { id: string };
+  const second = await request.post(`/api/uploads/${v1.id}/versions`, {
+    headers: session.headers,
+    multipart: { file: { name: FILE, mimeType: DOCX_MIME, buffer: Buffer.from(buildDocx({ body: [p(clause.a), p(clause.c), p(clause.d), p(clause.b)] })) } },
+  });
+  expect(second.status()).toBe(201);
+
+  await signInThroughUi(page, email);
+  // Versions and their actions wait behind "Versions" on the series entry.
+  await page.getByRole('button', { name: `Versions of ${FILE}` }).click();
+  await page.getByRole('button', { name: `Compare with… (v2 of ${FILE})` }).click();
+  await page.getByRole('dialog', { name: 'Compare v2 with…' }).getByRole('button', { name: 'Compare and review' }).click();
+  const list = page.getByRole('listbox', { name: 'Changes' });
+  const moves = list.getByRole('option').filter({ hasText: 'Moved: B. The Customer' });
+  await expect(moves).toHaveCount(1);
+  await moves.click();
+  await expect(page.getByTestId('move-places')).toContainText('One move, two places');
+  // Current in both places at once: the source and the destination are highlighted.
+  await expect(page.getByTestId('document-render').locator('.rl-here')).toHaveCount(2);
+  await page.keyboard.press('m');
+  await page.getByTestId('move-places').getByRole('button', { name: 'where it is now' }).click();
+  await expectNoAxeViolations(page);
+  await screenshot(page, 'review-move');
+});

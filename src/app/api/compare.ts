@@ -1,0 +1,84 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { CHANGES_HEADER, UntrackedPending, UntrackedReport, type CompareView } from '../../contract/compare';
+import { DocumentRow } from '../../contract/document';
+import { ROUTES, type RouteSpec } from '../../contract/routes';
+import { sessionStore } from '../auth/session';
+import { callApi, fetchRoute, readAnswer } from './client';
+import { useInvalidateUploads } from './hooks';
+
+/** A working draft made by a comparison, and how many differences it carries (0: identical). */
+export interface ComparisonDraft {
+  document: DocumentRow;
+  /** From the Redline-Changes header; null if the answer did not say. */
+  changes: number | null;
+}
+
+/** The untracked check of a version: done, or still running (ask again after `retryAfterSeconds`). */
+export type UntrackedCheck = { state: 'ready'; report: UntrackedReport } | UntrackedPending;
+
+export const compareQueryKeys = {
+  untracked: (orgId: string, uploadId: string) => ['org', orgId, 'untracked', uploadId] as const,
+  upload: (orgId: string, uploadId: string) => ['org', orgId, 'upload', uploadId] as const,
+};
+
+function orgId(): string {
+  return sessionStore.get()?.orgId ?? '';
+}
+
+async function createComparisonDraft(spec: RouteSpec, uploadId: string, body?: object): Promise<ComparisonDraft> {
+  const response = await fetchRoute(spec, { params: { uploadId }, ...(body ? { body } : {}) });
+  const document = await readAnswer(spec, response, DocumentRow);
+  const header = response.headers.get(CHANGES_HEADER);
+  return { document, changes: header !== null && /^\d+$/.test(header) ? Number(header) : null };
+}
+
+/** POST /uploads/{uploadId}/compare: the differences of `uploadId` since `against`, as a new working draft. */
+export function useCompareVersions() {
+  const invalidate = useInvalidateUploads();
+  return useMutation({
+    mutationFn: ({ uploadId, against, author, view }: { uploadId: string; against: string; author?: string; view?: CompareView }) =>
+      createComparisonDraft(ROUTES.compareVersions, uploadId, { against, ...(author ? { author } : {}), ...(view ? { view } : {}) }),
+    onSettled: invalidate,
+  });
+}
+
+/** POST /uploads/{uploadId}/untracked/working-draft: the version with its untracked edits as tracked changes. */
+export function useUntrackedWorkingDraft() {
+  const invalidate = useInvalidateUploads();
+  return useMutation({
+    mutationFn: (uploadId: string) => createComparisonDraft(ROUTES.untrackedWorkingDraft, uploadId),
+    onSettled: invalidate,
+  });
+}
+
+/**
+ * The untracked check of a version, asked again while the service answers 202 (after its
+ * Retry-After). A finished check never changes (versions are immutable), so it is not refetched.
+ */
+export function useUntrackedCheck(uploadId: string | null) {
+  const org = orgId();
+  return useQuery<UntrackedCheck>({
+    queryKey: compareQueryKeys.untracked(org, uploadId ?? ''),
+    enabled: uploadId !== null,
+    queryFn: async ({ signal }) => {
+      const spec = ROUTES.getUntracked;
+      const response = await fetchRoute(spec, { params: { uploadId: uploadId ?? '' }, signal });
+      if (response.status === 202) return readAnswer(spec, response, UntrackedPending);
+      return { state: 'ready', report: await readAnswer(spec, response, UntrackedReport) };
+    },
+    refetchInterval: (query) => (query.state.data?.state === 'pending' ? query.state.data.retryAfterSeconds * 1000 : false),
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
+}
+
+/** One upload row (the versions a comparison names), or nothing when `uploadId` is null. */
+export function useUpload(uploadId: string | null) {
+  const org = orgId();
+  return useQuery<DocumentRow>({
+    queryKey: compareQueryKeys.upload(org, uploadId ?? ''),
+    enabled: uploadId !== null,
+    queryFn: ({ signal }) => callApi(ROUTES.getUpload, { params: { uploadId: uploadId ?? '' }, signal }),
+    staleTime: 60_000,
+  });
+}

@@ -1,0 +1,58 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import type { DocumentRow } from '../../contract/document';
+import { useUntrackedCheck, useUntrackedWorkingDraft } from '../api/compare';
+import { describeError } from '../api/client';
+
+/** "4 edits in v5 were made without tracking". */
+export function untrackedSentence(count: number, version: number): string {
+  return `${count} edit${count === 1 ? '' : 's'} in v${version} ${count === 1 ? 'was' : 'were'} made without tracking`;
+}
+
+/** Only a version added to a series is checked (against the version it was added to). */
+export function isCheckedVersion(row: Pick<DocumentRow, 'versionKind' | 'parentUploadId'>): boolean {
+  return row.versionKind === 'original' && row.parentUploadId !== null;
+}
+
+/**
+ * The warning a version carries when its untracked check found edits, with the one action that
+ * matters: a working draft where those edits are tracked changes (author "Untracked edit")
+ * beside the counterparty's own, opened in review. Renders nothing while the check runs or
+ * when it found nothing. `banner`: the full-width form at the top of the review page.
+ */
+export function UntrackedWarning({ version, banner = false }: { version: DocumentRow; banner?: boolean }) {
+  const check = useUntrackedCheck(isCheckedVersion(version) ? version.id : null);
+  const draft = useUntrackedWorkingDraft();
+  const navigate = useNavigate();
+  const [error, setError] = useState<string | null>(null);
+  const report = check.data?.state === 'ready' ? check.data.report : null;
+  if (!report || report.count === 0) return null;
+
+  async function review() {
+    setError(null);
+    try {
+      const made = await draft.mutateAsync(version.id);
+      navigate(`/documents/${made.document.id}`);
+    } catch (failure) {
+      setError(`Could not make the draft: ${describeError(failure)}`);
+    }
+  }
+
+  const sentence = untrackedSentence(report.count, version.documentVersion);
+  return (
+    <div
+      role="status"
+      data-testid="untracked-warning"
+      className={banner
+        ? 'flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-open bg-open-soft px-4 py-1.5 text-sm text-open'
+        : 'mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 rounded border border-open bg-open-soft px-2 py-1 text-xs text-open'}
+    >
+      <span aria-hidden="true">⚠</span>
+      <span className="font-medium">{sentence}.</span>
+      <button type="button" className={`btn ${banner ? '' : 'px-1.5 py-0 text-xs'}`} onClick={() => void review()} disabled={draft.isPending}>
+        {draft.isPending ? 'Preparing…' : 'Review them as tracked changes'}
+      </button>
+      {error && <span role="alert" className="text-danger">{error}</span>}
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { RevisionKind } from './revision';
+
+/**
+ * Comparing two versions into a redline, and the untracked-edit check of a new version
+ * (issue 12). The Document row keeps its 19 fields: what a comparison found travels in
+ * the `Redline-Changes` header (created drafts) or in the untracked report.
+ */
+
+/** Which view of inputs that already carry tracked changes is compared (as Word: accepted by default). */
+export const CompareView = z.enum(['accepted', 'rejected']);
+export type CompareView = z.infer<typeof CompareView>;
+
+export const CompareBody = z.strictObject({
+  against: z.string().min(1).max(200).describe('The older upload to compare {uploadId} with (same organisation).'),
+  author: z.string().trim().min(1).max(200).optional().describe('Author of the tracked changes; default "Comparison".'),
+  view: CompareView.optional().describe('Compare the accepted (default) or the rejected view of inputs with tracked changes.'),
+});
+export type CompareBody = z.infer<typeof CompareBody>;
+
+/**
+ * Response header of the routes that create a draft from a comparison: how many differences
+ * it wrote as tracked changes. `0` means the two documents are identical (for the view compared).
+ */
+export const CHANGES_HEADER = 'Redline-Changes';
+
+/** The author of the changes an untracked-edit working draft adds. */
+export const UNTRACKED_EDIT_AUTHOR = 'Untracked edit';
+
+/** One difference between a version and the one before it that nobody tracked. */
+export const UntrackedChange = z.object({
+  kind: RevisionKind,
+  text_preview: z.string().describe('Short excerpt of the changed text.'),
+  story: z.string().describe('The part it is in, e.g. word/document.xml or word/footnotes.xml.'),
+  paragraph: z.number().int().nonnegative().describe('0-based paragraph of that part.'),
+});
+export type UntrackedChange = z.infer<typeof UntrackedChange>;
+
+/** GET /uploads/{id}/untracked, once the check is done. `against: null`: the upload has no previous version. */
+export const UntrackedReport = z.object({
+  against: z.string().nullable().describe('The previous version compared with (the upload the version was added to).'),
+  count: z.number().int().nonnegative(),
+  changes: z.array(UntrackedChange),
+});
+export type UntrackedReport = z.infer<typeof UntrackedReport>;
+
+/** The 202 answer while the check is still running (with a Retry-After header saying the same). */
+export const UntrackedPending = z.object({
+  state: z.literal('pending'),
+  retryAfterSeconds: z.number().int().positive(),
+});
+export type UntrackedPending = z.infer<typeof UntrackedPending>;
+
+/**
+ * The `artifactId` of a working draft made by a comparison: `compare:<older upload id>` for
+ * POST /uploads/{id}/compare, `untracked:<previous version id>` for the untracked-edit draft.
+ */
+export type ComparisonKind = 'compare' | 'untracked';
+
+export function comparisonArtifactId(kind: ComparisonKind, againstUploadId: string): string {
+  return `${kind}:${againstUploadId}`;
+}
+
+export function parseComparisonArtifactId(artifactId: string | null): { kind: ComparisonKind; against: string } | null {
+  const match = /^(compare|untracked):(.+)$/s.exec(artifactId ?? '');
+  return match ? { kind: match[1] as ComparisonKind, against: match[2]! } : null;
+}

@@ -1,0 +1,266 @@
+/**
+ * Hand-built pairs, one per construct the comparison must find, each checked against the
+ * round-trip contract (accept-all gives newer, reject-all gives older, ids unique, nothing left
+ * after deciding) and for the changes it should list.
+ */
+import { strToU8, zipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { checkContract, decideAll } from '../../../test/support/compare-contract';
+import { del, ins, minimalDocx, r, readPart } from '../../../test/support/docx-files';
+import { buildDemoContract } from '../fixture';
+import { compareDocx, ingestDocx, openDocx, type CompareOptions } from '../index';
+
+const DATE = '2025-03-04T05:06:07Z';
+const p = (...runs: string[]) => `<w:p>${runs.join('')}</w:p>`;
+const pp = (pPr: string, ...runs: string[]) => `<w:p><w:pPr>${pPr}</w:pPr>${runs.join('')}</w:p>`;
+const tbl = (...rows: string[][]) =>
+  `<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/></w:tblPr><w:tblGrid><w:gridCol w:w="3000"/><w:gridCol w:w="3000"/></w:tblGrid>${rows
+    .map((cells) => `<w:tr>${cells.map((c) => `<w:tc><w:tcPr><w:tcW w:w="3000" w:type="dxa"/></w:tcPr>${p(r(c))}</w:tc>`).join('')}</w:tr>`)
+    .join('')}</w:tbl>`;
+
+const LONG = [
+  'The Supplier shall perform the Services with reasonable skill and care.',
+  'The Customer shall pay every valid invoice within thirty days of receipt.',
+  'Either party may terminate this Agreement for material breach on notice.',
+  'Each party shall keep the other party confidential information secret.',
+];
+
+function compare(older: Uint8Array, newer: Uint8Array, opts: CompareOptions = {}) {
+  const result = compareDocx(older, newer, { date: DATE, ...opts });
+  const view = opts.view === 'rejected' ? 'reject' : 'accept';
+  const contract = checkContract(decideAll(older, view), decideAll(newer, view), result.bytes);
+  expect(contract.problems).toEqual([]);
+  const listed = openDocx(result.bytes).revisions();
+  return { result, listed, body: readPart(result.bytes) };
+}
+
+describe('compareDocx: words', () => {
+  it('a changed word is one deletion then one insertion of whole words, with author and date', () => {
+    const { listed, result } = compare(minimalDocx(p(r('The quick brown fox jumps.'))), minimalDocx(p(r('The slow brown fox jumps.'))), { author: 'Reviewer' });
+    expect(listed.map((x) => [x.kind, x.text_preview])).toEqual([['delete', 'quick'], ['insert', 'slow']]);
+    expect(listed.every((x) => x.author === 'Reviewer' && x.date === DATE)).toBe(true);
+    expect(result.differences).toEqual([
+      { kind: 'delete', story: 'word/document.xml', paragraph: 0, textPreview: 'quick' },
+      { kind: 'insert', story: 'word/document.xml', paragraph: 0, textPreview: 'slow' },
+    ]);
+  });
+
+  it('adjacent changed words are grouped: one deletion followed by one insertion, not word by word', () => {
+    const { listed } = compare(minimalDocx(p(r('The quick brown fox jumps.'))), minimalDocx(p(r('The slow red fox jumps.'))));
+    expect(listed.map((x) => [x.kind, x.text_preview])).toEqual([['delete', 'quick brown'], ['insert', 'slow red']]);
+  });
+
+  it('punctuation and spaces are tokens of their own', () => {
+    const { listed } = compare(minimalDocx(p(r('Pay within thirty days.'))), minimalDocx(p(r('Pay within thirty days;'))));
+    expect(listed.map((x) => [x.kind, x.text_preview])).toEqual([['delete', '.'], ['insert', ';']]);
+  });
+
+  it('identical documents give no changes and the same text', () => {
+    const doc = minimalDocx(p(r('Nothing changes here.')) + tbl(['a', 'b']));
+    const { listed, result } = compare(doc, doc);
+    expect(listed).toEqual([]);
+    expect(result.differences).toEqual([]);
+  });
+
+  it('a word split over runs of the same formatting is still one word', () => {
+    const { listed } = compare(minimalDocx(p(r('Hel'), r('lo world'))), minimalDocx(p(r('Hello there'))));
+    expect(listed.map((x) => x.text_preview)).toEqual(['world', 'there']);
+  });
+});
+
+describe('compareDocx: paragraphs', () => {
+  it('an inserted and a deleted paragraph, empty ones included', () => {
+    const { listed } = compare(minimalDocx(p(r('One.')) + p() + p(r('Three.'))), minimalDocx(p(r('One.')) + p(r('Two.')) + p(r('Three.')) + p()));
+    expect(listed.length).toBeGreaterThan(0);
+  });
+
+  it('a paragraph split is a paragraph-mark insertion, a join a paragraph-mark deletion', () => {
+    const one = minimalDocx(p(r('First sentence here. Second sentence here.')));
+    const two = minimalDocx(p(r('First sentence here.')) + p(r('Second sentence here.')));
+    expect(compare(one, two).listed.some((x) => x.kind === 'paragraph_mark' && x.text_preview.includes('inserted'))).toBe(true);
+    expect(compare(two, one).listed.some((x) => x.kind === 'paragraph_mark' && x.text_preview.includes('deleted'))).toBe(true);
+  });
+
+  it('inserting the last paragraph marks the mark before it (the last mark cannot be rejected away)', () => {
+    const { body } = compare(minimalDocx(p(r('Only.'))), minimalDocx(p(r('Only.')) + p(r('Added at the end.'))));
+    expect(body).toMatch(/<w:p><w:pPr><w:rPr><w:ins [^>]*\/><\/w:rPr><\/w:pPr><w:r><w:t[^>]*>Only\.<\/w:t>/);
+  });
+
+  it('a moved paragraph is one move: moveFrom and moveTo with their range markers', () => {
+    const older = minimalDocx(LONG.map((s) => p(r(s))).join(''));
+    const newer = minimalDocx([LONG[0]!, LONG[2]!, LONG[1]!, LONG[3]!].map((s) => p(r(s))).join(''));
+    const { listed, body } = compare(older, newer);
+    const moves = listed.filter((x) => x.text_preview.startsWith('Moved:'));
+    expect(moves).toHaveLength(1);
+    expect(listed).toHaveLength(1);
+    for (const tag of ['w:moveFrom ', 'w:moveTo ', 'w:moveFromRangeStart', 'w:moveFromRangeEnd', 'w:moveToRangeStart', 'w:moveToRangeEnd']) expect(body).toContain(`<${tag}`);
+  });
+
+  it('a sentence moved to another paragraph is one move inside range markers', () => {
+    const older = minimalDocx(p(r(`${LONG[0]} ${LONG[1]}`)) + p(r(LONG[2]!)) + p(r(LONG[3]!)));
+    const newer = minimalDocx(p(r(LONG[0]!)) + p(r(LONG[2]!)) + p(r(`${LONG[3]} ${LONG[1]}`)));
+    const { listed, body } = compare(older, newer);
+    expect(listed.map((x) => [x.kind, x.text_preview])).toEqual([['delete', `Moved: ${LONG[1]}`]]);
+    expect(body).toMatch(/<w:moveFromRangeStart [^>]*\/><w:moveFrom /);
+    expect(body).toMatch(/<w:moveToRangeStart [^>]*\/><w:moveTo /);
+  });
+
+  it('short paragraphs that change places are deleted and inserted, not moved', () => {
+    const { listed } = compare(minimalDocx(p(r('A.')) + p(r('B.')) + p(r('C.'))), minimalDocx(p(r('B.')) + p(r('A.')) + p(r('C.'))));
+    expect(listed.some((x) => x.text_preview.startsWith('Moved:'))).toBe(false);
+  });
+});
+
+describe('compareDocx: formatting', () => {
+  it('a formatting-only change is an rPrChange recording the old formatting', () => {
+    const { listed, body } = compare(minimalDocx(p(r('Plain and bold words.'))), minimalDocx(p(r('Plain and '), r('bold', '<w:b/>'), r(' words.'))));
+    expect(listed.map((x) => [x.kind, x.text_preview])).toEqual([['r-prop-change', 'Formatting: bold']]);
+    expect(body).toContain('<w:rPrChange');
+  });
+
+  it('a style-only paragraph change is a pPrChange', () => {
+    const { listed } = compare(minimalDocx(pp('<w:pStyle w:val="Normal"/>', r('Heading text'))), minimalDocx(pp('<w:pStyle w:val="Heading1"/>', r('Heading text'))));
+    expect(listed.map((x) => [x.kind, x.text_preview])).toEqual([['p-prop-change', 'Paragraph formatting: style']]);
+  });
+
+  it('a numbering change is a pPrChange naming the numbering', () => {
+    const numbered = (id: string) => pp(`<w:numPr><w:ilvl w:val="0"/><w:numId w:val="${id}"/></w:numPr>`, r('A numbered clause'));
+    const { listed } = compare(minimalDocx(numbered('1')), minimalDocx(numbered('2')));
+    expect(listed.map((x) => [x.kind, x.text_preview])).toEqual([['p-prop-change', 'Paragraph formatting: numbering']]);
+  });
+});
+
+describe('compareDocx: tables', () => {
+  it('an inserted row is w:trPr/w:ins, a deleted row w:trPr/w:del', () => {
+    const base = tbl(['a', 'b'], ['c', 'd']);
+    const more = tbl(['a', 'b'], ['x', 'y'], ['c', 'd']);
+    const added = compare(minimalDocx(p(r('Before.')) + base + p()), minimalDocx(p(r('Before.')) + more + p()));
+    expect(added.listed.filter((x) => x.kind === 'tr-prop-change').map((x) => x.text_preview)).toEqual(['Row inserted: x y']);
+    const removed = compare(minimalDocx(p(r('Before.')) + more + p()), minimalDocx(p(r('Before.')) + base + p()));
+    expect(removed.listed.filter((x) => x.kind === 'tr-prop-change').map((x) => x.text_preview)).toEqual(['Row deleted: x y']);
+  });
+
+  it('cells are compared cell by cell', () => {
+    const { listed } = compare(minimalDocx(tbl(['alpha one', 'beta two']) + p()), minimalDocx(tbl(['alpha one', 'beta three']) + p()));
+    expect(listed.map((x) => [x.kind, x.text_preview])).toEqual([['delete', 'two'], ['insert', 'three']]);
+  });
+
+  it('an inserted cell is w:cellIns and a deleted cell w:cellDel', () => {
+    const { body } = compare(minimalDocx(tbl(['one', 'two']) + p()), minimalDocx(tbl(['one', 'two', 'three']) + p()));
+    expect(body).toContain('<w:cellIns ');
+  });
+
+  it('a table inserted between paragraphs, and one deleted', () => {
+    const without = minimalDocx(p(r('Text.')) + p(r('More.')));
+    const withTable = minimalDocx(p(r('Text.')) + tbl(['new', 'table']) + p(r('More.')));
+    expect(compare(without, withTable).listed.map((x) => x.text_preview)).toEqual(['Row inserted: new table', 'new', 'table']);
+    expect(compare(withTable, without).listed.map((x) => x.text_preview)).toEqual(['Row deleted: new table', 'new', 'table']);
+  });
+});
+
+describe('compareDocx: other stories and units', () => {
+  it('header and footnote edits are found in their parts', () => {
+    const older = storiesDocx('Header words here', 'A footnote text');
+    const newer = storiesDocx('Header terms here', 'A footnote remark');
+    const { result } = compare(older, newer);
+    expect(result.differences.map((d) => [d.story, d.kind, d.textPreview])).toEqual([
+      ['word/header1.xml', 'delete', 'words'],
+      ['word/header1.xml', 'insert', 'terms'],
+      ['word/footnotes.xml', 'delete', 'text'],
+      ['word/footnotes.xml', 'insert', 'remark'],
+    ]);
+  });
+
+  it('a hyperlink is compared as a unit and kept intact', () => {
+    const link = (t: string) => `<w:hyperlink w:anchor="x">${r(t)}</w:hyperlink>`;
+    const { body } = compare(minimalDocx(p(r('See '), link('clause one'), r('.'))), minimalDocx(p(r('See '), link('clause two'), r('.'))));
+    expect(body.match(/<w:hyperlink /g)).toHaveLength(2);
+    expect(body).toMatch(/<w:hyperlink [^>]*><w:del /);
+    expect(body).toMatch(/<w:hyperlink [^>]*><w:ins /);
+  });
+
+  it('bookmarks in newer stay where they are', () => {
+    const { body } = compare(minimalDocx(p(r('Keep the mark.'))), minimalDocx(p('<w:bookmarkStart w:id="0" w:name="here"/>', r('Keep the marker.'), '<w:bookmarkEnd w:id="0"/>')));
+    expect(body).toContain('<w:bookmarkStart w:id="0" w:name="here"/>');
+    expect(body).toContain('<w:bookmarkEnd w:id="0"/>');
+  });
+});
+
+describe('compareDocx: the demo contract (every kind of revision)', () => {
+  it('every change rejected against every change accepted keeps the contract, and back again', () => {
+    const demo = ingestDocx(buildDemoContract()).bytes;
+    const rejected = decideAll(demo, 'reject');
+    const accepted = decideAll(demo, 'accept');
+    expect(compare(rejected, accepted).listed.length).toBeGreaterThan(10);
+    compare(accepted, rejected);
+    // The demo itself, read in either view, against each of its views.
+    compare(rejected, demo);
+    compare(demo, accepted, { view: 'rejected' });
+  });
+});
+
+describe('compareDocx: inputs with tracked changes', () => {
+  const older = minimalDocx(p(r('Alpha beta gamma.')) + p(r('Second paragraph here.')));
+  const newer = minimalDocx(
+    p(r('Alpha '), ins(7, r('new '), 'Counterparty'), r('beta delta.')) +
+      p(r('Second '), del(8, '<w:r><w:delText xml:space="preserve">paragraph </w:delText></w:r>', 'Counterparty'), r('here.')),
+  );
+
+  it('are compared in their accepted view by default', () => {
+    const { listed } = compare(older, newer);
+    expect(listed.map((x) => x.text_preview)).toEqual(['new', 'gamma', 'delta', 'paragraph']);
+    expect(listed.every((x) => x.author === 'Comparison')).toBe(true);
+  });
+
+  it('keepNewerRevisions: newer keeps its own changes, the untracked differences are added beside them', () => {
+    const result = compareDocx(older, newer, { view: 'rejected', keepNewerRevisions: true, author: 'Untracked edit', date: DATE });
+    const contract = checkContract(decideAll(older, 'reject'), decideAll(newer, 'accept'), result.bytes);
+    expect(contract.problems).toEqual([]);
+    const listed = openDocx(result.bytes).revisions();
+    expect(listed.map((x) => [x.change_id, x.author, x.text_preview])).toEqual([
+      ['c7', 'Counterparty', 'new'],
+      ['c9', 'Untracked edit', 'gamma'],
+      ['c10', 'Untracked edit', 'delta'],
+      ['c8', 'Counterparty', 'paragraph'],
+    ]);
+    expect(result.differences.map((d) => d.textPreview)).toEqual(['gamma', 'delta']);
+    // Their changes are byte for byte what they were.
+    expect(readPart(result.bytes)).toContain('<w:ins w:id="7" w:author="Counterparty" w:date="2025-01-01T00:00:00Z"><w:r><w:t xml:space="preserve">new </w:t></w:r></w:ins>');
+    // Rejecting only our changes gives newer back.
+    const ours = listed.filter((x) => x.author === 'Untracked edit').map((x) => x.change_id);
+    const back = openDocx(result.bytes).apply({ accept: [], reject: ours }).toBytes();
+    expect(openDocx(back).revisions().map((x) => x.text_preview)).toEqual(['new', 'paragraph']);
+  });
+
+  it('keepNewerRevisions: an untracked edit inside text they deleted is marked around their deletion', () => {
+    const o = minimalDocx(p(r('One two three four.')));
+    const n = minimalDocx(p(r('One '), del(5, '<w:r><w:delText xml:space="preserve">two five four</w:delText></w:r>', 'Counterparty'), r('.')));
+    const result = compareDocx(o, n, { view: 'rejected', keepNewerRevisions: true, author: 'Untracked edit', date: DATE });
+    expect(checkContract(decideAll(o, 'reject'), decideAll(n, 'accept'), result.bytes).problems).toEqual([]);
+    expect(result.differences.map((d) => d.textPreview)).toEqual(['three', 'five']);
+  });
+});
+
+function storiesDocx(header: string, footnote: string): Uint8Array {
+  const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+  const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+  const files: Record<string, Uint8Array> = {
+    '[Content_Types].xml': strToU8(
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/header1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.header+xml"/><Override PartName="/word/footnotes.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"/></Types>`,
+    ),
+    '_rels/.rels': strToU8(
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
+    ),
+    'word/_rels/document.xml.rels': strToU8(
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/header" Target="header1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/footnotes" Target="footnotes.xml"/></Relationships>`,
+    ),
+    'word/document.xml': strToU8(
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W}" xmlns:r="${R}"><w:body>${p(r('Body text'), '<w:r><w:footnoteReference w:id="1"/></w:r>', r('.'))}<w:sectPr><w:headerReference w:type="default" r:id="rId1"/></w:sectPr></w:body></w:document>`,
+    ),
+    'word/header1.xml': strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:hdr xmlns:w="${W}">${p(r(header))}</w:hdr>`),
+    'word/footnotes.xml': strToU8(
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:footnotes xmlns:w="${W}"><w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote><w:footnote w:id="1"><w:p><w:r><w:footnoteRef/></w:r>${r(` ${footnote}`)}</w:p></w:footnote></w:footnotes>`,
+    ),
+  };
+  return zipSync(files);
+}

@@ -1,0 +1,219 @@
+import type { RevisionKind } from '../../contract/revision';
+import { DocxPackage, type OpenOptions } from '../package/package';
+import { applyToScans } from '../revisions/apply';
+import { groupChanges } from '../revisions/changes';
+import { assignUniqueIds } from '../revisions/ids';
+import { previewOf } from '../revisions/preview';
+import { scanPart, type PartScan } from '../revisions/sites';
+import { walk, type XmlElement } from '../xml/tree';
+import { Interner } from './diff';
+import { PackageImport } from './import';
+import { Plan, RevisionWriter } from './mark';
+import { StoryReader } from './model';
+import { StoryComparison } from './story';
+
+/**
+ * Comparing two versions of a document into a redline: newer's document carrying, as tracked
+ * changes, every difference from older. Accepting every change gives newer's text; rejecting
+ * every change gives older's.
+ *
+ * Inputs that carry tracked changes are read in their accepted view (as Word compares), or
+ * their rejected view. With `keepNewerRevisions` (the untracked-edit check: rejected views),
+ * newer's own tracked changes stay as they are and the differences between the rejected views
+ * are added beside them, so whatever newer changed without tracking becomes a change to review.
+ */
+export interface CompareOptions {
+  /** Author of every change; default 'Comparison'. */
+  author?: string;
+  /** ISO 8601 date of every change; the caller passes the newer version's upload time. Default: now. */
+  date?: string;
+  /** How inputs that carry tracked changes are read; default 'accepted'. */
+  view?: 'accepted' | 'rejected';
+  /** Keep newer's own tracked changes untouched and add the differences beside them (use with view 'rejected'). */
+  keepNewerRevisions?: boolean;
+  open?: OpenOptions;
+}
+
+export interface CompareDifference {
+  /** The listing kind (a move: the kind of its first half). */
+  kind: RevisionKind;
+  /** Part name of the story, e.g. 'word/document.xml', 'word/header1.xml', 'word/footnotes.xml'. */
+  story: string;
+  /** 0-based index, among newer's paragraphs of the story in document order, of the paragraph the change is in (or before). */
+  paragraph: number;
+  textPreview: string;
+}
+
+export interface CompareResult {
+  bytes: Uint8Array;
+  differences: CompareDifference[];
+}
+
+export function compareDocx(older: Uint8Array, newer: Uint8Array, options: CompareOptions = {}): CompareResult {
+  const view = options.view ?? 'accepted';
+  const keep = options.keepNewerRevisions === true;
+  const newPkg = DocxPackage.open(newer, options.open);
+  const firstId = keep ? highestRevisionId(newPkg) + 1 : (resolveAll(newPkg, view), 1);
+  const rw = new RevisionWriter(options.author ?? 'Comparison', options.date ?? new Date().toISOString(), firstId);
+  const plan = planChanges(older, newPkg, rw, options);
+  plan.write();
+
+  // Unique ids for every revision (what ingest would do), then the listing of our changes.
+  const scans = newPkg.stories().map(({ part, doc }) => scanPart(part.name, part.role, doc));
+  assignUniqueIds(scans);
+  const differences = listDifferences(scans, rw.written, plan.fromOlder);
+  return { bytes: newPkg.toBytes(), differences };
+}
+
+/**
+ * Reads older and plans every change into newer's tree (deleted content is already copied in).
+ * Older's parsed package is not needed once this returns, so it can be collected before newer
+ * is rebuilt and written: a 300-page comparison never holds both trees and the output at once.
+ */
+function planChanges(older: Uint8Array, newPkg: DocxPackage, rw: RevisionWriter, options: CompareOptions): Plan {
+  const view = options.view ?? 'accepted';
+  const keep = options.keepNewerRevisions === true;
+  const oldPkg = DocxPackage.open(older, options.open);
+  resolveAll(oldPkg, view);
+  const plan = new Plan(rw);
+  const importer = new PackageImport(oldPkg, newPkg);
+  const interner = new Interner();
+  const symbols = new Map<string, string>();
+  const notePairs = new Map<string, string>();
+  for (const pair of storyPairs(oldPkg, newPkg, notePairs)) {
+    const ctx = {
+      older: new StoryReader('plain', importer.relationshipKey(oldPkg, pair.olderPart), symbols),
+      newer: new StoryReader(keep ? view : 'plain', importer.relationshipKey(newPkg, pair.newerPart), symbols),
+      olderPart: pair.olderPart,
+      newerPart: pair.newerPart,
+      plan,
+      rw,
+      importer,
+      interner,
+      notePairs,
+    };
+    const story = new StoryComparison(ctx);
+    for (const [o, n] of pair.containers()) story.container(ctx.older.blocks(o), ctx.newer.blocks(n), n);
+    story.finish();
+  }
+  importer.finish();
+  return plan;
+}
+
+/** Accepts (or rejects) every tracked change of a package in place. */
+function resolveAll(pkg: DocxPackage, view: 'accepted' | 'rejected'): void {
+  // Only parts whose text can hold revision markup are scanned (most parts of most inputs hold none).
+  const scans = pkg
+    .stories()
+    .filter(({ doc }) => MAY_HOLD_REVISIONS.test(doc.src))
+    .map(({ part, doc }) => scanPart(part.name, part.role, doc));
+  if (!scans.some((s) => s.sites.length)) return;
+  assignUniqueIds(scans);
+  const changes = groupChanges(scans);
+  const ids = changes.map((c) => c.changeId);
+  applyToScans(scans, changes, view === 'accepted' ? { accept: ids, reject: [] } : { accept: [], reject: ids });
+}
+
+const MAY_HOLD_REVISIONS = /<w:(?:ins|del|moveFrom|moveTo|cellIns|cellDel|cellMerge|numberingChange|[a-zA-Z]+PrChange|tblGridChange)[\s>/]|redline:proposed:/;
+
+function highestRevisionId(pkg: DocxPackage): number {
+  let max = 0;
+  for (const { part, doc } of pkg.stories()) {
+    for (const s of scanPart(part.name, part.role, doc).sites) if (s.id && /^\d{1,9}$/.test(s.id)) max = Math.max(max, Number(s.id));
+    walk(doc.root, (e) => {
+      if (e.name.endsWith('RangeStart') && e.name.startsWith('w:move')) max = Math.max(max, Number(e.attr('w:id')) || 0);
+      return true;
+    });
+  }
+  return max;
+}
+
+interface StoryPair {
+  olderPart: string;
+  newerPart: string;
+  /** Containers whose blocks are compared: [older's, newer's] (asked for when the story's turn comes). */
+  containers: () => [XmlElement, XmlElement][];
+}
+
+/**
+ * The stories both versions have: the body, headers and footers (by part name, else by their
+ * order among the parts of their kind), and the footnotes and endnotes, note by note: the notes
+ * whose references the body's comparison matched (`notePairs`, filled by then).
+ */
+function storyPairs(oldPkg: DocxPackage, newPkg: DocxPackage, notePairs: ReadonlyMap<string, string>): StoryPair[] {
+  const out: StoryPair[] = [];
+  const oldBody = oldPkg.xml(oldPkg.mainPart).root.first('w:body');
+  const newBody = newPkg.xml(newPkg.mainPart).root.first('w:body');
+  if (oldBody && newBody) out.push({ olderPart: oldPkg.mainPart, newerPart: newPkg.mainPart, containers: () => [[oldBody, newBody]] });
+  for (const role of ['header', 'footer'] as const) {
+    const olds = oldPkg.storyParts.filter((p) => p.role === role);
+    const news = newPkg.storyParts.filter((p) => p.role === role);
+    news.forEach((n, k) => {
+      const o = olds.find((p) => p.name === n.name) ?? olds[k];
+      if (o) out.push({ olderPart: o.name, newerPart: n.name, containers: () => [[oldPkg.xml(o.name).root, newPkg.xml(n.name).root]] });
+    });
+  }
+  for (const role of ['footnotes', 'endnotes'] as const) {
+    const o = oldPkg.storyParts.find((p) => p.role === role);
+    const n = newPkg.storyParts.find((p) => p.role === role);
+    if (!o || !n) continue;
+    const noteName = role === 'footnotes' ? 'w:footnote' : 'w:endnote';
+    const containers = (): [XmlElement, XmlElement][] => {
+      const newNotes = new Map(newPkg.xml(n.name).root.all(noteName).filter(isContentNote).map((x) => [x.attr('w:id'), x]));
+      const out: [XmlElement, XmlElement][] = [];
+      for (const old of oldPkg.xml(o.name).root.all(noteName).filter(isContentNote)) {
+        const note = newNotes.get(notePairs.get(`${noteName}Reference:${old.attr('w:id')}`) ?? null);
+        if (note) out.push([old, note]);
+      }
+      return out;
+    };
+    out.push({ olderPart: o.name, newerPart: n.name, containers });
+  }
+  return out;
+}
+
+function isContentNote(note: XmlElement): boolean {
+  const type = note.attr('w:type');
+  return !type || type === 'normal';
+}
+
+/** Our changes (those whose first revision element the comparison wrote), with where they are in newer. */
+function listDifferences(scans: readonly PartScan[], ours: ReadonlySet<XmlElement>, fromOlder: ReadonlySet<XmlElement>): CompareDifference[] {
+  const paragraphIndex = new Map<XmlElement, number>();
+  for (const scan of scans) {
+    let n = 0;
+    // Block level only: paragraphs are not entered (a text box's paragraphs count with theirs).
+    const visit = (el: XmlElement, older: boolean): void => {
+      const isOlder = older || fromOlder.has(el);
+      if (el.name === 'w:p') {
+        paragraphIndex.set(el, n);
+        if (!isOlder) n++;
+        return;
+      }
+      for (const c of el.children) if (c.kind === 1 && c.name !== 'mc:Fallback' && !c.name.endsWith('Pr')) visit(c, isOlder);
+    };
+    visit(scan.doc.root, false);
+  }
+  const out: CompareDifference[] = [];
+  for (const change of groupChanges(scans)) {
+    const lead = change.sites[0]!;
+    if (!ours.has(lead.el)) continue;
+    out.push({ kind: change.kind, story: lead.part, paragraph: paragraphOf(lead.el, paragraphIndex), textPreview: previewOf(change.sites) });
+  }
+  return out;
+}
+
+/** The paragraph a change is in (the outermost, for a text box's), or for a row or cell change its first paragraph. */
+function paragraphOf(el: XmlElement, index: ReadonlyMap<XmlElement, number>): number {
+  let found: number | undefined;
+  for (let e: XmlElement | null = el; e; e = e.parent) {
+    found = index.get(e) ?? found;
+    if (found === undefined && (e.name === 'w:tr' || e.name === 'w:tc')) {
+      walk(e, (d) => {
+        found ??= index.get(d);
+        return found === undefined;
+      });
+    }
+  }
+  return found ?? 0;
+}

@@ -1,0 +1,437 @@
+import { serializeNode } from '../xml/serialize';
+import type { XmlElement, XmlNode } from '../xml/tree';
+
+/**
+ * What the comparison sees of a story: its blocks (paragraphs and tables, content controls and
+ * custom XML around blocks seen through), each with a key that is equal exactly when the
+ * comparison would find nothing to mark; and, on demand, a paragraph's tokens.
+ *
+ * Views: `plain`, a tree without tracked changes (an input whose changes were all accepted or
+ * all rejected); `rejected` (or `accepted`), newer's own tree with its tracked changes in place,
+ * read as its rejected (accepted) view, so the untracked check can mark around those changes
+ * and leave them untouched. In the rejected view content inside w:ins and w:moveTo is not seen,
+ * w:del and w:moveFrom content is, a paragraph whose mark was inserted reads on into the next
+ * one, and inserted rows and cells are skipped; the accepted view is its mirror image.
+ */
+export type View = 'plain' | 'rejected' | 'accepted';
+
+export type Block = Para | Table;
+
+/** One stretch of a paragraph's content: a text element's text, or an atom or unit (one character in the flat text). */
+export interface Segment {
+  kind: 'text' | 'atom' | 'unit';
+  node: XmlElement;
+  run: XmlElement | null;
+  start: number;
+  text: string;
+}
+
+export interface Flat {
+  text: string;
+  segs: Segment[];
+}
+
+export interface Para {
+  kind: 'p';
+  flat?: Flat;
+  /** The physical paragraphs this paragraph of the view is made of (one, except in the base view). */
+  parts: XmlElement[];
+  key: string;
+  tokens?: Token[];
+}
+
+export interface Table {
+  kind: 'tbl';
+  el: XmlElement;
+  key: string;
+  rows: Row[];
+}
+
+export interface Row {
+  el: XmlElement;
+  key: string;
+  cells: Cell[];
+}
+
+export interface Cell {
+  el: XmlElement;
+  key: string;
+  blocks: Block[];
+}
+
+/** A stretch of a text element (w:t, or w:delText read in the base view). */
+export interface Piece {
+  node: XmlElement;
+  from: number;
+  to: number;
+}
+
+/**
+ * What the word diff compares: a word, a run of spaces or one punctuation character (`text`); a
+ * run child that is not text, such as a tab, a break, a drawing or a note reference (`atom`); a
+ * paragraph-level element compared as a whole, such as a hyperlink, a simple field, a content
+ * control or an equation (`unit`); or a paragraph mark (`mark`, between the paragraphs of a group).
+ */
+export interface Token {
+  kind: 'text' | 'atom' | 'unit' | 'mark';
+  key: string;
+  /** text: its pieces; atom: one piece whose node is the run child; unit and mark: none. */
+  pieces: Piece[];
+  /** unit: the paragraph-level element. */
+  unit: XmlElement | null;
+  /** The run (`w:r`) of the first piece, for text and atoms. */
+  run: XmlElement | null;
+  /** A mark token: the paragraph whose mark it is. */
+  para: Para | null;
+}
+
+/** Resolves a relationship id of a part to something equal across packages (target and content). */
+export type RelationshipKey = (rId: string) => string;
+
+const INSERTIONS = new Set(['w:ins', 'w:moveTo']);
+const DELETIONS = new Set(['w:del', 'w:moveFrom']);
+
+/** Run children that carry no content of their own: never compared, kept where they are. */
+export const NEUTRAL_RUN_CHILDREN: ReadonlySet<string> = new Set([
+  'w:rPr', 'w:lastRenderedPageBreak', 'w:commentReference', 'w:annotationRef', 'w:footnoteRef', 'w:endnoteRef',
+  'w:separator', 'w:continuationSeparator', 'w:proofErr',
+]);
+
+/** Paragraph children that are markers, not content. */
+const NEUTRAL_PARAGRAPH_CHILDREN = new Set([
+  'w:pPr', 'w:bookmarkStart', 'w:bookmarkEnd', 'w:commentRangeStart', 'w:commentRangeEnd', 'w:proofErr',
+  'w:permStart', 'w:permEnd', 'w:moveFromRangeStart', 'w:moveFromRangeEnd', 'w:moveToRangeStart', 'w:moveToRangeEnd',
+  'w:customXmlInsRangeStart', 'w:customXmlInsRangeEnd', 'w:customXmlDelRangeStart', 'w:customXmlDelRangeEnd',
+]);
+
+export class StoryReader {
+  /** Tracked-change wrappers whose content this view sees, and those whose content it does not. */
+  private readonly seen: ReadonlySet<string>;
+  private readonly hidden: ReadonlySet<string>;
+
+  constructor(
+    readonly view: View,
+    private readonly rel: RelationshipKey,
+    /** Atom and unit keys as private-use characters; shared by the two readers of a comparison. */
+    private readonly symbols: Map<string, string>,
+  ) {
+    this.seen = view === 'rejected' ? DELETIONS : view === 'accepted' ? INSERTIONS : new Set();
+    this.hidden = view === 'rejected' ? INSERTIONS : view === 'accepted' ? DELETIONS : new Set();
+  }
+
+  /** Whether this view reads on from paragraph `p` into the next (its mark does not exist in the view). */
+  private joinsNext(p: XmlElement): boolean {
+    if (this.view === 'plain') return false;
+    const rPr = p.first('w:pPr')?.first('w:rPr');
+    if (!rPr) return false;
+    for (const name of this.hidden) if (rPr.first(name)) return true;
+    return false;
+  }
+
+  /** Whether a row or cell does not exist in this view. */
+  private absent(props: XmlElement | null, row: boolean): boolean {
+    if (this.view === 'plain' || !props) return false;
+    const name = this.view === 'rejected' ? (row ? 'w:ins' : 'w:cellIns') : row ? 'w:del' : 'w:cellDel';
+    return props.first(name) !== null;
+  }
+
+  // ---- blocks -------------------------------------------------------------------------------
+
+  blocks(container: XmlElement): Block[] {
+    const out: Block[] = [];
+    let pending: XmlElement[] = [];
+    const visit = (parent: XmlElement): void => {
+      for (const c of parent.children) {
+        if (c.kind !== 1) continue;
+        if (c.name === 'w:p') {
+          pending.push(c);
+          if (this.joinsNext(c)) continue;
+          out.push(this.paragraph(pending));
+          pending = [];
+        } else if (c.name === 'w:tbl') {
+          if (pending.length) out.push(this.paragraph(pending));
+          pending = [];
+          out.push(this.table(c));
+        } else if (c.name === 'w:sdt') {
+          const content = c.first('w:sdtContent');
+          if (content) visit(content);
+        } else if (c.name === 'w:customXml') visit(c);
+        else if (this.seen.has(c.name) || this.hidden.has(c.name)) visit(c);
+      }
+    };
+    visit(container);
+    if (pending.length) out.push(this.paragraph(pending));
+    return out;
+  }
+
+  private table(el: XmlElement): Table {
+    const rows: Row[] = [];
+    for (const tr of within(el, 'w:tr')) {
+      if (this.absent(tr.first('w:trPr'), true)) continue;
+      const cells: Cell[] = [];
+      for (const tc of within(tr, 'w:tc')) {
+        if (this.absent(tc.first('w:tcPr'), false)) continue;
+        const blocks = this.blocks(tc);
+        cells.push({ el: tc, blocks, key: blocks.map((b) => b.key).join('\u0007') });
+      }
+      rows.push({ el: tr, cells, key: cells.map((c) => c.key).join('\u0005') });
+    }
+    return { kind: 'tbl', el, rows, key: `\u0010${rows.map((r) => r.key).join('\u0006')}` };
+  }
+
+  paragraph(parts: XmlElement[]): Para {
+    const last = parts[parts.length - 1]!;
+    let key = paragraphPropertiesKey(last) + '\u0002';
+    let fmt: string | null = null;
+    for (const seg of this.segments(parts)) {
+      if (seg.kind === 'text') {
+        const f = runPropertiesKey(seg.run!);
+        if (f !== fmt) {
+          key += `\u0001${f}\u0001`;
+          fmt = f;
+        }
+        key += seg.text;
+      } else if (seg.kind === 'atom') key += `\u0003${this.atomKey(seg.node)}`;
+      else {
+        key += `\u0004${this.unitKey(seg.node)}`;
+        fmt = null;
+      }
+    }
+    return { kind: 'p', parts, key };
+  }
+
+  /**
+   * The paragraph as one string, each atom and unit one private-use character standing for its
+   * key, with the segment each stretch comes from: what prefix and suffix trimming work on.
+   */
+  flat(para: Para): Flat {
+    if (para.flat) return para.flat;
+    const segs = this.segments(para.parts);
+    let text = '';
+    for (const seg of segs) {
+      seg.start = text.length;
+      if (seg.kind !== 'text') seg.text = this.symbol(seg.kind === 'atom' ? `\u0003${this.atomKey(seg.node)}` : `\u0004${this.unitKey(seg.node)}`);
+      text += seg.text;
+    }
+    para.flat = { text, segs };
+    return para.flat;
+  }
+
+  private symbol(key: string): string {
+    let c = this.symbols.get(key);
+    if (c === undefined) {
+      c = this.symbols.size < SYMBOL_COUNT ? String.fromCharCode(SYMBOL_BASE + this.symbols.size) : OVERFLOW_SYMBOL;
+      this.symbols.set(key, c);
+    }
+    return c;
+  }
+
+  /** The tokens of the paragraph whose characters lie in [from, to) of its flat text (all by default). */
+  tokens(para: Para, from = 0, to = Infinity): Token[] {
+    const whole = from === 0 && to === Infinity;
+    if (whole && para.tokens) return para.tokens;
+    const { text, segs } = this.flat(para);
+    const end = Math.min(to, text.length);
+    const out: Token[] = [];
+    let k = 0;
+    let i = from;
+    while (i < end) {
+      while (k < segs.length && segs[k]!.start + segs[k]!.text.length <= i) k++;
+      const seg = segs[k]!;
+      if (seg.kind === 'unit') {
+        out.push({ kind: 'unit', key: `\u0004${this.unitKey(seg.node)}`, pieces: [], unit: seg.node, run: null, para: null });
+        i++;
+        continue;
+      }
+      if (seg.kind === 'atom') {
+        out.push({ kind: 'atom', key: `\u0003${this.atomKey(seg.node)}`, pieces: [{ node: seg.node, from: 0, to: 0 }], unit: null, run: seg.run, para: null });
+        i++;
+        continue;
+      }
+      // Text: the token may run on over following text segments (a word split over runs).
+      let j = tokenEnd(text, i, end);
+      let stop = k;
+      while (stop + 1 < segs.length && segs[stop]!.start + segs[stop]!.text.length < j) {
+        if (segs[stop + 1]!.kind !== 'text') {
+          j = segs[stop + 1]!.start;
+          break;
+        }
+        stop++;
+      }
+      const pieces: Piece[] = [];
+      for (let q = k; q <= stop; q++) {
+        const sg = segs[q]!;
+        const a = Math.max(i, sg.start) - sg.start;
+        const b = Math.min(j, sg.start + sg.text.length) - sg.start;
+        if (b > a) pieces.push({ node: sg.node, from: a, to: b });
+      }
+      out.push({ kind: 'text', key: text.slice(i, j), pieces, unit: null, run: seg.run, para: null });
+      i = j;
+    }
+    if (whole) para.tokens = out;
+    return out;
+  }
+
+  /** The content of the paragraph parts in order, as this view sees it. */
+  private segments(parts: readonly XmlElement[]): Segment[] {
+    const out: Segment[] = [];
+    for (const p of parts) this.inline(p, out);
+    return out;
+  }
+
+  private inline(parent: XmlElement, out: Segment[]): void {
+    const deletedText = this.view === 'rejected';
+    for (const c of parent.children) {
+      if (c.kind !== 1 || NEUTRAL_PARAGRAPH_CHILDREN.has(c.name)) continue;
+      if (c.name === 'w:r') {
+        for (const k of c.children) {
+          if (k.kind !== 1 || NEUTRAL_RUN_CHILDREN.has(k.name)) continue;
+          if (k.name === 'w:t' || (deletedText && k.name === 'w:delText')) {
+            const text = elementText(k);
+            if (text) out.push({ kind: 'text', node: k, run: c, start: 0, text });
+          } else out.push({ kind: 'atom', node: k, run: c, start: 0, text: '' });
+        }
+      } else if (this.seen.has(c.name)) this.inline(c, out);
+      else if (this.hidden.has(c.name)) continue;
+      else out.push({ kind: 'unit', node: c, run: null, start: 0, text: '' });
+    }
+  }
+
+  /** A run child compared as one token: its name and what it holds, relationship ids resolved. */
+  atomKey(el: XmlElement): string {
+    switch (el.name) {
+      case 'w:tab':
+      case 'w:cr':
+      case 'w:noBreakHyphen':
+      case 'w:softHyphen':
+        return el.name;
+      case 'w:br':
+        return `w:br ${el.attr('w:type') ?? ''}`;
+      case 'w:fldChar':
+        return `w:fldChar ${el.attr('w:fldCharType') ?? ''}`;
+      case 'w:instrText':
+      case 'w:delInstrText':
+        return `instr ${elementText(el)}`;
+      case 'w:footnoteReference':
+      case 'w:endnoteReference':
+        return el.name;
+      default:
+        return this.unitKey(el);
+    }
+  }
+
+  /** Serialised XML without the attributes that differ between saves of the same content. */
+  unitKey(el: XmlElement): string {
+    return serializeNode(el)
+      .replace(VOLATILE_ATTRIBUTES, '')
+      .replace(RELATIONSHIP_ATTRIBUTES, (_m, name: string, id: string) => ` ${name}="${this.rel(id)}"`);
+  }
+}
+
+const SYMBOL_BASE = 0xe000;
+const SYMBOL_COUNT = 0x1800;
+/** Stands for every atom or unit beyond the private-use range: never taken as equal (see the trimming in story.ts). */
+export const OVERFLOW_SYMBOL = '\uf8ff';
+
+const WORD_CHAR = /[\p{L}\p{N}\p{M}_]/u;
+const SPACE_CHAR = /\s/;
+
+/** Whether the character at `i` belongs to a word (letters, digits, marks, underscore; not a private-use symbol). */
+export function isWordAt(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+  if (c >= SYMBOL_BASE && c <= 0xf8ff) return false;
+  if (c >= 0xd800 && c <= 0xdbff) return WORD_CHAR.test(s.slice(i, i + 2));
+  return WORD_CHAR.test(s[i]!);
+}
+
+export function isSpaceAt(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return SPACE_CHAR.test(s[i]!);
+}
+
+/**
+ * End of the token starting at `i`: a word (letters and digits, with inner apostrophes), a run of
+ * white space, or any other single character. Punctuation and spaces are tokens of their own.
+ */
+export function tokenEnd(s: string, i: number, end: number): number {
+  if (isSpaceAt(s, i)) {
+    let j = i + 1;
+    while (j < end && isSpaceAt(s, j)) j++;
+    return j;
+  }
+  if (isWordAt(s, i)) {
+    let j = i + 1;
+    for (;;) {
+      while (j < end && (isWordAt(s, j) || isLowSurrogate(s, j))) j++;
+      const c = s.charCodeAt(j);
+      if (j + 1 < end && (c === 39 || c === 0x2019) && isWordAt(s, j + 1)) j++;
+      else return j;
+    }
+  }
+  const c = s.charCodeAt(i);
+  return c >= 0xd800 && c <= 0xdbff && i + 1 < end ? i + 2 : i + 1;
+}
+
+function isLowSurrogate(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  return c >= 0xdc00 && c <= 0xdfff;
+}
+
+const VOLATILE_ATTRIBUTES = / (?:w:rsid\w*|w14:paraId|w14:textId|wp14:anchorId|wp14:editId|w:id|id|w:name|name)="[^"]*"/g;
+const RELATIONSHIP_ATTRIBUTES = / (r:(?:id|embed|link|pict|dm|lo|qs|cs|href))="([^"]*)"/g;
+
+export function elementText(el: XmlElement): string {
+  let s = '';
+  for (const c of el.children) if (c.kind === 2) s += c.text;
+  return s;
+}
+
+/** Run formatting as compared: the run properties without tracked-change records. */
+export function runPropertiesKey(run: XmlElement): string {
+  return propertiesKey(run.first('w:rPr'), RPR_NOT_FORMATTING);
+}
+const RPR_NOT_FORMATTING = new Set(['w:rPrChange', 'w:ins', 'w:del', 'w:moveFrom', 'w:moveTo']);
+
+/** Paragraph properties as compared: without the mark's run properties, section or change records. */
+export function paragraphPropertiesKey(p: XmlElement): string {
+  return propertiesKey(p.first('w:pPr'), PPR_NOT_COMPARED);
+}
+export const PPR_NOT_COMPARED = new Set(['w:rPr', 'w:sectPr', 'w:pPrChange']);
+
+function propertiesKey(holder: XmlElement | null, excluded: ReadonlySet<string>): string {
+  if (!holder) return '';
+  let s = '';
+  for (const c of holder.children) {
+    if (c.kind !== 1 || excluded.has(c.name)) continue;
+    // An untouched property is its source text (a slice, no copy).
+    s += c.dirty ? serializeNode(c) : c.src.slice(c.start, c.end);
+  }
+  return s;
+}
+
+/** Children named `name`, seen through content controls and custom XML (rows of a table, cells of a row). */
+export function within(e: XmlElement, name: string): XmlElement[] {
+  const out: XmlElement[] = [];
+  for (const c of e.children) {
+    if (c.kind !== 1) continue;
+    if (c.name === name) out.push(c);
+    else if (c.name === 'w:sdt') out.push(...within(c.first('w:sdtContent') ?? c, name));
+    else if (c.name === 'w:customXml') out.push(...within(c, name));
+  }
+  return out;
+}
+
+/** Visible text of tokens, for previews and move detection. */
+export function tokensText(tokens: readonly Token[]): string {
+  let s = '';
+  for (const t of tokens) {
+    if (t.kind === 'text') s += t.key;
+    else if (t.kind === 'mark') s += '\n';
+    else if (t.key === '\u0003w:tab') s += '\t';
+  }
+  return s;
+}
+
+export type { XmlNode };

@@ -1,0 +1,800 @@
+import { XmlElement, XmlText, walk } from '../xml/tree';
+import type { Interner} from './diff';
+import { diffSequences, type Hunk } from './diff';
+import type { PackageImport } from './import';
+import {
+  deleteParagraphContent, markCell, markRow, recordParagraphProperties, toDeletedText, type Insertion, type Plan,
+  type RevisionWriter, type Status,
+} from './mark';
+import { OVERFLOW_SYMBOL, isSpaceAt, isWordAt, paragraphPropertiesKey, runPropertiesKey, type Block, type Cell, type Para, type Row, type Segment, type StoryReader, type Table, type Token } from './model';
+
+/**
+ * Comparing one story (the body, a header, a note...) of the older version with the same story of
+ * newer, planning the tracked changes into newer's tree:
+ * - blocks are matched by key (paragraph hashes: text, formatting, paragraph properties);
+ * - in a stretch that differs, tables pair with tables (rows matched by key, then by similarity,
+ *   cells compared one by one) and the paragraphs between them are compared as one stream of
+ *   words with their paragraph marks, so a changed word, a split and a join are all found;
+ * - paragraphs wholly deleted in one place and inserted unchanged in another are a move.
+ */
+export interface StoryContext {
+  older: StoryReader;
+  newer: StoryReader;
+  olderPart: string;
+  newerPart: string;
+  plan: Plan;
+  rw: RevisionWriter;
+  importer: PackageImport;
+  interner: Interner;
+  /** Notes whose references the comparison matched: `footnote:<older id>` -> newer id. */
+  notePairs: Map<string, string>;
+}
+
+/** Where deleted blocks go in newer's container. */
+type Anchor = { before: XmlElement } | { after: XmlElement } | { end: XmlElement };
+
+interface PendingDeletion {
+  blocks: Block[];
+  anchor: Anchor;
+}
+
+/** Minimal visible length of a paragraph that may count as moved (shorter ones recur by chance). */
+const MIN_MOVE_CHARS = 20;
+
+export class StoryComparison {
+  private deletions: PendingDeletion[] = [];
+  private insertions: Para[] = [];
+  private afterAnchors = new Map<XmlElement, XmlElement>();
+  private copies = new WeakMap<XmlElement, XmlElement>();
+  /** Deleted and inserted passages of at least a sentence, held until the story's end to find moves among them. */
+  private spanDeletions: { tokens: Token[]; place: (ins: Insertion) => void }[] = [];
+  private spanInsertions: { tokens: Token[]; before: (ins: Insertion) => void; after: (ins: Insertion) => void }[] = [];
+  private moveCount = 0;
+
+  constructor(private readonly ctx: StoryContext) {}
+
+  /** Compares the block content of two containers (a body, a cell, a note) and plans the changes. */
+  container(olderBlocks: Block[], newerBlocks: Block[], container: XmlElement): void {
+    const { interner } = this.ctx;
+    const a = olderBlocks.map((b) => interner.id(b.key));
+    const b = newerBlocks.map((x) => interner.id(x.key));
+    for (const h of diffSequences(a, b)) {
+      if (h.equal) {
+        for (let k = h.aStart; k < h.aEnd; k++) this.pairNotes(olderBlocks[k]!, newerBlocks[k - h.aStart + h.bStart]!);
+        continue;
+      }
+      this.hunk(olderBlocks.slice(h.aStart, h.aEnd), newerBlocks.slice(h.bStart, h.bEnd), anchorAt(newerBlocks, h.bEnd, container));
+    }
+  }
+
+  /** Equal blocks: their note references pair in order. */
+  private pairNotes(o: Block, n: Block): void {
+    if (!o.key.includes('noteReference')) return;
+    const refs = (b: Block): XmlElement[] => {
+      const out: XmlElement[] = [];
+      for (const el of b.kind === 'p' ? b.parts : [b.el]) {
+        walk(el, (e) => {
+          if (e.name === 'w:footnoteReference' || e.name === 'w:endnoteReference') out.push(e);
+          return true;
+        });
+      }
+      return out;
+    };
+    const ns = refs(n);
+    refs(o).forEach((r, k) => {
+      if (ns[k]) this.pairNote(r, ns[k]);
+    });
+  }
+
+  private pairNote(o: XmlElement, n: XmlElement): void {
+    if (o.name !== n.name) return;
+    this.ctx.notePairs.set(`${o.name}:${o.attr('w:id')}`, n.attr('w:id') ?? '');
+  }
+
+  /** Finds moves among the whole paragraphs deleted and inserted, then plans those deletions and insertions. */
+  finish(): void {
+    const byKey = new Map<string, Para[]>();
+    for (const p of this.insertions) {
+      if (!movable(p, this.ctx.newer)) continue;
+      const list = byKey.get(p.key);
+      if (list) list.push(p);
+      else byKey.set(p.key, [p]);
+    }
+    const movedTo = new Map<Para, string>();
+    const movedFrom = new Map<Block, string>();
+    for (const d of this.deletions) {
+      for (const blk of d.blocks) {
+        if (blk.kind !== 'p') continue;
+        const candidates = byKey.get(blk.key);
+        const target = candidates?.shift();
+        if (!target) continue;
+        const name = `comparison-move-${++this.moveCount}`;
+        movedFrom.set(blk, name);
+        movedTo.set(target, name);
+      }
+    }
+    for (const d of this.deletions) {
+      for (const blk of d.blocks) this.place(d.anchor, this.deletedBlock(blk, movedFrom.get(blk) ?? null));
+    }
+    for (const p of this.insertions) this.insertParagraph(p, movedTo.get(p) ?? null);
+    this.finishPassages();
+  }
+
+  /**
+   * A passage of at least a sentence deleted in one place and inserted word for word in another
+   * is a move: w:moveFrom and w:moveTo inside their range markers, one change in the listing.
+   */
+  private finishPassages(): void {
+    const { plan, rw } = this.ctx;
+    const waiting = new Map<string, (typeof this.spanInsertions)[number][]>();
+    for (const s of this.spanInsertions) {
+      const key = passageText(s.tokens)!;
+      waiting.set(key, [...(waiting.get(key) ?? []), s]);
+    }
+    const moved = new Set<(typeof this.spanInsertions)[number]>();
+    for (const d of this.spanDeletions) {
+      const target = waiting.get(passageText(d.tokens)!)?.shift();
+      if (!target) {
+        for (const ins of this.deletedStream(d.tokens, 'w:del')) d.place(ins);
+        continue;
+      }
+      moved.add(target);
+      const name = `comparison-move-${++this.moveCount}`;
+      const [fromStart, fromEnd] = rw.rangeMarkers('moveFrom', name);
+      const [toStart, toEnd] = rw.rangeMarkers('moveTo', name);
+      d.place({ kind: 'content', nodes: [fromStart] });
+      for (const ins of this.deletedStream(d.tokens, 'w:moveFrom')) d.place(ins);
+      d.place({ kind: 'content', nodes: [fromEnd] });
+      target.before({ kind: 'content', nodes: [toStart] });
+      for (const t of target.tokens) setStatus(plan, t, { kind: 'moveTo' });
+      target.after({ kind: 'content', nodes: [toEnd] });
+    }
+    for (const s of this.spanInsertions) if (!moved.has(s)) for (const t of s.tokens) setStatus(plan, t, { kind: 'ins' });
+    this.spanDeletions = [];
+    this.spanInsertions = [];
+  }
+
+  // ---- hunks -------------------------------------------------------------------------------
+
+  /** `anchor`: where newer goes on after the stretch (what deleted blocks at its end stand before). */
+  private hunk(olds: Block[], news: Block[], anchor: Anchor): void {
+    if (news.length === 0) {
+      this.deletions.push({ blocks: olds, anchor });
+      return;
+    }
+    if (olds.length === 0) {
+      for (const n of news) this.insertBlock(n);
+      return;
+    }
+    // Tables pair with the most similar tables, in order; the stretches between pairs are compared on their own.
+    const oldTables = olds.filter((x) => x.kind === 'tbl') as Table[];
+    const newTables = news.filter((x) => x.kind === 'tbl') as Table[];
+    const pairs = alignBySimilarity(oldTables.map((t) => t.key), newTables.map((t) => t.key), 0.3);
+    let i = 0;
+    let j = 0;
+    for (const [pi, pj] of [...pairs, [-1, -1] as [number, number]]) {
+      const i2 = pi >= 0 ? olds.indexOf(oldTables[pi]!) : olds.length;
+      const j2 = pj >= 0 ? news.indexOf(newTables[pj]!) : news.length;
+      const next = j2 < news.length ? anchorAt(news, j2, anchorContainer(anchor)) : anchor;
+      this.stretch(olds.slice(i, i2), news.slice(j, j2), next);
+      if (pi >= 0) this.table(oldTables[pi]!, newTables[pj]!);
+      i = i2 + 1;
+      j = j2 + 1;
+    }
+  }
+
+  /**
+   * A stretch of blocks without paired tables. Its paragraphs are compared as one stream; where
+   * unpaired tables cut either side into runs of paragraphs, the two most similar runs are
+   * compared and the rest is deleted or inserted around them, in order.
+   */
+  private stretch(olds: Block[], news: Block[], anchor: Anchor): void {
+    if (news.length === 0) {
+      if (olds.length) this.deletions.push({ blocks: olds, anchor });
+      return;
+    }
+    if (olds.length === 0) {
+      for (const n of news) this.insertBlock(n);
+      return;
+    }
+    const oldRuns = paragraphRuns(olds);
+    const newRuns = paragraphRuns(news);
+    if (oldRuns.length === 1 && newRuns.length === 1 && oldRuns[0]!.length === olds.length && newRuns[0]!.length === news.length) {
+      this.paragraphs(olds as Para[], news as Para[]);
+      return;
+    }
+    // A paragraph that ends its container or stands before a table keeps its mark: if the stretch
+    // ends with one, that run must be the one compared (its mark cannot be marked inserted).
+    const lastNew = news[news.length - 1]!;
+    const markStays = lastNew.kind === 'p' && !('before' in anchor && anchor.before.name === 'w:p');
+    const candidates = markStays ? newRuns.slice(-1) : newRuns;
+    let best: [Para[], Para[]] | null = null;
+    let bestScore = -1;
+    for (const ro of oldRuns) {
+      for (const rn of candidates) {
+        const score = similarity(ro.map((p) => p.key).join(' '), rn.map((p) => p.key).join(' '));
+        if (score > bestScore) [best, bestScore] = [[ro, rn], score];
+      }
+    }
+    if (!best) {
+      this.deletions.push({ blocks: olds, anchor: anchorAt(news, 0, anchorContainer(anchor)) });
+      for (const n of news) this.insertBlock(n);
+      return;
+    }
+    const [ro, rn] = best;
+    const oFrom = olds.indexOf(ro[0]!);
+    const oTo = oFrom + ro.length;
+    const nFrom = news.indexOf(rn[0]!);
+    const nTo = nFrom + rn.length;
+    if (oFrom > 0) this.deletions.push({ blocks: olds.slice(0, oFrom), anchor: { before: rn[0]!.parts[0]! } });
+    if (oTo < olds.length) this.deletions.push({ blocks: olds.slice(oTo), anchor: { after: lastPart(rn[rn.length - 1]!) } });
+    news.forEach((n, k) => {
+      if (k < nFrom || k >= nTo) this.insertBlock(n);
+    });
+    this.paragraphs(ro, rn);
+  }
+
+  private insertBlock(b: Block): void {
+    if (b.kind === 'p') this.insertions.push(b);
+    else this.insertTable(b);
+  }
+
+  // ---- paragraphs --------------------------------------------------------------------------
+
+  /** Older paragraphs against newer ones as one stream of words and paragraph marks. */
+  paragraphs(olds: Para[], news: Para[]): void {
+    if (olds.length === news.length && olds.length > 1) {
+      // As many paragraphs on each side: no mark came or went, so they pair one to one (and a
+      // sentence carried over to the next paragraph is still found, as a passage move).
+      olds.forEach((o, k) => this.paragraphs([o], [news[k]!]));
+      return;
+    }
+    const { older, newer, plan, interner } = this.ctx;
+    // Common beginning of the first paragraphs and common end of the last ones are compared for
+    // formatting only; the words between are tokenised and diffed (most edits touch a few words).
+    const oFirst = older.flat(olds[0]!).text;
+    const nFirst = newer.flat(news[0]!).text;
+    const oLast = older.flat(olds[olds.length - 1]!).text;
+    const nLast = newer.flat(news[news.length - 1]!).text;
+    const head = commonPrefix(oFirst, nFirst);
+    // Where one side is a single paragraph, its beginning and end must not overlap.
+    const tail = commonSuffix(oLast, nLast, olds.length === 1 ? head : 0, news.length === 1 ? head : 0);
+    this.formatRange(olds[0]!, news[0]!, 0, 0, head);
+    this.formatRange(olds[olds.length - 1]!, news[news.length - 1]!, oLast.length - tail, nLast.length - tail, tail);
+    const oldToks = streamOf(olds, older, head, oLast.length - tail);
+    const newToks = streamOf(news, newer, head, nLast.length - tail);
+    const hunks = absorbSmallEqualities(
+      diffSequences(oldToks.map((t) => interner.id(t.key)), newToks.map((t) => interner.id(t.key))),
+      oldToks,
+    );
+    for (const h of hunks) {
+      if (h.equal) {
+        for (let k = 0; k < h.aEnd - h.aStart; k++) this.matched(oldToks[h.aStart + k]!, newToks[h.bStart + k]!);
+        continue;
+      }
+      const lastNew = news[news.length - 1]!;
+      const endAt = nLast.length - tail;
+      const at = (k: number) => (ins: Insertion): void => {
+        const where = newToks[k];
+        if (where) placeBefore(plan, where, ins);
+        else this.placeAt(lastNew, endAt, ins);
+      };
+      if (h.aEnd > h.aStart) {
+        const deleted = oldToks.slice(h.aStart, h.aEnd);
+        if (passageText(deleted)) this.spanDeletions.push({ tokens: deleted, place: at(h.bStart) });
+        else for (const ins of this.deletedStream(deleted, 'w:del')) at(h.bStart)(ins);
+      }
+      const inserted = newToks.slice(h.bStart, h.bEnd);
+      if (passageText(inserted)) this.spanInsertions.push({ tokens: inserted, before: at(h.bStart), after: at(h.bEnd) });
+      else {
+        for (const t of inserted) {
+          if (t.kind === 'mark') plan.marks.set(lastPart(t.para!), 'ins');
+          else setStatus(plan, t, { kind: 'ins' });
+        }
+      }
+    }
+    // The last marks always pair: the stretch ends where both versions go on alike.
+    this.properties(olds[olds.length - 1]!, news[news.length - 1]!);
+    // The plan holds what it needs; the flat texts and tokens of a 300-page document add up.
+    for (const p of [...olds, ...news]) p.flat = p.tokens = undefined;
+  }
+
+  /**
+   * A copy of older's run properties for the plan (one per original, so equal formatting still
+   * groups): the plan keeps nothing of older's tree, which is collected before newer is written.
+   */
+  private detached(rPr: XmlElement | null): XmlElement | null {
+    if (!rPr) return null;
+    let copy = this.copies.get(rPr);
+    if (!copy) this.copies.set(rPr, (copy = rPr.cloneDeep()));
+    return copy;
+  }
+
+  /** Puts an insertion at a position of a newer paragraph's flat text. */
+  private placeAt(p: Para, at: number, ins: Insertion): void {
+    const { segs, text } = this.ctx.newer.flat(p);
+    const seg = at < text.length ? segs.find((sg) => sg.start <= at && at < sg.start + sg.text.length) : undefined;
+    if (!seg) this.ctx.plan.end(lastPart(p), ins);
+    else if (seg.kind === 'text') this.ctx.plan.before(seg.node, at - seg.start, at - seg.start, ins);
+    else this.ctx.plan.before(seg.node, 0, 0, ins);
+  }
+
+  /** Equal text of an older and a newer paragraph ([oFrom, +len) and [nFrom, +len)): formatting changes become rPrChanges. */
+  private formatRange(o: Para, n: Para, oFrom: number, nFrom: number, len: number): void {
+    if (len <= 0) return;
+    const os = this.ctx.older.flat(o).segs;
+    const ns = this.ctx.newer.flat(n).segs;
+    const atoms = (segs: readonly Segment[], from: number): XmlElement[] =>
+      segs.filter((sg) => sg.kind === 'atom' && sg.start >= from && sg.start < from + len).map((sg) => sg.node);
+    const oa = atoms(os, oFrom);
+    atoms(ns, nFrom).forEach((el, i) => this.pairNote(oa[i]!, el));
+    let k = 0;
+    for (const sg of ns) {
+      if (sg.kind !== 'text') continue;
+      const from = Math.max(sg.start, nFrom);
+      const to = Math.min(sg.start + sg.text.length, nFrom + len);
+      if (to <= from) continue;
+      const newKey = formatKey(sg.run!);
+      for (let at = from; at < to; ) {
+        const oAt = at - nFrom + oFrom;
+        while (k < os.length && os[k]!.start + os[k]!.text.length <= oAt) k++;
+        const og = os[k];
+        if (!og) break;
+        const stop = Math.min(to, og.start + og.text.length - oFrom + nFrom);
+        if (og.kind === 'text' && formatKey(og.run!) !== newKey) {
+          this.ctx.plan.setStatus(sg.node, at - sg.start, stop - sg.start, { kind: 'format', old: this.detached(og.run!.first('w:rPr')) });
+        }
+        at = stop;
+      }
+    }
+  }
+
+  private matched(o: Token, n: Token): void {
+    const { plan } = this.ctx;
+    if (o.kind === 'mark') {
+      this.properties(o.para!, n.para!);
+      return;
+    }
+    if ((o.kind !== 'text' && o.kind !== 'atom') || !o.run) return;
+    if (o.kind === 'atom') this.pairNote(o.pieces[0]!.node, n.pieces[0]!.node);
+    const oldKey = formatKey(o.run);
+    for (const piece of n.pieces) {
+      const run = piece.node.parent;
+      if (!run || formatKey(run) === oldKey) continue;
+      plan.setStatus(piece.node, piece.from, piece.to, { kind: 'format', old: this.detached(o.run.first('w:rPr')) });
+    }
+  }
+
+  private properties(o: Para, n: Para): void {
+    const op = lastPart(o);
+    const np = lastPart(n);
+    if (paragraphPropertiesKey(op) !== paragraphPropertiesKey(np)) recordParagraphProperties(np, op, this.ctx.rw);
+  }
+
+  /** Older tokens turned into what goes into newer: deleted runs, and splits where an older mark was. */
+  private deletedStream(tokens: readonly Token[], wrapper: 'w:del' | 'w:moveFrom'): Insertion[] {
+    const { rw, importer, olderPart, newerPart } = this.ctx;
+    const out: Insertion[] = [];
+    let del: XmlElement | null = null;
+    let run: { src: XmlElement; el: XmlElement } | null = null;
+    let nodes: XmlElement[] = [];
+    const flush = (): void => {
+      if (nodes.length) out.push({ kind: 'content', nodes });
+      nodes = [];
+      del = null;
+      run = null;
+    };
+    const ensureDel = (): XmlElement => {
+      if (!del) {
+        del = rw.element(wrapper);
+        nodes.push(del);
+      }
+      return del;
+    };
+    for (const t of tokens) {
+      if (t.kind === 'mark') {
+        flush();
+        out.push({ kind: 'split', oldParagraph: propertiesOnly(lastPart(t.para!)) });
+        continue;
+      }
+      if (t.kind === 'unit') {
+        run = null;
+        const copy = t.unit!.cloneDeep();
+        toDeletedText(copy);
+        importer.adopt(copy, olderPart, newerPart);
+        if (copy.name === 'w:hyperlink' || copy.name === 'w:fldSimple') {
+          copy.setChildren([rw.element(wrapper, [...copy.children])]);
+          del = null;
+          nodes.push(copy);
+        } else ensureDel().append(copy);
+        continue;
+      }
+      for (const piece of t.pieces) {
+        const src = piece.node.parent!;
+        if (!run || run.src !== src) {
+          const el = src.cloneShallow();
+          const rPr = src.first('w:rPr');
+          if (rPr) el.append(rPr.cloneDeep());
+          run = { src, el };
+          ensureDel().append(el);
+        }
+        if (t.kind === 'text') {
+          const text = piece.node.children.map((c) => (c.kind === 2 ? c.text : '')).join('').slice(piece.from, piece.to);
+          run.el.append(XmlElement.create('w:delText', { 'xml:space': 'preserve' }, [new XmlText(text)]));
+        } else {
+          const copy = piece.node.cloneDeep();
+          toDeletedText(copy);
+          run.el.append(copy);
+        }
+      }
+    }
+    flush();
+    const kept: Insertion[] = [];
+    for (const ins of out) {
+      if (ins.kind === 'split') kept.push(ins);
+      else {
+        for (const n of ins.nodes) importer.adopt(n, olderPart, newerPart);
+        const nodes = ins.nodes.filter((n) => n.elements().length > 0);
+        if (nodes.length) kept.push({ kind: 'content', nodes });
+      }
+    }
+    return kept;
+  }
+
+  /** A whole paragraph of newer inserted (or the destination of a move). */
+  private insertParagraph(p: Para, moveName: string | null): void {
+    const { plan, newer, rw } = this.ctx;
+    const status: Status = moveName ? { kind: 'moveTo' } : { kind: 'ins' };
+    for (const t of newer.tokens(p)) setStatus(plan, t, status);
+    const last = lastPart(p);
+    plan.marks.set(last, moveName ? 'moveTo' : 'ins');
+    if (moveName) {
+      const [start, end] = rw.rangeMarkers('moveTo', moveName);
+      plan.moveRanges.set(p.parts[0]!, { ...plan.moveRanges.get(p.parts[0]!), start });
+      plan.moveRanges.set(last, { ...plan.moveRanges.get(last), end });
+      plan.touchParagraph(p.parts[0]!);
+      plan.touchParagraph(last);
+    }
+  }
+
+  /** A copy of an older block made deleted content (or the source of a move), for newer's tree. */
+  private deletedBlock(b: Block, moveName: string | null): XmlElement {
+    const { rw, importer, olderPart, newerPart, plan } = this.ctx;
+    if (b.kind === 'tbl') {
+      const copy = b.el.cloneDeep();
+      plan.fromOlder.add(copy);
+      importer.adopt(copy, olderPart, newerPart);
+      deleteTableContent(copy, rw);
+      return copy;
+    }
+    const copy = lastPart(b).cloneDeep();
+    plan.fromOlder.add(copy);
+    importer.adopt(copy, olderPart, newerPart);
+    deleteParagraphContent(copy, rw, moveName ? 'w:moveFrom' : 'w:del');
+    if (moveName) {
+      const [start, end] = rw.rangeMarkers('moveFrom', moveName);
+      const pPr = copy.first('w:pPr');
+      copy.insertAt(pPr ? 1 : 0, start);
+      copy.append(end);
+    }
+    plan.marks.set(copy, moveName ? 'moveFrom' : 'del');
+    return copy;
+  }
+
+  private place(anchor: Anchor, el: XmlElement): void {
+    if ('before' in anchor) anchor.before.parent!.insertBefore(el, anchor.before);
+    else if ('after' in anchor) {
+      const ref = this.afterAnchors.get(anchor.after) ?? anchor.after;
+      ref.parent!.insertAfter(el, ref);
+      this.afterAnchors.set(anchor.after, el);
+    } else {
+      const c = anchor.end;
+      const sectPr = c.name === 'w:body' ? c.first('w:sectPr') : null;
+      if (sectPr) c.insertBefore(el, sectPr);
+      else c.append(el);
+    }
+  }
+
+  // ---- tables ------------------------------------------------------------------------------
+
+  private insertTable(t: Table): void {
+    for (const row of t.rows) this.insertRow(row);
+  }
+
+  private insertRow(row: Row): void {
+    markRow(row.el, 'ins', this.ctx.rw);
+    for (const cell of row.cells) this.insertCellContent(cell);
+  }
+
+  private insertCellContent(cell: Cell): void {
+    for (const b of cell.blocks) {
+      if (b.kind === 'tbl') for (const r of b.rows) for (const c of r.cells) this.insertCellContent(c);
+      else for (const t of this.ctx.newer.tokens(b)) setStatus(this.ctx.plan, t, { kind: 'ins' });
+    }
+  }
+
+  private table(o: Table, n: Table): void {
+    const { interner } = this.ctx;
+    const a = o.rows.map((r) => interner.id(r.key));
+    const b = n.rows.map((r) => interner.id(r.key));
+    for (const h of diffSequences(a, b)) {
+      if (h.equal) continue;
+      const olds = o.rows.slice(h.aStart, h.aEnd);
+      const news = n.rows.slice(h.bStart, h.bEnd);
+      const pairs = alignBySimilarity(olds.map((r) => r.key), news.map((r) => r.key), 0.4);
+      let i = 0;
+      let j = 0;
+      const flushDeleted = (upto: number, before: number): void => {
+        for (; i < upto; i++) {
+          const copy = olds[i]!.el.cloneDeep();
+          this.ctx.plan.fromOlder.add(copy);
+          this.ctx.importer.adopt(copy, this.ctx.olderPart, this.ctx.newerPart);
+          deleteRowContent(copy, this.ctx.rw);
+          const ref = news[before]?.el ?? n.rows[h.bEnd]?.el;
+          if (ref) ref.parent!.insertBefore(copy, ref);
+          else this.place({ after: n.rows[n.rows.length - 1]?.el ?? n.el }, copy);
+        }
+      };
+      for (const [pi, pj] of pairs) {
+        flushDeleted(pi, j);
+        for (; j < pj; j++) this.insertRow(news[j]!);
+        this.row(olds[pi]!, news[pj]!);
+        i = pi + 1;
+        j = pj + 1;
+      }
+      flushDeleted(olds.length, j);
+      for (; j < news.length; j++) this.insertRow(news[j]!);
+    }
+  }
+
+  private row(o: Row, n: Row): void {
+    if (o.cells.length === n.cells.length) {
+      o.cells.forEach((c, k) => this.container(c.blocks, n.cells[k]!.blocks, n.cells[k]!.el));
+      return;
+    }
+    const pairs = alignBySimilarity(o.cells.map((c) => c.key), n.cells.map((c) => c.key), 0.3);
+    let i = 0;
+    let j = 0;
+    const flushDeleted = (upto: number): void => {
+      for (; i < upto; i++) {
+        const copy = o.cells[i]!.el.cloneDeep();
+        this.ctx.plan.fromOlder.add(copy);
+        this.ctx.importer.adopt(copy, this.ctx.olderPart, this.ctx.newerPart);
+        for (const p of paragraphsIn(copy)) deleteParagraphContent(p, this.ctx.rw, 'w:del');
+        markCell(copy, 'cellDel', this.ctx.rw);
+        const ref = n.cells[j]?.el;
+        if (ref) ref.parent!.insertBefore(copy, ref);
+        else this.place({ after: n.cells[n.cells.length - 1]!.el }, copy);
+      }
+    };
+    const insertCell = (c: Cell): void => {
+      markCell(c.el, 'cellIns', this.ctx.rw);
+      this.insertCellContent(c);
+    };
+    for (const [pi, pj] of pairs) {
+      flushDeleted(pi);
+      for (; j < pj; j++) insertCell(n.cells[j]!);
+      this.container(o.cells[pi]!.blocks, n.cells[pj]!.blocks, n.cells[pj]!.el);
+      i = pi + 1;
+      j = pj + 1;
+    }
+    flushDeleted(o.cells.length);
+    for (; j < n.cells.length; j++) insertCell(n.cells[j]!);
+  }
+}
+
+// ---- helpers --------------------------------------------------------------------------------
+
+/** The maximal runs of consecutive paragraphs (non-empty) between the tables of a stretch. */
+function paragraphRuns(blocks: readonly Block[]): Para[][] {
+  const out: Para[][] = [];
+  let run: Para[] = [];
+  for (const b of blocks) {
+    if (b.kind === 'p') run.push(b);
+    else {
+      if (run.length) out.push(run);
+      run = [];
+    }
+  }
+  if (run.length) out.push(run);
+  return out;
+}
+
+function lastPart(p: Para): XmlElement {
+  return p.parts[p.parts.length - 1]!;
+}
+
+/** A detached paragraph holding only a copy of `p`'s paragraph properties (what a split-off paragraph takes). */
+function propertiesOnly(p: XmlElement): XmlElement {
+  const pPr = p.first('w:pPr');
+  return XmlElement.create('w:p', {}, pPr ? [pPr.cloneDeep()] : []);
+}
+
+/** Minimal length of a passage that may count as moved: about a sentence. */
+const MIN_PASSAGE_CHARS = 20;
+
+/** The text of a token span if it is a passage of at least a sentence within one paragraph (else null). */
+function passageText(tokens: readonly Token[]): string | null {
+  if (tokens.some((t) => t.kind !== 'text')) return null;
+  const text = tokens.map((t) => t.key).join('').trim();
+  return text.length >= MIN_PASSAGE_CHARS && /\s/.test(text) && /[.!?;:]$/.test(text) ? text : null;
+}
+
+/** Tokens of consecutive paragraphs with a mark token between them: the first from `head`, the last up to `tailTo`. */
+function streamOf(paras: readonly Para[], reader: StoryReader, head: number, tailTo: number): Token[] {
+  const out: Token[] = [];
+  paras.forEach((p, k) => {
+    const last = k === paras.length - 1;
+    out.push(...reader.tokens(p, k === 0 ? head : 0, last ? tailTo : Infinity));
+    if (!last) out.push({ kind: 'mark', key: '\u0011', pieces: [], unit: null, run: null, para: p });
+  });
+  return out;
+}
+
+/** Length of the common beginning, ending on a token boundary in both. */
+function commonPrefix(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i) && a[i] !== OVERFLOW_SYMBOL) i++;
+  while (i > 0 && !(boundary(a, i) && boundary(b, i))) i--;
+  return i;
+}
+
+/** Length of the common end, not reaching into the first `keepA` (`keepB`) characters, ending on a token boundary in both. */
+function commonSuffix(a: string, b: string, keepA: number, keepB: number): number {
+  const n = Math.min(a.length - keepA, b.length - keepB);
+  let i = 0;
+  while (i < n && a.charCodeAt(a.length - 1 - i) === b.charCodeAt(b.length - 1 - i) && a[a.length - 1 - i] !== OVERFLOW_SYMBOL) i++;
+  while (i > 0 && !(boundary(a, a.length - i) && boundary(b, b.length - i))) i--;
+  return i;
+}
+
+/** Whether a token may start at `i` (tokenisation on either side of it is then the same). */
+function boundary(s: string, i: number): boolean {
+  if (i <= 0 || i >= s.length) return true;
+  const c = s.charCodeAt(i);
+  if (c >= 0xdc00 && c <= 0xdfff) return false;
+  if ((isWordAt(s, i - 1) || isApostrophe(s, i - 1)) && (isWordAt(s, i) || isApostrophe(s, i))) return false;
+  return !(isSpaceAt(s, i - 1) && isSpaceAt(s, i));
+}
+
+function isApostrophe(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  return c === 39 || c === 0x2019;
+}
+
+function setStatus(plan: Plan, t: Token, status: Status): void {
+  if (t.kind === 'unit') plan.setStatus(t.unit!, 0, 0, status);
+  else for (const p of t.pieces) plan.setStatus(p.node, p.from, p.to, status);
+}
+
+function placeBefore(plan: Plan, t: Token, ins: Insertion): void {
+  if (t.kind === 'mark') plan.end(lastPart(t.para!), ins);
+  else if (t.kind === 'unit') plan.before(t.unit!, 0, 0, ins);
+  else plan.before(t.pieces[0]!.node, t.pieces[0]!.from, t.pieces[0]!.to, ins);
+}
+
+const formatKeys = new WeakMap<XmlElement, string>();
+function formatKey(run: XmlElement): string {
+  let k = formatKeys.get(run);
+  if (k === undefined) formatKeys.set(run, (k = runPropertiesKey(run)));
+  return k;
+}
+
+function movable(p: Para, reader: StoryReader): boolean {
+  const text = reader.tokens(p).filter((t) => t.kind === 'text').map((t) => t.key).join('').trim();
+  return text.length >= MIN_MOVE_CHARS && /\s/.test(text);
+}
+
+function anchorAt(blocks: readonly Block[], index: number, container: XmlElement): Anchor {
+  const b = blocks[index];
+  if (b) return { before: b.kind === 'p' ? b.parts[0]! : b.el };
+  const last = blocks[blocks.length - 1];
+  if (last) return { after: last.kind === 'p' ? last.parts[last.parts.length - 1]! : last.el };
+  return { end: container };
+}
+
+function anchorContainer(a: Anchor): XmlElement {
+  if ('end' in a) return a.end;
+  const el = 'before' in a ? a.before : a.after;
+  return el.parent!;
+}
+
+/**
+ * Merges two changed stretches separated only by white space or a lone punctuation mark, so a
+ * rewritten phrase reads as one deletion and one insertion rather than word by word.
+ */
+function absorbSmallEqualities(hunks: Hunk[], oldToks: readonly Token[]): Hunk[] {
+  const out: Hunk[] = [];
+  for (let k = 0; k < hunks.length; k++) {
+    const h = hunks[k]!;
+    const prev = out[out.length - 1];
+    const next = hunks[k + 1];
+    if (h.equal && prev && !prev.equal && next && !next.equal && h.aEnd - h.aStart <= 1) {
+      const t = oldToks[h.aStart]!;
+      if (t.kind === 'text' && /^\s+$/.test(t.key)) {
+        prev.aEnd = next.aEnd;
+        prev.bEnd = next.bEnd;
+        k++;
+        continue;
+      }
+    }
+    if (!h.equal && prev && !prev.equal) {
+      prev.aEnd = h.aEnd;
+      prev.bEnd = h.bEnd;
+      continue;
+    }
+    out.push({ ...h });
+  }
+  return out;
+}
+
+/** Words of a key, for similarity. */
+function wordsOf(key: string): Set<string> {
+  return new Set(key.match(/[\p{L}\p{N}]+/gu) ?? []);
+}
+
+function similarity(a: string, b: string): number {
+  if (a === b) return 1;
+  const wa = wordsOf(a);
+  const wb = wordsOf(b);
+  if (wa.size === 0 && wb.size === 0) return 0.5;
+  let common = 0;
+  for (const w of wa) if (wb.has(w)) common++;
+  return common / Math.max(1, wa.size + wb.size - common);
+}
+
+/** Pairs of (older index, newer index), in order, maximising total similarity above `threshold`. */
+export function alignBySimilarity(olds: readonly string[], news: readonly string[], threshold: number): [number, number][] {
+  const m = olds.length;
+  const n = news.length;
+  if (m === 0 || n === 0 || m * n > 40_000) return [];
+  const score = new Float64Array((m + 1) * (n + 1));
+  const sim = (i: number, j: number): number => similarity(olds[i]!, news[j]!);
+  const sims = new Float64Array(m * n);
+  for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) sims[i * n + j] = sim(i, j);
+  for (let i = m - 1; i >= 0; i--) {
+    for (let j = n - 1; j >= 0; j--) {
+      const s = sims[i * n + j]!;
+      const take = s >= threshold ? s + score[(i + 1) * (n + 1) + j + 1]! : -1;
+      score[i * (n + 1) + j] = Math.max(take, score[(i + 1) * (n + 1) + j]!, score[i * (n + 1) + j + 1]!);
+    }
+  }
+  const pairs: [number, number][] = [];
+  let i = 0;
+  let j = 0;
+  while (i < m && j < n) {
+    const here = score[i * (n + 1) + j]!;
+    const s = sims[i * n + j]!;
+    if (s >= threshold && here === s + score[(i + 1) * (n + 1) + j + 1]!) {
+      pairs.push([i, j]);
+      i++;
+      j++;
+    } else if (here === score[(i + 1) * (n + 1) + j]!) i++;
+    else j++;
+  }
+  return pairs;
+}
+
+function paragraphsIn(el: XmlElement): XmlElement[] {
+  const out: XmlElement[] = [];
+  walk(el, (e) => {
+    if (e.name === 'w:txbxContent') return false;
+    if (e.name === 'w:p') {
+      out.push(e);
+      return false;
+    }
+    return true;
+  });
+  return out;
+}
+
+function deleteRowContent(tr: XmlElement, rw: RevisionWriter): void {
+  for (const p of paragraphsIn(tr)) deleteParagraphContent(p, rw, 'w:del');
+  markRow(tr, 'del', rw);
+}
+
+function deleteTableContent(tbl: XmlElement, rw: RevisionWriter): void {
+  for (const p of paragraphsIn(tbl)) deleteParagraphContent(p, rw, 'w:del');
+  for (const tr of tbl.all('w:tr')) markRow(tr, 'del', rw);
+}

@@ -1,0 +1,142 @@
+import type { XmlElement } from '../xml/tree';
+import type { Change } from './changes';
+import { MOVE_TYPES, type Site, type SiteType } from './sites';
+
+/**
+ * Which decisions take other changes with them. A change is "taken" by another when deciding the
+ * other one way removes the element that holds all of it: a rejected insertion (or move
+ * destination, or proposed content) removes what it holds; an accepted deletion (or move
+ * source) likewise; a rejected inserted row or cell and an accepted deleted one remove the row or
+ * cell; a paragraph mark that goes removes the paragraph's properties (its property, numbering
+ * and mark-format changes), while the content joins the next paragraph and stays. The other way
+ * (an accepted inserted row, a rejected deleted one) removes nothing and takes nothing: what is
+ * inside stays open.
+ *
+ * The service records, with every decided change, what could take it; the track shows a decided
+ * change as its taker's verdict once that taker is decided that way, whichever was decided first.
+ */
+export interface Taker {
+  changeId: string;
+  /** The verdict of the taker that removes the change. */
+  removedOn: 'accept' | 'reject';
+}
+
+/** The element a site's decision removes, and on which verdict; null when no verdict removes anything of others. */
+function removedBy(site: Site): { el: XmlElement; on: 'accept' | 'reject' } | null {
+  const el = site.el;
+  switch (site.type) {
+    case 'run-ins':
+    case 'move-to':
+      return { el, on: 'reject' };
+    case 'run-del':
+    case 'move-from':
+      return { el, on: 'accept' };
+    case 'proposed':
+      return { el, on: 'reject' };
+    case 'row-ins':
+    case 'row-del': {
+      const row = el.parent?.parent;
+      return row?.name === 'w:tr' ? { el: row, on: site.type === 'row-ins' ? 'reject' : 'accept' } : null;
+    }
+    case 'cell-ins':
+    case 'cell-del': {
+      const cell = el.parent?.parent;
+      return cell?.name === 'w:tc' ? { el: cell, on: site.type === 'cell-ins' ? 'reject' : 'accept' } : null;
+    }
+    case 'mark-ins':
+    case 'mark-move-to':
+    case 'mark-del':
+    case 'mark-move-from': {
+      const pPr = el.parent?.parent;
+      const p = pPr?.parent;
+      if (pPr?.name !== 'w:pPr' || p?.name !== 'w:p') return null;
+      const goesOn = site.type === 'mark-del' || site.type === 'mark-move-from' ? 'accept' : 'reject';
+      // Joining forward drops this paragraph's properties; with no paragraph after it, the one
+      // before joins it and loses its own (apply.ts, joinWithNext and joinBackward).
+      const [before, after] = neighbours(p);
+      if (after?.name === 'w:p') return { el: pPr, on: goesOn };
+      if (pPr.first('w:sectPr') || (after && after.name !== 'w:tbl' && after.name !== 'w:sectPr')) return null;
+      const beforePPr = before?.name === 'w:p' ? before.first('w:pPr') : null;
+      return beforePPr && !beforePPr.first('w:sectPr') ? { el: beforePPr, on: goesOn } : null;
+    }
+    default:
+      return null;
+  }
+}
+
+/** Markup that may stand between blocks (apply.ts, BETWEEN). */
+const BETWEEN_BLOCKS: ReadonlySet<string> = new Set([
+  'w:bookmarkStart', 'w:bookmarkEnd', 'w:commentRangeStart', 'w:commentRangeEnd', 'w:moveFromRangeStart',
+  'w:moveFromRangeEnd', 'w:moveToRangeStart', 'w:moveToRangeEnd', 'w:permStart', 'w:permEnd', 'w:proofErr',
+]);
+
+/** The blocks right before and after a paragraph in its container, range markers passed over. */
+function neighbours(p: XmlElement): [XmlElement | null, XmlElement | null] {
+  const kids = p.parent?.elements() ?? [];
+  const at = kids.indexOf(p);
+  let before: XmlElement | null = null;
+  let after: XmlElement | null = null;
+  for (let i = at - 1; i >= 0 && !before; i--) if (!BETWEEN_BLOCKS.has(kids[i]!.name)) before = kids[i]!;
+  for (let i = at + 1; i < kids.length && !after; i++) if (!BETWEEN_BLOCKS.has(kids[i]!.name)) after = kids[i]!;
+  return [before, after];
+}
+
+/**
+ * A move that has lost its source or its destination (to an earlier decision around that half):
+ * what holds the rest does not hold the move, which was one change across both places.
+ */
+function isPartialMove(change: Change): boolean {
+  const lead = change.sites[0]!;
+  if (!MOVE_TYPES.has(lead.type)) return false;
+  const from = change.sites.some((s) => s.type === 'move-from' || s.type === 'mark-move-from');
+  const to = change.sites.some((s) => s.type === 'move-to' || s.type === 'mark-move-to');
+  return !(from && to);
+}
+
+/**
+ * For every change that something could take, its takers, innermost first. Only changes whose
+ * every site lies inside one element a taker removes count (a move with one half in a rejected
+ * row is not taken: its other half stays, and the move with it; nor is what is left of a move).
+ */
+export function takersOf(changes: readonly Change[]): Map<string, Taker[]> {
+  const removing = new Map<XmlElement, Taker & { mark: boolean }>();
+  for (const change of changes) {
+    for (const site of change.sites) {
+      const r = removedBy(site);
+      if (r) removing.set(r.el, { changeId: change.changeId, removedOn: r.on, mark: site.type.startsWith('mark-') });
+    }
+  }
+  const out = new Map<string, Taker[]>();
+  if (!removing.size) return out;
+  for (const change of changes) {
+    if (isPartialMove(change)) continue;
+    let common: Taker[] | null = null;
+    for (const site of change.sites) {
+      const mine: Taker[] = [];
+      for (let p = site.el.parent; p; p = p.parent) {
+        const t = removing.get(p);
+        // A paragraph mark whose paragraph joins another travels with it: no mark takes a mark.
+        if (t && t.changeId !== change.changeId && !(t.mark && site.type.startsWith('mark-'))) mine.push({ changeId: t.changeId, removedOn: t.removedOn });
+      }
+      common = common === null ? mine : common.filter((t) => mine.some((m) => m.changeId === t.changeId));
+      if (!common.length) break;
+    }
+    if (common?.length) out.set(change.changeId, common);
+  }
+  return out;
+}
+
+const GONE_AS_REJECTED: ReadonlySet<SiteType> = new Set(['run-ins', 'move-to', 'mark-ins', 'mark-move-to', 'row-ins', 'cell-ins', 'num-ins', 'proposed']);
+
+/**
+ * What a change's disappearance amounts to when no decision named it or took it (its row lost its
+ * last cell; both halves of a move went with two different containers): an insertion that is gone
+ * was rejected, anything else that is gone was accepted; a move, whose halves may go either way,
+ * counts as rejected. Fixed by the change's kind, so the same whichever batch it vanished in.
+ */
+export function goneAs(change: Change): 'accept' | 'reject' {
+  const lead = change.sites[0]!;
+  if (MOVE_TYPES.has(lead.type) && change.sites.length > 1) return 'reject';
+  if (MOVE_TYPES.has(lead.type) && lead.moveName !== null) return 'reject';
+  return GONE_AS_REJECTED.has(lead.type) ? 'reject' : 'accept';
+}

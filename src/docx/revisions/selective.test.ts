@@ -1,0 +1,126 @@
+/**
+ * Issue 11's constructs, one fixture each: what used to make selective decisions depend on order
+ * or batching (the property test, test/conformance/decision-properties.test.ts, combines them).
+ */
+import { describe, expect, it } from 'vitest';
+import { bodyOf, minimalDocx, r } from '../../../test/support/docx-files';
+import { applyDecisions, listRevisions, openDocx } from '../index';
+
+const A = 'w:author="Ann" w:date="2025-01-01T00:00:00Z"';
+const ids = (docx: Uint8Array) => listRevisions(docx).map((x) => x.change_id);
+const decide = (docx: Uint8Array, accept: string[], reject: string[] = []) => applyDecisions(docx, { accept, reject });
+const inBatches = (docx: Uint8Array, ...batches: { accept?: string[]; reject?: string[] }[]) => {
+  const doc = openDocx(docx);
+  for (const b of batches) {
+    const listed = new Set(doc.changeIds());
+    doc.apply({ accept: (b.accept ?? []).filter((id) => listed.has(id)), reject: (b.reject ?? []).filter((id) => listed.has(id)) });
+  }
+  return doc.toBytes();
+};
+
+describe('revision marks inside old properties belong to the live change', () => {
+  it('a deleted cell whose w:tcPrChange holds its own w:cellDel: rejecting the property change brings no second deletion back', () => {
+    const docx = minimalDocx(
+      `<w:tbl><w:tblPr/><w:tblGrid><w:gridCol w:w="3000"/><w:gridCol w:w="3000"/></w:tblGrid><w:tr><w:tc><w:p>${r('keep')}</w:p></w:tc>` +
+        `<w:tc><w:tcPr><w:tcW w:w="3000" w:type="dxa"/><w:cellDel w:id="1" ${A}/><w:tcPrChange w:id="2" ${A}><w:tcPr><w:tcW w:w="9000" w:type="dxa"/><w:cellDel w:id="3" ${A}/></w:tcPr></w:tcPrChange></w:tcPr><w:p>${r('gone')}</w:p></w:tc></w:tr></w:tbl><w:p/>`,
+    );
+    expect(ids(docx)).toEqual(['c1', 'c2']);
+    const rejected = decide(docx, [], ['c2']);
+    expect(ids(rejected)).toEqual(['c1']);
+    expect(bodyOf(rejected)).toContain('<w:tcW w:w="9000" w:type="dxa"/><w:cellDel w:id="1"');
+    // Property change first, then the deletion, equals both at once.
+    expect(bodyOf(inBatches(docx, { reject: ['c2'] }, { accept: ['c1'] }))).toBe(bodyOf(decide(docx, ['c1'], ['c2'])));
+    // The deletion decided first: the property change's marker does not bring it back.
+    const afterDeletionRejected = decide(decide(docx, [], ['c1']), [], ['c2']);
+    expect(ids(afterDeletionRejected)).toEqual([]);
+  });
+
+  it('a paragraph mark inserted, whose w:rPrChange holds the insertion again; and a row deleted, whose w:trPrChange holds the deletion again', () => {
+    const docx = minimalDocx(
+      `<w:p><w:pPr><w:rPr><w:ins w:id="1" ${A}/><w:b/><w:rPrChange w:id="2" ${A}><w:rPr><w:ins w:id="3" ${A}/></w:rPr></w:rPrChange></w:rPr></w:pPr>${r('one')}</w:p><w:p>${r('two')}</w:p>` +
+        `<w:tbl><w:tblPr/><w:tblGrid><w:gridCol w:w="3000"/></w:tblGrid><w:tr><w:trPr><w:cantSplit/><w:del w:id="4" ${A}/><w:trPrChange w:id="5" ${A}><w:trPr><w:del w:id="6" ${A}/></w:trPr></w:trPrChange></w:trPr><w:tc><w:p>${r('row')}</w:p></w:tc></w:tr></w:tbl><w:p/>`,
+    );
+    expect(ids(docx)).toEqual(['c2', 'c1', 'c4', 'c5']); // a mark counts at its paragraph's end
+    const rejected = decide(docx, [], ['c2', 'c5']);
+    expect(ids(rejected)).toEqual(['c1', 'c4']);
+    const all = decide(rejected, ['c1', 'c4']);
+    expect(ids(all)).toEqual([]);
+    expect(bodyOf(all)).toBe(bodyOf(decide(docx, ['c1', 'c4'], ['c2', 'c5'])));
+  });
+});
+
+describe('a move is one change whatever holds its halves', () => {
+  // The destination lies in an inserted row; the source in a paragraph before the table.
+  const docx = minimalDocx(
+    `<w:p>${r('Pay ')}<w:moveFromRangeStart w:id="1" ${A} w:name="m1"/><w:moveFrom w:id="2" ${A}><w:r><w:delText>promptly</w:delText></w:r></w:moveFrom><w:moveFromRangeEnd w:id="1"/></w:p>` +
+      `<w:tbl><w:tblPr/><w:tblGrid><w:gridCol w:w="3000"/></w:tblGrid><w:tr><w:trPr><w:ins w:id="3" ${A}/></w:trPr><w:tc><w:p><w:moveToRangeStart w:id="4" ${A} w:name="m1"/><w:moveTo w:id="5" ${A}>${r('promptly')}</w:moveTo><w:moveToRangeEnd w:id="4"/></w:p></w:tc></w:tr></w:tbl><w:p/>`,
+  );
+
+  it('lists the move once; rejecting the row first leaves it listed as the same change, and deciding it later equals one batch', () => {
+    expect(ids(docx)).toEqual(['c2', 'c3']);
+    const rowFirst = decide(docx, [], ['c3']);
+    expect(ids(rowFirst)).toEqual(['c2']);
+    for (const verdict of ['accept', 'reject'] as const) {
+      const oneBatch = applyDecisions(docx, verdict === 'accept' ? { accept: ['c2'], reject: ['c3'] } : { accept: [], reject: ['c2', 'c3'] });
+      const later = applyDecisions(rowFirst, verdict === 'accept' ? { accept: ['c2'], reject: [] } : { accept: [], reject: ['c2'] });
+      const moveFirst = inBatches(docx, verdict === 'accept' ? { accept: ['c2'] } : { reject: ['c2'] }, { reject: ['c3'] });
+      expect(bodyOf(later)).toBe(bodyOf(oneBatch));
+      expect(bodyOf(moveFirst)).toBe(bodyOf(oneBatch));
+      expect(ids(later)).toEqual([]);
+    }
+  });
+});
+
+describe('paragraph marks next to empty paragraphs', () => {
+  // Text, then two empty paragraphs, each with a deleted mark, then text.
+  const docx = minimalDocx(
+    `<w:p><w:pPr><w:rPr><w:del w:id="1" ${A}/></w:rPr></w:pPr>${r('Fees ')}</w:p>` +
+      `<w:p><w:pPr><w:rPr><w:del w:id="2" ${A}/></w:rPr></w:pPr></w:p>` +
+      `<w:p><w:pPr><w:rPr><w:del w:id="3" ${A}/></w:rPr></w:pPr></w:p>` +
+      `<w:p>${r('are due.')}</w:p>`,
+  );
+
+  it('accepting the marks in one batch, in two, or one at a time in any order leaves the same paragraphs', () => {
+    const once = bodyOf(decide(docx, ['c1', 'c2', 'c3']));
+    expect(once).toContain('Fees ');
+    expect(once.match(/<w:p[ >]/g)).toHaveLength(1);
+    for (const order of [['c1', 'c2', 'c3'], ['c3', 'c2', 'c1'], ['c2', 'c1', 'c3'], ['c2', 'c3', 'c1']]) {
+      expect(bodyOf(inBatches(docx, ...order.map((id) => ({ accept: [id] })))), order.join(' ')).toBe(once);
+    }
+    expect(bodyOf(inBatches(docx, { accept: ['c1', 'c3'] }, { accept: ['c2'] }))).toBe(once);
+  });
+
+  it('the same before a table: the last mark, with nothing to join forward, takes the paragraph before it, in one batch or several', () => {
+    const beforeTable = minimalDocx(
+      `<w:p><w:pPr><w:rPr><w:del w:id="1" ${A}/></w:rPr></w:pPr>${r('Fees')}</w:p><w:p><w:pPr><w:rPr><w:del w:id="2" ${A}/></w:rPr></w:pPr></w:p>` +
+        `<w:tbl><w:tblPr/><w:tblGrid><w:gridCol w:w="3000"/></w:tblGrid><w:tr><w:tc><w:p>${r('cell')}</w:p></w:tc></w:tr></w:tbl><w:p/>`,
+    );
+    const once = bodyOf(decide(beforeTable, ['c1', 'c2']));
+    expect(bodyOf(inBatches(beforeTable, { accept: ['c1'] }, { accept: ['c2'] }))).toBe(once);
+    expect(bodyOf(inBatches(beforeTable, { accept: ['c2'] }, { accept: ['c1'] }))).toBe(once);
+  });
+});
+
+describe('w:numberingChange', () => {
+  const para = (numPrExtra: string, pPrTail = '') =>
+    minimalDocx(`<w:p><w:pPr><w:numPr><w:ilvl w:val="1"/><w:numId w:val="2"/>${numPrExtra}</w:numPr>${pPrTail}</w:pPr>${r('Item')}</w:p>`);
+
+  it('rejecting restores the numbering the old paragraph properties record', () => {
+    const docx = para(`<w:numberingChange w:id="1" ${A} w:original="%1."/>`, `<w:pPrChange w:id="2" ${A}><w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr></w:pPr></w:pPrChange>`);
+    const body = bodyOf(decide(docx, [], ['c1']));
+    expect(body).toContain('<w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr>');
+    expect(ids(decide(docx, [], ['c1']))).toEqual(['c2']);
+  });
+
+  it('rejecting removes the numbering when the record says there was none (old properties without it, or an empty w:original)', () => {
+    const unnumbered = para(`<w:numberingChange w:id="1" ${A} w:original="%1."/>`, `<w:pPrChange w:id="2" ${A}><w:pPr/></w:pPrChange>`);
+    expect(bodyOf(decide(unnumbered, [], ['c1']))).not.toContain('w:numPr');
+    expect(bodyOf(decide(para(`<w:numberingChange w:id="1" ${A} w:original=""/>`), [], ['c1']))).not.toContain('w:numPr');
+  });
+
+  it('keeps the list when only the previous number text is recorded, and accepting keeps it too', () => {
+    const docx = para(`<w:numberingChange w:id="1" ${A} w:original="%1:3:0:."/>`);
+    expect(bodyOf(decide(docx, [], ['c1']))).toContain('<w:numPr><w:ilvl w:val="1"/><w:numId w:val="2"/></w:numPr>');
+    expect(bodyOf(decide(docx, ['c1']))).toContain('<w:numPr><w:ilvl w:val="1"/><w:numId w:val="2"/></w:numPr>');
+  });
+});

@@ -1,0 +1,383 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionGrant } from '../../contract/auth';
+import { CHANGES_HEADER, UNTRACKED_EDIT_AUTHOR, UntrackedPending, UntrackedReport } from '../../contract/compare';
+import { DOCUMENT_ROW_FIELDS, DocumentRow } from '../../contract/document';
+import type { ReviewResponse } from '../../contract/review';
+import { createMcpServer } from '../connector/mcp-tools';
+import { createDiskBlobStore } from '../store/blobs/disk-blob-store';
+import { SwitchableBlobStore } from '../../../test/reliability/switchable-blob-store';
+import { insertUpload } from '../uploads/upload-rows';
+import { newId } from '../auth/secrets';
+import { del, ins, minimalDocx, r, readPart } from '../../../test/support/docx-files';
+import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
+
+const p = (...runs: string[]) => `<w:p>${runs.join('')}</w:p>`;
+
+/** The text of each body paragraph, as a reader sees it (w:t only: deleted text is w:delText). */
+function paragraphsOf(docx: Uint8Array): string[] {
+  const body = readPart(docx).replace(/<w:sectPr[\s\S]*?<\/w:sectPr>/g, '');
+  return [...body.matchAll(/<w:p[ >][\s\S]*?<\/w:p>|<w:p\/>/g)].map((m) =>
+    [...m[0].matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((t) => t[1]).join(''));
+}
+
+const OLDER = minimalDocx(
+  p(r('1. The Supplier shall deliver the goods within 30 days of the order.')) +
+  p(r('2. The Customer shall pay each invoice within 60 days.')) +
+  p(r('3. This agreement is governed by the laws of England.')),
+);
+const NEWER = minimalDocx(
+  p(r('1. The Supplier shall deliver the goods within 45 days of the order.')) +
+  p(r('2. The Customer shall pay each invoice within 60 days.')) +
+  p(r('2A. Late payment bears interest at 8% a year.')) +
+  p(r('3. This agreement is governed by the laws of England.')),
+);
+/**
+ * The counterparty's next version: one tracked change of theirs (the new clause 4) and one
+ * edit they made without tracking (30 days became 90 days).
+ */
+const COUNTERPARTY = minimalDocx(
+  p(r('1. The Supplier shall deliver the goods within 90 days of the order.')) +
+  p(r('2. The Customer shall pay each invoice within 60 days.')) +
+  p(r('3. This agreement is governed by the laws of England.')) +
+  // A tracked inserted paragraph: its runs and its mark.
+  `<w:p><w:pPr><w:rPr><w:ins w:id="903" w:author="Counterparty" w:date="2025-01-01T00:00:00Z"/></w:rPr></w:pPr>${ins(901, r('4. Neither party may assign this agreement.'), 'Counterparty')}</w:p>` +
+  p(r('5. Notices are given in writing'), del(902, r(' by post'), 'Counterparty'), r('.')),
+);
+const COUNTERPARTY_BASE = minimalDocx(
+  p(r('1. The Supplier shall deliver the goods within 30 days of the order.')) +
+  p(r('2. The Customer shall pay each invoice within 60 days.')) +
+  p(r('3. This agreement is governed by the laws of England.')) +
+  p(r('5. Notices are given in writing by post.')),
+);
+
+describe('comparing versions and checking for untracked edits', () => {
+  let t: TestService;
+  let alice: SessionGrant;
+  let bob: SessionGrant;
+
+  beforeAll(async () => {
+    t = await startTestService();
+    alice = await t.signUpAndSignIn('alice@compare-a.example');
+    bob = await t.signUpAndSignIn('bob@compare-b.example');
+  });
+  afterAll(async () => t.destroy());
+
+  const upload = async (grant: SessionGrant, bytes: Uint8Array, name = 'Supply.docx'): Promise<DocumentRow> => {
+    const body = multipartBody({ purpose: 'source_doc' }, { name, bytes });
+    const res = await t.app.inject({ method: 'POST', url: '/api/uploads', payload: body.payload, headers: { ...body.headers, ...t.headers(grant) } });
+    expect(res.statusCode, res.body).toBe(201);
+    return DocumentRow.parse(res.json());
+  };
+  const addVersion = (grant: SessionGrant, parentId: string, bytes: Uint8Array, name = 'Supply v2.docx') => {
+    const body = multipartBody({}, { name, bytes });
+    return t.app.inject({ method: 'POST', url: `/api/uploads/${parentId}/versions`, payload: body.payload, headers: { ...body.headers, ...t.headers(grant) } });
+  };
+  const call = (grant: SessionGrant, method: 'GET' | 'POST', url: string, payload?: object) =>
+    t.app.inject({ method, url, headers: t.headers(grant), ...(payload ? { payload } : {}) });
+  const expectRow = (value: unknown): DocumentRow => {
+    expect(Object.keys(value as object).sort()).toEqual([...DOCUMENT_ROW_FIELDS].sort());
+    return DocumentRow.parse(value);
+  };
+  const reviewOf = async (grant: SessionGrant, id: string): Promise<ReviewResponse> => {
+    const res = await call(grant, 'GET', `/api/documents/${id}/review`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as ReviewResponse;
+  };
+  /** Decides every change one way and answers the resulting text. */
+  const decideAll = async (grant: SessionGrant, id: string, verdict: 'accept' | 'reject'): Promise<string[]> => {
+    const ids = (await reviewOf(grant, id)).revisions.map((rev) => rev.change_id);
+    const res = await call(grant, 'POST', `/api/documents/${id}/revisions/apply`, verdict === 'accept' ? { accepted_change_ids: ids } : { rejected_change_ids: ids });
+    expect(res.statusCode, res.body).toBe(200);
+    return paragraphsOf(Buffer.from((res.json() as ReviewResponse).contentBase64, 'base64'));
+  };
+  const uploadCount = async () => (await t.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM uploads'))[0]!.n;
+  const untrackedOf = async (grant: SessionGrant, id: string): Promise<UntrackedReport> => {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const res = await call(grant, 'GET', `/api/uploads/${id}/untracked`);
+      if (res.statusCode === 200) return UntrackedReport.parse(res.json());
+      expect(res.statusCode, res.body).toBe(202);
+      expect(res.headers['retry-after']).toBe('1');
+      UntrackedPending.parse(res.json());
+      if (Date.now() > deadline) throw new Error('the untracked check did not finish within 20 s');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
+  it('compares two versions into a new working draft in the series of the newer: accept all gives the newer, reject all the older', async () => {
+    const v1 = await upload(alice, OLDER);
+    const v2 = expectRow((await addVersion(alice, v1.id, NEWER)).json());
+    const res = await call(alice, 'POST', `/api/uploads/${v2.id}/compare`, { against: v1.id });
+    expect(res.statusCode, res.body).toBe(201);
+    const draft = expectRow(res.json());
+    expect(draft).toMatchObject({
+      documentSeriesId: v1.id, documentVersion: 3, parentUploadId: v2.id, versionKind: 'working_draft',
+      artifactId: `compare:${v1.id}`, createdByUserId: alice.user.id, fileName: 'Supply v2.docx', status: 'ready',
+    });
+    const changes = Number(res.headers[CHANGES_HEADER.toLowerCase()]);
+    expect(changes).toBeGreaterThan(0);
+    const review = await reviewOf(alice, draft.id);
+    expect(review.revisions.length).toBeGreaterThan(0);
+    expect(new Set(review.revisions.map((rev) => rev.author))).toEqual(new Set(['Comparison']));
+    // Dated with the newer version's upload time.
+    expect(review.revisions[0]!.date).toBe(v2.createdAt.replace(/\.\d{3}Z$/, 'Z'));
+    expect(await decideAll(alice, draft.id, 'accept')).toEqual(paragraphsOf(NEWER));
+
+    const again = expectRow((await call(alice, 'POST', `/api/uploads/${v2.id}/compare`, { against: v1.id, author: 'Alice Ng' })).json());
+    expect(again.documentVersion).toBe(4);
+    expect(new Set((await reviewOf(alice, again.id)).revisions.map((rev) => rev.author))).toEqual(new Set(['Alice Ng']));
+    expect(await decideAll(alice, again.id, 'reject')).toEqual(paragraphsOf(OLDER));
+  });
+
+  it('says when two documents are identical: a draft with no changes and Redline-Changes: 0', async () => {
+    const v1 = await upload(alice, OLDER);
+    const v2 = expectRow((await addVersion(alice, v1.id, OLDER)).json());
+    const res = await call(alice, 'POST', `/api/uploads/${v2.id}/compare`, { against: v1.id });
+    expect(res.statusCode).toBe(201);
+    expect(res.headers['redline-changes']).toBe('0');
+    expect((await reviewOf(alice, expectRow(res.json()).id)).revisions).toEqual([]);
+  });
+
+  it('refuses bad comparisons with a problem and writes nothing', async () => {
+    const v1 = await upload(alice, OLDER);
+    const v2 = expectRow((await addVersion(alice, v1.id, NEWER)).json());
+    const bobs = await upload(bob, OLDER);
+    const before = await uploadCount();
+    const cases: [string, object, number, string][] = [
+      [v2.id, { against: v2.id }, 409, 'conflict'],
+      [v2.id, { against: bobs.id }, 404, 'not_found'],
+      [bobs.id, { against: v1.id }, 404, 'not_found'],
+      [v2.id, { against: 'no-such-upload' }, 404, 'not_found'],
+      [v2.id, {}, 400, 'invalid_request'],
+      [v2.id, { against: v1.id, view: 'sideways' }, 400, 'invalid_request'],
+      [v2.id, { against: v1.id, extra: true }, 400, 'invalid_request'],
+    ];
+    for (const [id, body, status, code] of cases) {
+      const res = await call(alice, 'POST', `/api/uploads/${id}/compare`, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(status);
+      expect(res.headers['content-type']).toContain('application/problem+json');
+      expect(res.json().code).toBe(code);
+    }
+    // A deleted series: its versions are gone for comparisons too.
+    expect((await call(alice, 'POST', `/api/uploads/${v1.id}/delete`)).statusCode).toBe(200);
+    const gone = await call(alice, 'POST', `/api/uploads/${v2.id}/compare`, { against: v1.id });
+    expect(gone.statusCode).toBe(404);
+    expect(await uploadCount()).toBe(before - 2);
+  });
+
+  it('answers 422 for stored content that is not a .docx, and writes nothing', async () => {
+    const v1 = await upload(alice, OLDER);
+    // A row whose bytes are not a Word document (as a row written before uploads were validated would be).
+    const stored = await t.ctx.content.put(new TextEncoder().encode('%PDF-1.7 not a word document'));
+    const legacy = await insertUpload(t.ctx.db, {
+      id: newId(), orgId: alice.orgId, userId: alice.user.id, fileName: 'Scan.pdf', purpose: 'source_doc', clientReferenceId: null,
+      seriesId: v1.id, version: 2, parentId: v1.id, versionKind: 'original', sha256: stored.sha256, storageKey: stored.storageKey,
+      sizeBytes: stored.sizeBytes, mimeType: 'application/pdf',
+    });
+    const before = await uploadCount();
+    const res = await call(alice, 'POST', `/api/uploads/${legacy.id}/compare`, { against: v1.id });
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json()).toMatchObject({ code: 'invalid_docx', status: 422 });
+    expect(res.json().detail).toContain('cannot be compared');
+    const drafted = await call(alice, 'POST', `/api/uploads/${legacy.id}/untracked/working-draft`);
+    expect(drafted.statusCode).toBe(422);
+    expect(await uploadCount()).toBe(before);
+    // Its untracked check says so too, every time, rather than "pending" forever.
+    await t.ctx.db.query('DELETE FROM untracked_checks WHERE upload_id = $1', [legacy.id]);
+    const deadline = Date.now() + 10_000;
+    let status = 0;
+    while (Date.now() < deadline && status !== 422) {
+      status = (await call(alice, 'GET', `/api/uploads/${legacy.id}/untracked`)).statusCode;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(status).toBe(422);
+  });
+
+  it('checks a new version for untracked edits after answering, and drafts them as tracked changes beside the counterparty\'s own', async () => {
+    const v1 = await upload(alice, COUNTERPARTY_BASE);
+    const added = await addVersion(alice, v1.id, COUNTERPARTY, 'Supply (their turn).docx');
+    expect(added.statusCode).toBe(201);
+    const v2 = expectRow(added.json());
+    // The check started by itself once the upload was answered: no reader asked for it.
+    await t.ctx.untracked.settle();
+    const [stored] = await t.ctx.db.query<{ state: string; finished_at: Date }>('SELECT state, finished_at FROM untracked_checks WHERE upload_id = $1', [v2.id]);
+    expect(stored?.state).toBe('done');
+    const report = await untrackedOf(alice, v2.id);
+    expect(report.against).toBe(v1.id);
+    // 30 -> 90 days was not tracked; clause 4 and " by post" were, and are not counted.
+    expect(report.count).toBe(report.changes.length);
+    expect(report.count).toBeGreaterThan(0);
+    const previews = report.changes.map((c) => c.text_preview).join(' | ');
+    expect(previews).toMatch(/90|30/);
+    expect(previews).not.toMatch(/assign|by post/);
+    for (const change of report.changes) {
+      expect(change).toMatchObject({ story: 'word/document.xml', paragraph: 0 });
+      expect(['insert', 'delete']).toContain(change.kind);
+    }
+
+    const res = await call(alice, 'POST', `/api/uploads/${v2.id}/untracked/working-draft`);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(Number(res.headers['redline-changes'])).toBe(report.count);
+    const draft = expectRow(res.json());
+    expect(draft).toMatchObject({ parentUploadId: v2.id, versionKind: 'working_draft', artifactId: `untracked:${v1.id}`, documentVersion: 3 });
+    const review = await reviewOf(alice, draft.id);
+    const byAuthor = (author: string) => review.revisions.filter((rev) => rev.author === author);
+    expect(byAuthor(UNTRACKED_EDIT_AUTHOR).length).toBe(report.count);
+    expect(byAuthor('Counterparty').map((rev) => rev.kind).sort()).toEqual(['delete', 'insert', 'paragraph_mark']);
+    // Rejecting everything gives back what we sent them.
+    expect(await decideAll(alice, draft.id, 'reject')).toEqual(paragraphsOf(COUNTERPARTY_BASE));
+  });
+
+  it('reports no untracked edits for a first upload or a working draft, and none for an unchanged version', async () => {
+    const v1 = await upload(alice, COUNTERPARTY_BASE);
+    expect(await untrackedOf(alice, v1.id)).toEqual({ against: null, count: 0, changes: [] });
+    const draft = expectRow((await call(alice, 'POST', `/api/uploads/${v1.id}/working-draft`)).json());
+    expect(await untrackedOf(alice, draft.id)).toEqual({ against: null, count: 0, changes: [] });
+    const refused = await call(alice, 'POST', `/api/uploads/${v1.id}/untracked/working-draft`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().code).toBe('conflict');
+    // Only their tracked changes differ: nothing untracked.
+    const v2 = expectRow((await addVersion(alice, v1.id, minimalDocx(
+      p(r('1. The Supplier shall deliver the goods within 30 days of the order.')) +
+      p(r('2. The Customer shall pay each invoice within 60 days.')) +
+      p(r('3. This agreement is governed by the laws of England.')) +
+      p(r('5. Notices are given in writing'), del(902, r(' by post'), 'Counterparty'), r('.')),
+    ))).json());
+    expect(await untrackedOf(alice, v2.id)).toEqual({ against: v1.id, count: 0, changes: [] });
+    expect((await call(bob, 'GET', `/api/uploads/${v2.id}/untracked`)).statusCode).toBe(404);
+  });
+
+  it('computes a check nobody finished on demand: lost results, and a runner that stopped (another instance, a restart)', async () => {
+    const v1 = await upload(alice, COUNTERPARTY_BASE);
+    const v2 = expectRow((await addVersion(alice, v1.id, COUNTERPARTY)).json());
+    const expected = await untrackedOf(alice, v2.id);
+    // A second instance on the same database and blob store.
+    const other = await startTestService({}, { db: t.ctx.db, blobs: createDiskBlobStore(path.join(t.config.dataDir, 'blobs')) });
+    try {
+      // It reads the stored result.
+      const read = await other.app.inject({ method: 'GET', url: `/api/uploads/${v2.id}/untracked`, headers: t.headers(alice) });
+      expect(read.statusCode).toBe(200);
+      expect(read.json()).toEqual(expected);
+      // The runner died mid-check (its lease ran out): the next reader, on any instance, runs it again.
+      await t.ctx.db.query(`UPDATE untracked_checks SET state = 'running', count = NULL, changes = NULL, lease_until = now() - interval '1 second' WHERE upload_id = $1`, [v2.id]);
+      const first = await other.app.inject({ method: 'GET', url: `/api/uploads/${v2.id}/untracked`, headers: t.headers(alice) });
+      expect(first.statusCode).toBe(202);
+      await other.ctx.untracked.settle();
+      expect((await other.app.inject({ method: 'GET', url: `/api/uploads/${v2.id}/untracked`, headers: t.headers(alice) })).json()).toEqual(expected);
+      // A runner still inside its lease is left alone: readers wait.
+      await t.ctx.db.query(`UPDATE untracked_checks SET state = 'running', lease_until = now() + interval '1 minute' WHERE upload_id = $1`, [v2.id]);
+      expect((await other.app.inject({ method: 'GET', url: `/api/uploads/${v2.id}/untracked`, headers: t.headers(alice) })).statusCode).toBe(202);
+      await other.ctx.untracked.settle();
+      expect((await t.ctx.db.query<{ state: string }>('SELECT state FROM untracked_checks WHERE upload_id = $1', [v2.id]))[0]!.state).toBe('running');
+      // No result at all (a version added before the check existed, or before a crash): computed on demand.
+      await t.ctx.db.query('DELETE FROM untracked_checks WHERE upload_id = $1', [v2.id]);
+      expect(await untrackedOf(alice, v2.id)).toEqual(expected);
+    } finally {
+      await other.destroy();
+    }
+  });
+
+  it('retries a check at once after a passing failure (storage down), and answers the compare route 503 meanwhile', async () => {
+    const blobs = new SwitchableBlobStore(createDiskBlobStore(path.join(t.config.dataDir, 'blobs')));
+    const other = await startTestService({}, { db: t.ctx.db, blobs });
+    try {
+      const v1 = await upload(alice, COUNTERPARTY_BASE);
+      const v2 = expectRow((await addVersion(alice, v1.id, COUNTERPARTY)).json());
+      await t.ctx.untracked.settle();
+      await t.ctx.db.query('DELETE FROM untracked_checks WHERE upload_id = $1', [v2.id]);
+      blobs.mode = 'down';
+      const read = () => other.app.inject({ method: 'GET', url: `/api/uploads/${v2.id}/untracked`, headers: t.headers(alice) });
+      expect((await read()).statusCode).toBe(202);
+      await other.ctx.untracked.settle();
+      const [held] = await t.ctx.db.query<{ state: string; free: boolean }>('SELECT state, lease_until <= now() AS free FROM untracked_checks WHERE upload_id = $1', [v2.id]);
+      expect(held).toEqual({ state: 'running', free: true });
+      const compared = await other.app.inject({ method: 'POST', url: `/api/uploads/${v2.id}/compare`, headers: t.headers(alice), payload: { against: v1.id } });
+      expect(compared.statusCode).toBe(503);
+      expect(compared.json().code).toBe('service_unavailable');
+      blobs.mode = 'up';
+      expect((await read()).statusCode).toBe(202);
+      await other.ctx.untracked.settle();
+      expect(UntrackedReport.parse((await read()).json()).against).toBe(v1.id);
+    } finally {
+      await other.destroy();
+    }
+  });
+
+  it('refuses a bad new version with a problem and writes nothing: no row, no check', async () => {
+    const v1 = await upload(alice, COUNTERPARTY_BASE);
+    const before = await uploadCount();
+    const ole = new Uint8Array(4096);
+    ole.set([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+    const truncated = COUNTERPARTY.slice(0, COUNTERPARTY.byteLength - 40);
+    const badXml = minimalDocx('<w:p><w:r><w:t>unclosed</w:r>');
+    for (const [bytes, status] of [[ole, 415], [truncated, 415], [badXml, 422]] as const) {
+      const res = await addVersion(alice, v1.id, bytes);
+      expect(res.statusCode, res.body).toBe(status);
+      expect(res.headers['content-type']).toContain('application/problem+json');
+      expect(res.json().detail).toBeTruthy();
+    }
+    const small = await startTestService({ maxUploadBytes: 2048 });
+    try {
+      const grant = await small.signUpAndSignIn('carol@compare-c.example');
+      const body = multipartBody({ purpose: 'source_doc' }, { name: 'x.docx', bytes: minimalDocx(p(r('x'))) });
+      const first = await small.app.inject({ method: 'POST', url: '/api/uploads', payload: body.payload, headers: { ...body.headers, ...small.headers(grant) } });
+      const big = multipartBody({}, { name: 'big.docx', bytes: minimalDocx(p(r(randomBytes(4000).toString('hex')))) });
+      const res = await small.app.inject({ method: 'POST', url: `/api/uploads/${first.json().id}/versions`, payload: big.payload, headers: { ...big.headers, ...small.headers(grant) } });
+      expect(res.statusCode).toBe(413);
+      expect((await small.ctx.db.query('SELECT 1 FROM untracked_checks')).length).toBe(0);
+    } finally {
+      await small.destroy();
+    }
+    await t.ctx.untracked.settle();
+    expect(await uploadCount()).toBe(before);
+    expect((await t.ctx.db.query('SELECT 1 FROM untracked_checks c JOIN uploads u ON u.id = c.upload_id WHERE u.parent_upload_id = $1', [v1.id])).length).toBe(0);
+  });
+
+  it('drops the check of a series deleted while it runs', async () => {
+    const v1 = await upload(alice, COUNTERPARTY_BASE);
+    const v2 = expectRow((await addVersion(alice, v1.id, COUNTERPARTY)).json());
+    expect((await call(alice, 'POST', `/api/uploads/${v1.id}/delete`)).statusCode).toBe(200);
+    await t.ctx.untracked.settle();
+    expect((await t.ctx.db.query('SELECT 1 FROM untracked_checks WHERE upload_id = $1', [v2.id])).length).toBe(0);
+    expect((await call(alice, 'GET', `/api/uploads/${v2.id}/untracked`)).statusCode).toBe(404);
+    expect((await call(alice, 'POST', `/api/uploads/${v2.id}/untracked/working-draft`)).statusCode).toBe(404);
+  });
+
+  it('offers the comparison to the assistant as the MCP tool compare_versions, under the same rules', async () => {
+    const v1 = await upload(alice, OLDER);
+    const v2 = expectRow((await addVersion(alice, v1.id, NEWER)).json());
+    const server = createMcpServer({ orgId: alice.orgId, userId: alice.user.id }, t.ctx);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'test-assistant', version: '1.0.0' });
+    await client.connect(clientSide);
+    try {
+      const made = await client.callTool({ name: 'compare_versions', arguments: { uploadId: v2.id, against: v1.id } });
+      expect(made.isError).not.toBe(true);
+      const value = made.structuredContent as { document: DocumentRow; changes: number };
+      expect(expectRow(value.document)).toMatchObject({ parentUploadId: v2.id, artifactId: `compare:${v1.id}` });
+      expect(value.changes).toBeGreaterThan(0);
+      const foreign = await upload(bob, OLDER);
+      const refused = await client.callTool({ name: 'compare_versions', arguments: { uploadId: v2.id, against: foreign.id } });
+      expect(refused.isError).toBe(true);
+      expect((refused.structuredContent as { problem: { code: string } }).problem.code).toBe('not_found');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('documents the routes, their Redline-Changes header and the 202 answer in OpenAPI', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    const compare = doc.paths['/uploads/{uploadId}/compare'].post;
+    expect(Object.keys(compare.requestBody.content['application/json'].schema.properties)).toEqual(['against', 'author', 'view']);
+    expect(compare.responses['201'].headers[CHANGES_HEADER]).toBeDefined();
+    const untracked = doc.paths['/uploads/{uploadId}/untracked'].get;
+    expect(Object.keys(untracked.responses['200'].content['application/json'].schema.properties)).toEqual(['against', 'count', 'changes']);
+    expect(untracked.responses['202'].headers['Retry-After']).toBeDefined();
+    expect(doc.paths['/uploads/{uploadId}/untracked/working-draft'].post.responses['201']).toBeDefined();
+  });
+});

@@ -1,0 +1,37 @@
+import { DocxError, type CompareOptions, type CompareResult } from '../../docx';
+import { ProblemError } from '../http/problem';
+import type { ContentStore } from '../store/content-store';
+import type { UploadRecord } from '../uploads/upload-rows';
+import type { CompareThread } from './compare-thread';
+
+/** Word's date form for tracked changes (no milliseconds). */
+export function wordDate(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/**
+ * Compares two stored uploads with the engine, on the comparison thread. Both were validated
+ * when they were uploaded, so an engine refusal here is about the pair (a part it cannot read,
+ * a size past the limits): it answers 413 or 422 naming the uploads, and nothing has been
+ * written. `draft`: the redline becomes a working draft (its bytes come back ingested).
+ */
+export async function compareUploads(
+  content: ContentStore,
+  thread: CompareThread,
+  older: UploadRecord,
+  newer: UploadRecord,
+  options: Omit<CompareOptions, 'open' | 'date'>,
+  draft: boolean,
+): Promise<CompareResult> {
+  if (!older.content_sha256 || !newer.content_sha256) throw new ProblemError(409, 'conflict', 'Both uploads must have stored content to be compared.');
+  const [olderBytes, newerBytes] = await Promise.all([content.get(older.content_sha256), content.get(newer.content_sha256)]);
+  try {
+    // Every change is dated with the newer version's upload time.
+    return await thread.compare(olderBytes, newerBytes, { ...options, date: wordDate(newer.created_at) }, draft);
+  } catch (error) {
+    if (!(error instanceof DocxError)) throw error;
+    const which = `${older.file_name} v${older.document_version} and ${newer.file_name} v${newer.document_version}`;
+    if (error.code === 'too_large') throw new ProblemError(413, 'payload_too_large', `${which} are too large to compare: ${error.message}`);
+    throw new ProblemError(422, 'invalid_docx', `${which} cannot be compared: ${error.message}`);
+  }
+}

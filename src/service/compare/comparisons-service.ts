@@ -1,0 +1,71 @@
+import type { CompareBody } from '../../contract/compare';
+import { comparisonArtifactId, UNTRACKED_EDIT_AUTHOR } from '../../contract/compare';
+import type { DocumentRow } from '../../contract/document';
+import { notFound, ProblemError } from '../http/problem';
+import type { ContentStore } from '../store/content-store';
+import type { Database } from '../store/database';
+import { findUpload } from '../uploads/upload-rows';
+import type { UploadsService } from '../uploads/uploads-service';
+import type { CompareThread } from './compare-thread';
+import { compareUploads } from './comparison-engine';
+import { previousVersionId } from './untracked-checks';
+
+interface Actor {
+  orgId: string;
+  userId: string;
+}
+
+/** A working draft made by a comparison, and how many differences it carries as tracked changes. */
+export interface ComparisonDraft {
+  document: DocumentRow;
+  changes: number;
+}
+
+/**
+ * Working drafts made by comparing two versions: `compare` (any two uploads of the
+ * organisation) and the untracked-edit draft of a version (its untracked edits added as
+ * tracked changes beside its own). The engine runs before anything is written; the redline is
+ * stored, then its row is committed under the series lock, as every new version is.
+ */
+export class ComparisonsService {
+  constructor(
+    private readonly db: Database,
+    private readonly content: ContentStore,
+    private readonly thread: CompareThread,
+    private readonly uploads: UploadsService,
+  ) {}
+
+  async compare(actor: Actor, uploadId: string, body: CompareBody): Promise<ComparisonDraft> {
+    const newer = await this.uploads.require(this.db, actor.orgId, uploadId);
+    if (body.against === uploadId) {
+      throw new ProblemError(409, 'conflict', 'An upload cannot be compared with itself: name an older version in "against".');
+    }
+    const older = await findUpload(this.db, actor.orgId, body.against);
+    if (!older) throw notFound(`The upload named in "against" (${body.against})`);
+    const result = await compareUploads(this.content, this.thread, older, newer, {
+      ...(body.author ? { author: body.author } : {}), view: body.view ?? 'accepted',
+    }, true);
+    return this.store(actor, newer.id, result, comparisonArtifactId('compare', older.id));
+  }
+
+  /** The version with its untracked edits as tracked changes by "Untracked edit", its own tracked changes kept. */
+  async untrackedWorkingDraft(actor: Actor, uploadId: string): Promise<ComparisonDraft> {
+    const version = await this.uploads.require(this.db, actor.orgId, uploadId);
+    const againstId = previousVersionId(version);
+    if (!againstId) {
+      throw new ProblemError(409, 'conflict', 'Only a version added to a series has untracked edits to review: this upload has no previous version.');
+    }
+    const previous = await findUpload(this.db, actor.orgId, againstId);
+    if (!previous) throw notFound('The previous version');
+    const result = await compareUploads(this.content, this.thread, previous, version, {
+      author: UNTRACKED_EDIT_AUTHOR, view: 'rejected', keepNewerRevisions: true,
+    }, true);
+    return this.store(actor, version.id, result, comparisonArtifactId('untracked', previous.id));
+  }
+
+  private async store(actor: Actor, sourceId: string, result: { bytes: Uint8Array; differences: unknown[] }, artifactId: string): Promise<ComparisonDraft> {
+    const stored = await this.content.put(result.bytes);
+    const document = await this.uploads.addWorkingDraft(actor.orgId, actor.userId, sourceId, stored, artifactId);
+    return { document, changes: result.differences.length };
+  }
+}

@@ -1,0 +1,177 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionGrant } from '../../contract/auth';
+import { REPORT_COLUMNS } from '../../contract/report';
+import { ReviewResponse } from '../../contract/review';
+import { buildDemoContract } from '../../docx/fixture';
+import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
+import { BidiParagraph } from './bidi-lines';
+import { neutraliseFormula } from './report-csv';
+
+/** RFC 4180 parser for the test: quoted fields, doubled quotes, CRLF records. */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let field = '';
+  let record: string[] = [];
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      record.push(field);
+      field = '';
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      record.push(field);
+      records.push(record);
+      record = [];
+      field = '';
+      i++;
+    } else field += ch;
+  }
+  expect(field).toBe('');
+  expect(record).toEqual([]);
+  return records;
+}
+
+const ARABIC_CORPUS = path.resolve('../shared/corpus/files/TestFiles__RP__RP051-Arabic.docx');
+const hasPdftotext = spawnSync('pdftotext', ['-v']).status === 0;
+
+describe('the decision report', () => {
+  let t: TestService;
+  let lawyer: SessionGrant;
+  let draftId = '';
+  let decided: { accepted: string; rejected: string; open: string };
+  const work = mkdtempSync(path.join(os.tmpdir(), 'redline-report-'));
+
+  const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    t.app.inject({ method, url, headers: t.headers(lawyer), ...(payload ? { payload } : {}) });
+  async function newDraft(name: string, bytes: Uint8Array): Promise<string> {
+    const body = multipartBody({ purpose: 'source_doc' }, { name, bytes });
+    const created = await t.app.inject({ method: 'POST', url: '/api/uploads', payload: body.payload, headers: { ...body.headers, ...t.headers(lawyer) } });
+    return (await call('POST', `/api/uploads/${created.json().id}/working-draft`)).json().id as string;
+  }
+
+  beforeAll(async () => {
+    t = await startTestService();
+    lawyer = await t.signUpAndSignIn('report@firm.example', 'Report LLP');
+    draftId = await newDraft('MSA, final.docx', buildDemoContract());
+    // A proposal whose justification would run as a formula in a spreadsheet.
+    const proposed = await call('POST', `/api/documents/${draftId}/redlines`, {
+      edits: [{ op: 'insert', find: 'Agreement', text: ' (as amended)', justification: '=HYPERLINK("http://evil.example","click")' }],
+    });
+    expect(proposed.statusCode).toBe(200);
+    const review = ReviewResponse.parse((await call('GET', `/api/documents/${draftId}/review`)).json());
+    const [accepted, rejected] = review.revisions.map((r) => r.change_id);
+    const applied = await call('POST', `/api/documents/${draftId}/revisions/apply`, {
+      accepted_change_ids: [accepted], rejected_change_ids: [rejected],
+      notes: { [rejected!]: 'Too wide, "as discussed";\nsee the call notes.', [accepted!]: '+ fine' },
+    });
+    expect(applied.statusCode).toBe(200);
+    const open = ReviewResponse.parse(applied.json()).track!.items.find((i) => i.state === 'open')!.id;
+    decided = { accepted: accepted!, rejected: rejected!, open };
+  });
+  afterAll(async () => {
+    await t.destroy();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('CSV: RFC 4180 with a BOM; document, version, totals, then every change grouped by state; formulas neutralised', async () => {
+    const res = await call('GET', `/api/documents/${draftId}/report.csv`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toContain(`filename*=UTF-8''${encodeURIComponent('MSA, final - decision report.csv')}`);
+    expect([...res.rawPayload.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = res.rawPayload.toString('utf8').slice(1);
+    expect(text.endsWith('\r\n')).toBe(true);
+    const records = parseCsv(text);
+    expect(new Set(records.map((r) => r.length))).toEqual(new Set([REPORT_COLUMNS.length]));
+    const meta = Object.fromEntries(records.slice(0, 7).map((r) => [r[0], r[1]]));
+    const review = ReviewResponse.parse((await call('GET', `/api/documents/${draftId}/review`)).json());
+    expect(meta).toMatchObject({
+      Document: 'MSA, final.docx', Version: '2', Open: String(review.track!.counts.open), Accepted: '1', Rejected: '1', Total: String(review.track!.counts.total),
+    });
+    expect(Date.parse(meta.Generated!)).toBeGreaterThan(Date.now() - 60_000);
+    expect(records[7]!.every((c) => c === '')).toBe(true);
+    expect(records[8]).toEqual(REPORT_COLUMNS.map(([, title]) => title));
+    const rows = records.slice(9).map((r) => Object.fromEntries(REPORT_COLUMNS.map(([key], i) => [key, r[i]!])));
+    expect(rows).toHaveLength(review.track!.items.length);
+    // Grouped by state: every open change, then the accepted, then the rejected; each group in track order.
+    expect(rows.map((r) => r.decision)).toEqual([...rows.map((r) => r.decision)].sort((x, y) => ['Open', 'Accepted', 'Rejected'].indexOf(x!) - ['Open', 'Accepted', 'Rejected'].indexOf(y!)));
+    const byLabel = new Map(review.track!.items.map((i) => [i.label, i]));
+    const rejected = rows.find((r) => byLabel.get(r.label!)!.id === decided.rejected)!;
+    expect(rejected).toMatchObject({ decision: 'Rejected', decidedBy: 'report <report@firm.example>', note: 'Too wide, "as discussed";\nsee the call notes.' });
+    expect(Date.parse(rejected.decidedAt!)).toBeGreaterThan(0);
+    expect(rows.find((r) => byLabel.get(r.label!)!.id === decided.accepted)).toMatchObject({ decision: 'Accepted', note: "'+ fine" });
+    const open = rows.find((r) => byLabel.get(r.label!)!.id === decided.open)!;
+    expect(open).toMatchObject({ decision: 'Open', decidedBy: '', note: '' });
+    expect(open.justification).toBe(review.track!.items.find((i) => i.id === decided.open)!.justification ?? '');
+    const proposal = rows.find((r) => r.preview === '(as amended)')!;
+    expect(proposal.justification).toBe('\'=HYPERLINK("http://evil.example","click")');
+    expect(rows.every((r) => Object.values(r).every((v) => !/^[=+\-@]/.test(v!)))).toBe(true);
+  });
+
+  it('neutralises exactly the cells a spreadsheet would run', () => {
+    fc.assert(fc.property(fc.string(), (s) => {
+      const out = neutraliseFormula(s);
+      if (/^[=+\-@\t\r]/.test(s)) expect(out).toBe(`'${s}`);
+      else expect(out).toBe(s);
+    }), { seed: 14, numRuns: 500 });
+  });
+
+  it.skipIf(!hasPdftotext)('PDF: a real PDF with an embedded npm font; its text says what the CSV says', async () => {
+    const res = await call('GET', `/api/documents/${draftId}/report.pdf`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    const pdf = res.rawPayload;
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(pdf.toString('latin1')).toMatch(/\/FontName \/[A-Z]{6}\+DejaVuSans-Bold/);
+    const file = path.join(work, 'report.pdf');
+    writeFileSync(file, pdf);
+    const text = spawnSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).stdout;
+    const review = ReviewResponse.parse((await call('GET', `/api/documents/${draftId}/review`)).json());
+    expect(text).toContain('Decision report');
+    expect(text).toContain('MSA, final.docx');
+    expect(text).toContain(`${review.track!.counts.total} changes: ${review.track!.counts.open} open, 1 accepted, 1 rejected`);
+    expect(text).toMatch(/Open \(\d+\)[\s\S]*Accepted \(1\)[\s\S]*Rejected \(1\)/);
+    expect(text).toContain('Too wide, "as discussed";');
+    expect(text).toContain('by report <report@firm.example> on');
+    for (const item of review.track!.items) expect(text).toContain(item.label);
+  });
+
+  it.skipIf(!hasPdftotext || !existsSync(ARABIC_CORPUS))('PDF: Arabic from the corpus comes out as Arabic text (shaped glyphs map back to the letters)', async () => {
+    const id = await newDraft('عقد.docx', readFileSync(ARABIC_CORPUS));
+    const review = ReviewResponse.parse((await call('GET', `/api/documents/${id}/review`)).json());
+    const arabic = review.revisions.find((r) => r.text_preview === 'هذا المؤتمر')!;
+    await call('POST', `/api/documents/${id}/revisions/apply`, { rejected_change_ids: [arabic.change_id], notes: { [arabic.change_id]: 'مرفوض: الصياغة غير واضحة' } });
+    const res = await call('GET', `/api/documents/${id}/report.pdf`);
+    expect(res.statusCode).toBe(200);
+    const file = path.join(work, 'arabic.pdf');
+    writeFileSync(file, res.rawPayload);
+    // pdftotext reads glyphs back through the ToUnicode map; it gives the letters of each word
+    // (their order on the line is the viewer's business, which the rendered page shows).
+    const text = spawnSync('pdftotext', [file, '-'], { encoding: 'utf8' }).stdout.normalize('NFKC');
+    for (const word of ['المؤتمر', 'مرفوض', 'الصياغة']) expect(text).toContain(word);
+  });
+
+  it('orders a line\'s runs visually by the bidirectional algorithm', () => {
+    const para = new BidiParagraph('عقد الخدمات.docx (v2)');
+    expect(para.rtl).toBe(true);
+    const runs = para.visualRuns(0, 'عقد الخدمات.docx (v2)'.length);
+    // Right-to-left paragraph: the Latin part sits at the left, the Arabic at the right.
+    expect(runs.map((r) => r.rtl)).toContain(true);
+    expect(runs[runs.length - 1]!.text.startsWith('عقد')).toBe(true);
+    const ltr = new BidiParagraph('Clause 4 says هذا المؤتمر today');
+    expect(ltr.rtl).toBe(false);
+    expect(ltr.visualRuns(0, 31).map((r) => r.text.trim())).toEqual(['Clause 4 says', 'هذا المؤتمر', 'today']);
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * Issue 11 through the HTTP API: the same decisions posted as one batch, or as several batches in
+ * a random order, give the same document, the same remaining revisions and the same track states.
+ * A later batch leaves out the ids an earlier one took with it; those are decided in the track,
+ * and naming them answers 409 already_decided with their ids. Generated documents combine rows,
+ * cells, moves, paragraph marks and nested changes (test/conformance/decision-fixtures.ts).
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionGrant } from '../../contract/auth';
+import { ReviewResponse } from '../../contract/review';
+import { Prng } from '../../docx/fixture/prng';
+import { generateFixture } from '../../../test/conformance/decision-fixtures';
+import { marksBesideBlocks, planTrial } from '../../../test/conformance/decision-trials';
+import { partsOf } from '../../../test/support/docx-files';
+import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
+
+describe('decisions over HTTP: one batch or many, in any order', () => {
+  let t: TestService;
+  let lawyer: SessionGrant;
+
+  beforeAll(async () => {
+    t = await startTestService();
+    lawyer = await t.signUpAndSignIn('order@firm.example');
+  });
+  afterAll(async () => t.destroy());
+
+  const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    t.app.inject({ method, url, headers: t.headers(lawyer), ...(payload ? { payload } : {}) });
+
+  async function draftsOf(bytes: Uint8Array, count: number): Promise<string[]> {
+    const body = multipartBody({ purpose: 'source_doc' }, { name: 'generated.docx', bytes });
+    const created = await t.app.inject({ method: 'POST', url: '/api/uploads', payload: body.payload, headers: { ...body.headers, ...t.headers(lawyer) } });
+    expect(created.statusCode).toBe(201);
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const draft = await call('POST', `/api/uploads/${created.json().id}/working-draft`);
+      expect(draft.statusCode).toBe(201);
+      ids.push(draft.json().id);
+    }
+    return ids;
+  }
+
+  const review = async (id: string) => ReviewResponse.parse((await call('GET', `/api/documents/${id}/review`)).json());
+
+  /** Posts the batches in order, leaving out what earlier batches took; checks those are decided and answer 409. */
+  async function post(draft: string, verdicts: ReadonlyMap<string, 'accept' | 'reject'>, batches: readonly string[][]) {
+    let current = await review(draft);
+    for (const batch of batches) {
+      const listed = new Set(current.revisions.map((r) => r.change_id));
+      const todo = batch.filter((id) => listed.has(id));
+      const taken = batch.filter((id) => !listed.has(id));
+      for (const id of taken) expect(current.track!.items.find((i) => i.id === id)?.state, `${id} was taken by an earlier batch`).not.toBe('open');
+      if (taken.length) {
+        const refused = await call('POST', `/api/documents/${draft}/revisions/apply`, { accepted_change_ids: taken, rejected_change_ids: [] });
+        expect(refused.statusCode).toBe(409);
+        expect(refused.json()).toMatchObject({ code: 'already_decided', ids: taken });
+      }
+      if (!todo.length) continue;
+      const res = await call('POST', `/api/documents/${draft}/revisions/apply`, {
+        accepted_change_ids: todo.filter((id) => verdicts.get(id) === 'accept'),
+        rejected_change_ids: todo.filter((id) => verdicts.get(id) === 'reject'),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const next = ReviewResponse.parse(res.json());
+      const appeared = next.revisions.filter((r) => !listed.has(r.change_id));
+      expect(appeared, 'no batch makes a change appear').toEqual([]);
+      current = next;
+    }
+    return current;
+  }
+
+  const documentOf = (r: ReviewResponse) => {
+    const parts = partsOf(Buffer.from(r.contentBase64, 'base64'));
+    return [...parts].filter(([name]) => /^word\/(document|header\d*|footer\d*|footnotes|endnotes|comments)\.xml$/.test(name)).sort();
+  };
+  const statesOf = (r: ReviewResponse) => Object.fromEntries(r.track!.items.map((i) => [i.id, i.state]));
+
+  it('same document, revisions and track states (generated documents, random decisions and orders)', async () => {
+    let trials = 0;
+    let compared = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.nat(), fc.nat(), fc.boolean(), async (fixtureSeed, planSeed, decideAll) => {
+        const bytes = generateFixture(fixtureSeed).bytes;
+        const [one, many] = await draftsOf(bytes, 2);
+        const ids = (await review(one!)).revisions.map((r) => r.change_id);
+        const rng = new Prng(planSeed);
+        const plan = planTrial(ids, (n) => Math.floor(rng.next() * n), { decideAll });
+        const once = await post(one!, plan.verdicts, [[...plan.verdicts.keys()]]);
+        const batched = await post(many!, plan.verdicts, plan.batches);
+        trials++;
+        expect(statesOf(batched)).toEqual(statesOf(once));
+        expect(batched.track!.counts).toEqual(once.track!.counts);
+        if (decideAll) expect(once.track!.counts.open).toBe(0);
+        // The one known limit of the document (decision-trials.ts): a mark decided beside a table a later batch removes.
+        const blocked = marksBesideBlocks(bytes);
+        if (plan.batches.slice(0, -1).some((b) => b.some((id) => blocked.has(id)))) return;
+        compared++;
+        expect(batched.revisions.map((r) => r.change_id)).toEqual(once.revisions.map((r) => r.change_id));
+        expect(documentOf(batched)).toEqual(documentOf(once));
+      }),
+      { seed: 2222, numRuns: 12 },
+    );
+    expect(compared).toBeGreaterThan(trials / 2);
+  }, 240_000);
+
+  it('accepting an inserted row leaves the changes inside it open; rejecting it takes them, recorded and refused after', async () => {
+    // Row inserted (c1) holding an insertion (c2) and a deletion (c3).
+    const { minimalDocx } = await import('../../../test/support/docx-files');
+    const row = (id: number) =>
+      `<w:tbl><w:tblPr/><w:tblGrid><w:gridCol w:w="3000"/></w:tblGrid><w:tr><w:trPr><w:ins w:id="${id}" w:author="A" w:date="2025-01-01T00:00:00Z"/></w:trPr><w:tc><w:p><w:ins w:id="${id + 1}" w:author="A" w:date="2025-01-01T00:00:00Z"><w:r><w:t>new </w:t></w:r></w:ins><w:del w:id="${id + 2}" w:author="A" w:date="2025-01-01T00:00:00Z"><w:r><w:delText>old</w:delText></w:r></w:del></w:p></w:tc></w:tr></w:tbl><w:p/>`;
+    const [accepting, rejecting] = await draftsOf(minimalDocx(row(1)), 2);
+    const accepted = ReviewResponse.parse((await call('POST', `/api/documents/${accepting}/revisions/apply`, { accepted_change_ids: ['c1'], rejected_change_ids: [] })).json());
+    expect(accepted.revisions.map((r) => r.change_id)).toEqual(['c2', 'c3']);
+    const rejected = ReviewResponse.parse((await call('POST', `/api/documents/${rejecting}/revisions/apply`, { accepted_change_ids: [], rejected_change_ids: ['c1'] })).json());
+    expect(rejected.revisions).toEqual([]);
+    expect(statesOf(rejected)).toEqual({ c1: 'back', c2: 'back', c3: 'back' });
+    const again = await call('POST', `/api/documents/${rejecting}/revisions/apply`, { accepted_change_ids: ['c2'], rejected_change_ids: [] });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ code: 'already_decided', ids: ['c2'] });
+  }, 60_000);
+});

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionGrant } from '../../contract/auth';
+import { DraftProgressList, type DraftProgress } from '../../contract/draft-progress';
+import { DOCUMENT_ROW_FIELDS } from '../../contract/document';
+import { buildDemoContract, buildKindSample } from '../../docx/fixture';
+import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
+
+describe('GET /api/documents/progress', () => {
+  let t: TestService;
+  let alice: SessionGrant;
+
+  beforeAll(async () => {
+    t = await startTestService();
+    alice = await t.signUpAndSignIn('alice@progress.example', 'Progress LLP');
+  });
+  afterAll(async () => t.destroy());
+
+  const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    t.app.inject({ method, url, headers: t.headers(alice), ...(payload ? { payload } : {}) });
+  const upload = async (name: string) => {
+    const body = multipartBody({ purpose: 'source_doc' }, { name, bytes: buildDemoContract() });
+    return (await t.app.inject({ method: 'POST', url: '/api/uploads', payload: body.payload, headers: { ...body.headers, ...t.headers(alice) } })).json() as { id: string; documentSeriesId: string };
+  };
+  const progress = async (): Promise<DraftProgress[]> => {
+    const res = await call('GET', '/api/documents/progress');
+    expect(res.statusCode).toBe(200);
+    return DraftProgressList.parse(res.json()).items;
+  };
+
+  it('answers one entry per series, for its newest working draft, with counts that follow decisions', async () => {
+    const withoutDraft = await upload('No draft yet.docx');
+    const original = await upload('Supply agreement.docx');
+    const first = (await call('POST', `/api/uploads/${original.id}/working-draft`)).json() as { id: string };
+    const newest = (await call('POST', `/api/uploads/${original.id}/working-draft`)).json() as { id: string };
+
+    let items = await progress();
+    expect(items.map((i) => i.documentSeriesId)).toEqual([original.documentSeriesId]);
+    expect(items.map((i) => i.documentSeriesId)).not.toContain(withoutDraft.documentSeriesId);
+    const [entry] = items;
+    expect(entry!.documentId).toBe(newest.id);
+    expect(entry!.documentId).not.toBe(first.id);
+    // Never opened: counted on the way (the review stores its track for the next request).
+    const review = (await call('GET', `/api/documents/${newest.id}/review`)).json() as { track: { counts: { open: number } }; revisions: { change_id: string }[] };
+    expect(entry!.counts).toEqual({ open: review.revisions.length, in: 0, back: 0, total: review.revisions.length });
+    expect(entry!.lastDecision).toBeNull();
+
+    const [a, b, c] = review.revisions.map((r) => r.change_id);
+    const applied = await call('POST', `/api/documents/${newest.id}/revisions/apply`, { accepted_change_ids: [a, b], rejected_change_ids: [c] });
+    expect(applied.statusCode).toBe(200);
+    const track = (applied.json() as { track: { counts: { open: number; in: number; back: number } } }).track;
+    await t.ctx.review.settle();
+
+    items = await progress();
+    expect(items[0]!.counts).toMatchObject({ open: track.counts.open, in: track.counts.in, back: track.counts.back });
+    expect(items[0]!.counts!.in + items[0]!.counts!.back).toBeGreaterThanOrEqual(3);
+    expect(items[0]!.lastDecision).toMatchObject({ kind: 'decide', byUserId: alice.user.id, byName: 'alice' });
+    expect(Date.parse(items[0]!.lastDecision!.at)).toBeGreaterThan(Date.now() - 60_000);
+
+    // An undo is the newest activity, and the counts follow it.
+    expect((await call('POST', `/api/documents/${newest.id}/revisions/undo`)).statusCode).toBe(200);
+    await t.ctx.review.settle();
+    items = await progress();
+    expect(items[0]!.lastDecision!.kind).toBe('undo');
+    expect(items[0]!.counts).toEqual({ open: review.revisions.length, in: 0, back: 0, total: review.revisions.length });
+    const undoneAt = items[0]!.lastDecision!.at;
+
+    // A comment is a log entry but no decision: the last decision stays the undo, and the counts
+    // (the projection is behind the log by that entry) are still answered.
+    const commented = await call('POST', `/api/documents/${newest.id}/comments`, { changeId: a, text: 'Why this wording?' });
+    expect(commented.statusCode).toBe(200);
+    await t.ctx.review.settle();
+    items = await progress();
+    expect(items[0]!.lastDecision).toMatchObject({ kind: 'undo', at: undoneAt });
+    expect(items[0]!.counts).toEqual({ open: review.revisions.length, in: 0, back: 0, total: review.revisions.length });
+  });
+
+  it('leaves drafts uncounted once the time budget is spent, and counts them on a later request', async () => {
+    const { listDraftProgress } = await import('./draft-progress');
+    const original = await upload('Budget.docx');
+    await call('POST', `/api/uploads/${original.id}/working-draft`);
+    let counted = 0;
+    const none = await listDraftProgress(t.ctx.db, alice.orgId, async () => { counted++; return { open: 1, in: 0, back: 0, total: 1 }; }, -1);
+    expect(counted).toBe(0);
+    expect(none.find((i) => i.documentSeriesId === original.documentSeriesId)!.counts).toBeNull();
+    const later = await progress();
+    expect(later.find((i) => i.documentSeriesId === original.documentSeriesId)!.counts!.open).toBeGreaterThan(0);
+  });
+
+  it("answers each series' newest untracked-edit check, with its count once done", async () => {
+    const original = await upload('Checked.docx');
+    const body = multipartBody({}, { name: 'Checked v2.docx', bytes: buildKindSample('delete') });
+    const v2 = (await t.app.inject({ method: 'POST', url: `/api/uploads/${original.id}/versions`, payload: body.payload, headers: { ...body.headers, ...t.headers(alice) } })).json() as { id: string };
+    let report: { count: number } | null = null;
+    for (let i = 0; i < 100 && !report; i++) {
+      const res = await call('GET', `/api/uploads/${v2.id}/untracked`);
+      if (res.statusCode === 200) report = res.json() as { count: number };
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(report).not.toBeNull();
+    const res = await call('GET', '/api/documents/progress');
+    const list = DraftProgressList.parse(res.json());
+    expect(list.untracked.find((c) => c.documentSeriesId === original.documentSeriesId)).toEqual({
+      documentSeriesId: original.documentSeriesId, uploadId: v2.id, state: 'done', count: report!.count,
+    });
+    // Another organisation sees none of it.
+    const bob = await t.signUpAndSignIn('bob@elsewhere.example', 'Elsewhere');
+    const theirs = await t.app.inject({ method: 'GET', url: '/api/documents/progress', headers: t.headers(bob) });
+    expect(theirs.json()).toEqual({ items: [], untracked: [] });
+  });
+
+  it('leaves the Document row as it was: 19 fields', async () => {
+    const list = (await call('GET', '/api/uploads')).json() as { items: object[] };
+    for (const row of list.items) expect(Object.keys(row).sort()).toEqual([...DOCUMENT_ROW_FIELDS].sort());
+  });
+});

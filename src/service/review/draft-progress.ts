@@ -1,0 +1,90 @@
+import type { DraftProgress, SeriesUntrackedCheck } from '../../contract/draft-progress';
+import type { TrackCounts } from '../../contract/track';
+import type { Database } from '../store/database';
+
+interface ProgressRecord {
+  id: string;
+  document_series_id: string;
+  content_sha256: string | null;
+  projected_seq: number | null;
+  projected_sha256: string | null;
+  counts: TrackCounts | null;
+  last_seq: number;
+  decided_at: Date | null;
+  decision_kind: 'decide' | 'undo' | null;
+  decided_by: string | null;
+  decided_by_name: string | null;
+}
+
+/** Counts a draft whose stored track is missing or stale; the track it builds is stored for next time. */
+export type CountDraft = (documentId: string) => Promise<TrackCounts | null>;
+
+/**
+ * Where each series' newest working draft stands, in one query: the counts come from the
+ * stored track projection when it is current (same log position, same content), so listing a
+ * dozen matters does no XML work. A draft whose projection is missing or stale (never opened,
+ * or saved since) is counted through the review (which stores the projection) while the
+ * time budget lasts; the rest answer `counts: null` and are counted on a later request.
+ */
+export async function listDraftProgress(
+  db: Database,
+  orgId: string,
+  countDraft: CountDraft,
+  budgetMs = 1500,
+): Promise<DraftProgress[]> {
+  const rows = await db.query<ProgressRecord>(
+    `WITH latest AS (
+       SELECT DISTINCT ON (document_series_id) id, document_series_id, content_sha256
+       FROM uploads
+       WHERE org_id = $1 AND version_kind = 'working_draft' AND status = 'ready'
+       ORDER BY document_series_id, document_version DESC
+     )
+     SELECT l.id, l.document_series_id, l.content_sha256,
+            p.log_seq AS projected_seq, p.content_sha256 AS projected_sha256, p.track->'counts' AS counts,
+            coalesce(ls.seq, 0)::int AS last_seq, lb.created_at AS decided_at, lb.kind AS decision_kind,
+            lb.user_id AS decided_by, u.display_name AS decided_by_name
+     FROM latest l
+     LEFT JOIN track_projection p ON p.upload_id = l.id
+     -- The log's newest entry of any kind says whether the stored projection is current; the
+     -- newest decision (or undo) is what "last decision" means (a comment or a note is not one).
+     LEFT JOIN LATERAL (SELECT max(seq) AS seq FROM decision_batches d WHERE d.upload_id = l.id) ls ON true
+     LEFT JOIN LATERAL (
+       SELECT created_at, kind, user_id FROM decision_batches d WHERE d.upload_id = l.id AND d.kind IN ('decide', 'undo') ORDER BY seq DESC LIMIT 1
+     ) lb ON true
+     LEFT JOIN users u ON u.id = lb.user_id
+     ORDER BY l.id`,
+    [orgId],
+  );
+  const started = performance.now();
+  const items: DraftProgress[] = [];
+  for (const r of rows) {
+    const current = r.counts !== null && r.projected_seq === r.last_seq && r.projected_sha256 === r.content_sha256;
+    let counts: TrackCounts | null = current ? normalise(r.counts!) : null;
+    if (!counts && performance.now() - started < budgetMs) counts = await countDraft(r.id).catch(() => null);
+    items.push({
+      documentId: r.id,
+      documentSeriesId: r.document_series_id,
+      counts,
+      lastDecision: r.decided_at
+        ? { at: r.decided_at.toISOString(), kind: r.decision_kind ?? 'decide', byUserId: r.decided_by, byName: r.decided_by_name }
+        : null,
+    });
+  }
+  return items;
+}
+
+function normalise(c: TrackCounts): TrackCounts {
+  return { open: c.open, in: c.in, back: c.back, total: c.total ?? c.open + c.in + c.back };
+}
+
+/** Each series' newest version that has an untracked-edit check, with the check's state and count. */
+export async function listUntrackedChecks(db: Database, orgId: string): Promise<SeriesUntrackedCheck[]> {
+  const rows = await db.query<{ document_series_id: string; id: string; state: SeriesUntrackedCheck['state']; count: number | null }>(
+    `SELECT DISTINCT ON (u.document_series_id) u.document_series_id, u.id, c.state, c.count
+     FROM uploads u JOIN untracked_checks c ON c.upload_id = u.id
+     WHERE u.org_id = $1 AND u.status = 'ready'
+     ORDER BY u.document_series_id, u.document_version DESC`,
+    [orgId],
+  );
+  return rows.map((r) => ({ documentSeriesId: r.document_series_id, uploadId: r.id, state: r.state, count: r.state === 'done' ? r.count : null }));
+}

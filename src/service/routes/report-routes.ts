@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import { REPORT_CSV_MEDIA_TYPE, REPORT_PDF_MEDIA_TYPE } from '../../contract/report';
+import { ROUTES } from '../../contract/routes';
+import type { ServiceContext } from '../context';
+import { defineRoute } from '../http/define-route';
+import { buildDecisionReport, reportFileName } from '../report/decision-report';
+import { reportCsv } from '../report/report-csv';
+import { reportPdf } from '../report/report-pdf';
+
+/** The decision report of a draft, as PDF and as CSV (issue 14). */
+export function registerReportRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  const { review, db } = ctx;
+
+  defineRoute(app, ctx.authenticate, ROUTES.decisionReportPdf, async ({ auth, params, reply, timing }) => {
+    const report = await buildDecisionReport(db, await review.decisionRecord(auth, params.documentId!, timing));
+    const pdf = await timing.measure('pdf', () => reportPdf(report));
+    return reply.code(200).type(REPORT_PDF_MEDIA_TYPE)
+      .header('content-disposition', attachment(reportFileName(report.documentName, 'pdf')))
+      .header('cache-control', 'private, no-store')
+      .header('server-timing', timing.header())
+      .send(pdf);
+  });
+
+  defineRoute(app, ctx.authenticate, ROUTES.decisionReportCsv, async ({ auth, params, reply, timing }) => {
+    const report = await buildDecisionReport(db, await review.decisionRecord(auth, params.documentId!, timing));
+    return reply.code(200).type(REPORT_CSV_MEDIA_TYPE)
+      .header('content-disposition', attachment(reportFileName(report.documentName, 'csv')))
+      .header('cache-control', 'private, no-store')
+      .send(reportCsv(report));
+  });
+}
+
+function attachment(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}

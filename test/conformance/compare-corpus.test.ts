@@ -1,0 +1,142 @@
+/**
+ * The comparison on real documents (../shared/corpus; skipped with a message when absent):
+ * - the 64 WmlComparer pairs of corpus/compare keep the round-trip contract, and each prints how
+ *   many changes it produced beside WmlComparer's count;
+ * - property: for every tracked-change file d of corpus/files, compare(reject-all(d), accept-all(d))
+ *   keeps the contract and finds changes wherever d's changes change anything; and, seeded,
+ *   the same for random mixes of accepted and rejected changes on either side;
+ * - every output is structurally valid for Word, and LibreOffice opens a sample of them.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compareDocx, openDocx } from '../../src/docx/index';
+import { checkContract, contractText, decideAll } from '../support/compare-contract';
+import { structuralProblems } from './validity';
+
+const CORPUS = process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus');
+const PAIRS = path.join(CORPUS, 'compare', 'PAIRS.tsv');
+const FILES = path.join(CORPUS, 'files');
+const HAS_PAIRS = existsSync(PAIRS);
+const HAS_FILES = existsSync(FILES);
+const HAS_LO = spawnSync('soffice', ['--version']).status === 0;
+const DATE = '2025-05-01T00:00:00Z';
+
+/**
+ * Pairs where the contract cannot hold, and why. Checked to still fail the way described, so a
+ * fix is noticed.
+ */
+const KNOWN: Record<string, string> = {
+  'WC-2050':
+    'Newer\'s footnote 1 is written <w:footnote w:id="1"/>, without any paragraph (invalid: a note holds at least one). ' +
+    'The output keeps one paragraph in the note, its text deleted, so accept-all shows one empty note paragraph more.',
+  'WC-2060': 'The same pair the other way round: older\'s note has no paragraph, so reject-all shows one empty note paragraph more.',
+};
+
+const pairs = HAS_PAIRS
+  ? readFileSync(PAIRS, 'utf8').trim().split('\n').slice(1).map((l) => {
+      const [id, older, newer, count] = l.split('\t');
+      return { id: id!, older: older!, newer: newer!, wmlComparer: Number(count) };
+    })
+  : [];
+const outputs = new Map<string, Uint8Array>();
+
+describe.skipIf(!HAS_PAIRS)('compare: the WmlComparer pairs of corpus/compare', () => {
+  const counts: string[] = [];
+  afterAll(() => {
+    if (counts.length) console.log(`changes per pair (ours / WmlComparer's):\n${counts.join('\n')}`);
+  });
+
+  for (const pair of pairs) {
+    it(`${pair.id}: ${pair.older} -> ${pair.newer}`, () => {
+      const older = new Uint8Array(readFileSync(path.join(CORPUS, 'compare', 'files', pair.older)));
+      const newer = new Uint8Array(readFileSync(path.join(CORPUS, 'compare', 'files', pair.newer)));
+      const result = compareDocx(older, newer, { date: DATE });
+      outputs.set(pair.id, result.bytes);
+      const contract = checkContract(decideAll(older, 'accept'), decideAll(newer, 'accept'), result.bytes);
+      counts.push(`  ${pair.id}: ${contract.changes} / ${pair.wmlComparer}`);
+      expect(result.differences).toHaveLength(contract.changes);
+      expect(structuralProblems(result.bytes)).toEqual([]);
+      if (KNOWN[pair.id]) expect(contract.problems, KNOWN[pair.id]).toHaveLength(1);
+      else expect(contract.problems).toEqual([]);
+    });
+  }
+
+  it.skipIf(!HAS_LO)('LibreOffice opens a sample of the outputs (tables, notes, images, text boxes, moves, math)', () => {
+    const sample = ['WC-1140', 'WC-1190', 'WC-1250', 'WC-1410', 'WC-1430', 'WC-1510', 'WC-1870', 'WC-1990'].filter((id) => outputs.has(id));
+    const dir = mkdtempSync(path.join(tmpdir(), 'compare-lo-'));
+    try {
+      const files = sample.map((id) => {
+        const f = path.join(dir, `${id}.docx`);
+        writeFileSync(f, outputs.get(id)!);
+        return f;
+      });
+      const run = spawnSync('soffice', [`-env:UserInstallation=file://${dir}/profile`, '--headless', '--convert-to', 'pdf', '--outdir', dir, ...files], { timeout: 240_000 });
+      expect(run.status).toBe(0);
+      for (const id of sample) expect(existsSync(path.join(dir, `${id}.pdf`)), `${id}.pdf`).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
+
+if (!HAS_PAIRS) console.log(`compare corpus tests skipped: ${PAIRS} is absent`);
+if (!HAS_FILES) console.log(`compare property tests skipped: ${FILES} is absent`);
+
+describe.skipIf(!HAS_FILES)('compare property: reject-all(d) against accept-all(d) for every corpus file d', () => {
+  const files = HAS_FILES ? readdirSync(FILES).filter((f) => f.endsWith('.docx')).sort() : [];
+  const docs = new Map<string, Uint8Array>();
+  const load = (f: string): Uint8Array | null => {
+    if (!docs.has(f)) {
+      const bytes = new Uint8Array(readFileSync(path.join(FILES, f)));
+      try {
+        openDocx(bytes);
+        docs.set(f, bytes);
+      } catch {
+        docs.set(f, new Uint8Array()); // the engine refuses it (a file the corpus holds to be refused)
+      }
+    }
+    const d = docs.get(f)!;
+    return d.length ? d : null;
+  };
+
+  it('keeps the contract and finds changes wherever the file had them', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...files), (f) => {
+        const d = load(f);
+        if (!d) return;
+        const older = decideAll(d, 'reject');
+        const newer = decideAll(d, 'accept');
+        const result = compareDocx(older, newer, { date: DATE });
+        const contract = checkContract(older, newer, result.bytes);
+        expect(contract.problems, f).toEqual([]);
+        const textDiffers = contractText(older).join('\n') !== contractText(newer).join('\n');
+        if (textDiffers) expect(result.differences.length, f).toBeGreaterThan(0);
+        expect(structuralProblems(result.bytes), f).toEqual([]);
+      }),
+      { seed: 12, numRuns: 5, examples: files.map((f) => [f]) },
+    );
+  }, 240_000);
+
+  it('keeps the contract on random mixes of accepted and rejected changes on either side', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...files), fc.integer({ min: 1, max: 2 ** 31 - 1 }), (f, seed) => {
+        const d = load(f);
+        if (!d) return;
+        const ids = openDocx(d).changeIds();
+        const mix = (salt: number): Uint8Array => {
+          const accept = ids.filter((_, i) => ((seed * (i + 7) + salt) >>> 3) % 2 === 0);
+          return openDocx(d).apply({ accept, reject: ids.filter((id) => !accept.includes(id)) }).toBytes();
+        };
+        const older = mix(1);
+        const newer = mix(5);
+        const result = compareDocx(older, newer, { date: DATE });
+        expect(checkContract(older, newer, result.bytes).problems, `${f} seed ${seed}`).toEqual([]);
+      }),
+      { seed: 1212, numRuns: 20 },
+    );
+  }, 240_000);
+});

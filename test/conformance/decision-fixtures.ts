@@ -1,0 +1,195 @@
+/**
+ * Generated documents combining the constructs that make selective decisions hard (issue 11):
+ * tables with inserted/deleted rows and cells, cell property changes whose old w:tcPr holds its
+ * own w:cellIns/w:cellDel, row property changes whose old w:trPr holds w:ins/w:del, moves whose
+ * halves sit in rows, cells and paragraphs decided separately, paragraph marks (inserted and
+ * deleted) next to empty paragraphs, insertions holding deletions (and moves holding either),
+ * paragraph-mark formatting changes whose old w:rPr holds a mark revision, paragraph property
+ * changes, and numbering changes. Written as raw WordprocessingML, so every shape Word writes
+ * (and the fixture builder does not) can be made; seeded, so a failing seed reproduces.
+ */
+import { Prng } from '../../src/docx/fixture/prng';
+import { minimalDocx } from '../support/docx-files';
+
+/** Construct names, counted by the long run (bench/decisions.ts) to say what it covered. */
+export type Construct =
+  | 'insertion' | 'deletion' | 'deletion-in-insertion' | 'format-change' | 'move' | 'move-in-table' | 'lone-move-half'
+  | 'mark-insertion' | 'mark-deletion' | 'empty-paragraph' | 'mark-format-change-holding-mark' | 'paragraph-property-change'
+  | 'numbering-change' | 'numbering-insertion' | 'table' | 'row-insertion' | 'row-deletion' | 'row-property-change-holding-mark'
+  | 'cell-insertion' | 'cell-deletion' | 'cell-property-change-holding-cell-mark' | 'revision-in-changed-row';
+
+export interface GeneratedFixture {
+  bytes: Uint8Array;
+  constructs: Set<Construct>;
+}
+
+const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'net 30', 'the Customer', 'shall', 'notice'];
+const DATE = 'w:author="Ann" w:date="2025-01-01T00:00:00Z"';
+
+class Writer {
+  private id = 1;
+  readonly constructs = new Set<Construct>();
+  /** Move halves placed so far, by move number: the first of each direction is written as a move. */
+  private readonly halves = new Map<number, Set<'from' | 'to'>>();
+  private inTable = false;
+
+  constructor(private readonly rng: Prng, private readonly moves: number) {}
+
+  private next(): number {
+    return this.id++;
+  }
+
+  private chance(p: number): boolean {
+    return this.rng.next() < p;
+  }
+
+  private word(): string {
+    return `${this.rng.pick(WORDS)} `;
+  }
+
+  private run(text: string, deleted = false): string {
+    const tag = deleted ? 'w:delText' : 'w:t';
+    return `<w:r><${tag} xml:space="preserve">${text}</${tag}></w:r>`;
+  }
+
+  private inline(): string {
+    const roll = this.rng.int(0, 11);
+    switch (roll) {
+      case 0:
+      case 1:
+        this.constructs.add('insertion');
+        return `<w:ins w:id="${this.next()}" ${DATE}>${this.run(this.word())}</w:ins>`;
+      case 2:
+      case 3:
+        this.constructs.add('deletion');
+        return `<w:del w:id="${this.next()}" ${DATE}>${this.run(this.word(), true)}</w:del>`;
+      case 4:
+        this.constructs.add('deletion-in-insertion');
+        return `<w:ins w:id="${this.next()}" ${DATE}>${this.run(this.word())}<w:del w:id="${this.next()}" w:author="Bob" w:date="2025-01-02T00:00:00Z">${this.run(this.word(), true)}</w:del></w:ins>`;
+      case 5:
+        this.constructs.add('format-change');
+        return `<w:r><w:rPr><w:b/><w:rPrChange w:id="${this.next()}" ${DATE}><w:rPr/></w:rPrChange></w:rPr><w:t xml:space="preserve">${this.word()}</w:t></w:r>`;
+      case 6:
+        if (this.moves > 0) return this.moveHalf();
+        return this.run(this.word());
+      default:
+        return this.run(this.word());
+    }
+  }
+
+  private moveHalf(): string {
+    const n = this.rng.int(1, this.moves);
+    const placed = this.halves.get(n) ?? new Set();
+    this.halves.set(n, placed);
+    const half: 'from' | 'to' = placed.has('from') ? 'to' : placed.has('to') ? 'from' : this.chance(0.5) ? 'from' : 'to';
+    if (placed.has(half)) return this.run(this.word());
+    placed.add(half);
+    this.constructs.add(this.inTable ? 'move-in-table' : 'move');
+    const name = `move${n}`;
+    const range = this.next();
+    const tag = half === 'from' ? 'moveFrom' : 'moveTo';
+    // A nested revision inside a move half: Word writes these when moved text was edited.
+    const nested = this.chance(0.3)
+      ? half === 'from'
+        ? `<w:ins w:id="${this.next()}" w:author="Bob" w:date="2025-01-02T00:00:00Z">${this.run('edited ')}</w:ins>`
+        : `<w:del w:id="${this.next()}" w:author="Bob" w:date="2025-01-02T00:00:00Z">${this.run('edited ', true)}</w:del>`
+      : '';
+    return `<w:${tag}RangeStart w:id="${range}" ${DATE} w:name="${name}"/><w:${tag} w:id="${this.next()}" ${DATE}>${this.run(`moved${n} `, half === 'from')}${nested}</w:${tag}><w:${tag}RangeEnd w:id="${range}"/>`;
+  }
+
+  paragraph(): string {
+    const empty = this.chance(0.3);
+    if (empty) this.constructs.add('empty-paragraph');
+    let content = '';
+    if (!empty) for (let i = this.rng.int(1, 4); i > 0; i--) content += this.inline();
+    let pPr = '';
+    const numbering = this.rng.int(0, 9);
+    if (numbering === 0) {
+      this.constructs.add('numbering-change');
+      pPr += `<w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/><w:numberingChange w:id="${this.next()}" ${DATE} w:original=""/></w:numPr>`;
+    } else if (numbering === 1) {
+      this.constructs.add('numbering-insertion');
+      pPr += `<w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/><w:ins w:id="${this.next()}" ${DATE}/></w:numPr>`;
+    }
+    const reformatted = this.chance(0.15);
+    if (reformatted) pPr += '<w:jc w:val="center"/>';
+    const mark = this.rng.int(0, 5);
+    let markRpr = '';
+    if (mark === 0 || mark === 1) {
+      this.constructs.add(mark === 0 ? 'mark-insertion' : 'mark-deletion');
+      markRpr += `<w:${mark === 0 ? 'ins' : 'del'} w:id="${this.next()}" ${DATE}/>`;
+    }
+    if (this.chance(0.15)) {
+      // The mark's formatting changed; Word also writes the mark revision inside the old w:rPr.
+      this.constructs.add('mark-format-change-holding-mark');
+      const inner = mark <= 1 ? `<w:${mark === 0 ? 'ins' : 'del'} w:id="${this.next()}" ${DATE}/>` : '';
+      markRpr += `<w:b/><w:rPrChange w:id="${this.next()}" ${DATE}><w:rPr>${inner}</w:rPr></w:rPrChange>`;
+    }
+    if (markRpr) pPr += `<w:rPr>${markRpr}</w:rPr>`;
+    if (reformatted) {
+      this.constructs.add('paragraph-property-change');
+      pPr += `<w:pPrChange w:id="${this.next()}" ${DATE}><w:pPr><w:jc w:val="left"/></w:pPr></w:pPrChange>`;
+    }
+    return `<w:p>${pPr ? `<w:pPr>${pPr}</w:pPr>` : ''}${content}</w:p>`;
+  }
+
+  table(): string {
+    this.constructs.add('table');
+    const wasInTable = this.inTable;
+    this.inTable = true;
+    const columns = this.rng.int(1, 3);
+    let rows = '';
+    for (let r = this.rng.int(1, 3); r > 0; r--) {
+      let trPr = '';
+      const change = this.rng.int(0, 4);
+      const marker = change === 0 ? 'ins' : change === 1 ? 'del' : null;
+      if (marker) {
+        this.constructs.add(marker === 'ins' ? 'row-insertion' : 'row-deletion');
+        trPr += `<w:${marker} w:id="${this.next()}" ${DATE}/>`;
+      }
+      if (this.chance(0.25)) {
+        this.constructs.add('row-property-change-holding-mark');
+        trPr = `<w:cantSplit/>${trPr}<w:trPrChange w:id="${this.next()}" ${DATE}><w:trPr>${marker ? `<w:${marker} w:id="${this.next()}" ${DATE}/>` : ''}</w:trPr></w:trPrChange>`;
+      }
+      let cells = '';
+      for (let c = 0; c < columns; c++) {
+        let tcPr = '<w:tcW w:w="3000" w:type="dxa"/>';
+        const cellChange = this.rng.int(0, 5);
+        const cellMarker = cellChange === 0 ? 'cellIns' : cellChange === 1 ? 'cellDel' : null;
+        if (cellMarker) {
+          this.constructs.add(cellMarker === 'cellIns' ? 'cell-insertion' : 'cell-deletion');
+          tcPr += `<w:${cellMarker} w:id="${this.next()}" ${DATE}/>`;
+        }
+        if (this.chance(0.3)) {
+          // Word: the cell's previous properties, holding the cell's own insertion/deletion mark again.
+          this.constructs.add('cell-property-change-holding-cell-mark');
+          tcPr += `<w:tcPrChange w:id="${this.next()}" ${DATE}><w:tcPr><w:tcW w:w="9000" w:type="dxa"/>${cellMarker ? `<w:${cellMarker} w:id="${this.next()}" ${DATE}/>` : ''}</w:tcPr></w:tcPrChange>`;
+        }
+        let paragraphs = '';
+        for (let k = this.rng.int(1, 2); k > 0; k--) paragraphs += this.paragraph();
+        if ((marker || cellMarker) && /w:(ins|del|moveFrom|moveTo) /.test(paragraphs)) this.constructs.add('revision-in-changed-row');
+        cells += `<w:tc><w:tcPr>${tcPr}</w:tcPr>${paragraphs}</w:tc>`;
+      }
+      rows += `<w:tr>${trPr ? `<w:trPr>${trPr}</w:trPr>` : ''}${cells}</w:tr>`;
+    }
+    this.inTable = wasInTable;
+    const grid = Array.from({ length: columns }, () => '<w:gridCol w:w="3000"/>').join('');
+    return `<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/></w:tblPr><w:tblGrid>${grid}</w:tblGrid>${rows}</w:tbl>`;
+  }
+
+  /** Lone halves (a move whose other half was never written) count as such. */
+  finish(): void {
+    for (const placed of this.halves.values()) if (placed.size === 1) this.constructs.add('lone-move-half');
+  }
+}
+
+/** A document from `seed`: 2-9 blocks (paragraphs and tables), ending with a paragraph. */
+export function generateFixture(seed: number): GeneratedFixture {
+  const rng = new Prng(seed);
+  const writer = new Writer(rng, rng.int(0, 3));
+  let body = '';
+  for (let i = rng.int(1, 8); i > 0; i--) body += rng.next() < 0.3 ? writer.table() : writer.paragraph();
+  body += writer.paragraph();
+  writer.finish();
+  return { bytes: minimalDocx(body), constructs: writer.constructs };
+}

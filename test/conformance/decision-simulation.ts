@@ -1,0 +1,376 @@
+import { unzipSync } from 'fflate';
+import { parseXml } from '../../src/docx/xml/parse';
+import { walk, type XmlElement } from '../../src/docx/xml/tree';
+
+/**
+ * Test oracle: an independent simulation of Word's selective accept/reject on the main document,
+ * written from the XML and the decisions alone (it shares only the XML parser with the engine,
+ * none of its scanning, grouping or applying code).
+ *
+ * `simulateDecisions(bytes, verdicts)` is the document as a tree of blocks after deciding the
+ * changes named in `verdicts` (keyed by change id, `c<w:id>`), with every other change left
+ * open and shown as its current view (open insertions shown, open deletions hidden). So
+ * `simulateDecisions(engineOutput, new Map())` reads the engine's result the same way, and the
+ * two can be compared whole: paragraphs (empty ones included) and tables, rows and cells.
+ *
+ * Rules, as Word applies them:
+ * - w:ins / w:moveTo: content kept on accept, gone on reject; w:del / w:moveFrom: gone on accept,
+ *   back as text on reject. A move is one change: every half in ranges of one move name takes the
+ *   verdict given to any of its ids.
+ * - A paragraph mark that goes (deleted mark accepted, inserted mark rejected, moved-from mark of
+ *   an accepted move, moved-to mark of a rejected one) joins the paragraph with the next
+ *   paragraph of the same container; with no paragraph next (a table, the container's end), the
+ *   mark before goes instead (see `container`). Marks are taken first to last.
+ * - Rows: an inserted row rejected or a deleted row accepted goes, with everything in it; cells
+ *   likewise; a table without rows goes. A container (cell, body) that would end with a table
+ *   ends with an empty paragraph.
+ * - A proposed content control (`redline:proposed:<id>`) keeps its content on accept, loses it on
+ *   reject; any other control is transparent.
+ * - Property changes change no text.
+ */
+export type SimBlock = { p: string } | { table: SimBlock[][][] };
+export type Verdict = 'accept' | 'reject';
+
+export function simulateDecisions(bytes: Uint8Array, verdicts: ReadonlyMap<string, Verdict>): SimBlock[] {
+  const files = unzipSync(bytes, { filter: (f) => f.name === 'word/document.xml' });
+  const xml = files['word/document.xml'];
+  if (!xml) return [];
+  const root = parseXml(new TextDecoder().decode(xml)).root;
+  const body = root.first('w:body');
+  if (!body) return [];
+  const sim = new Simulation(root, verdicts);
+  return sim.container(body, true);
+}
+
+/** The paragraphs of a simulated document, flattened in reading order (cells row by row). */
+export function simulatedParagraphs(blocks: readonly SimBlock[]): string[] {
+  const out: string[] = [];
+  const visit = (bs: readonly SimBlock[]) => {
+    for (const b of bs) {
+      if ('p' in b) out.push(b.p);
+      else for (const row of b.table) for (const cell of row) visit(cell);
+    }
+  };
+  visit(blocks);
+  return out;
+}
+
+const INSERTION = new Set(['w:ins', 'w:moveTo']);
+/** Markup that may stand between blocks without being content. */
+const BETWEEN_BLOCKS = new Set([
+  'w:bookmarkStart', 'w:bookmarkEnd', 'w:commentRangeStart', 'w:commentRangeEnd', 'w:moveFromRangeStart',
+  'w:moveFromRangeEnd', 'w:moveToRangeStart', 'w:moveToRangeEnd', 'w:permStart', 'w:permEnd', 'w:proofErr',
+]);
+const DELETION = new Set(['w:del', 'w:moveFrom']);
+
+interface Para {
+  kind: 'p';
+  text: string;
+  markGoes: boolean;
+  /** Carries a w:sectPr (ends a section): never joined away. */
+  sectPr: boolean;
+  /** Holds nothing but range markers. */
+  bare: boolean;
+}
+interface Table {
+  kind: 'table';
+  rows: SimBlock[][][];
+}
+/** A content control, custom XML or block-level revision wrapper: its own container, which no join crosses. */
+interface Opaque {
+  kind: 'opaque';
+  blocks: SimBlock[];
+}
+type Item = Para | Table | Opaque;
+
+class Simulation {
+  /** w:id of each move half -> its move name. */
+  private readonly moveNameOf = new Map<string, string>();
+  /** Move name -> verdict (from any half named in the decisions). */
+  private readonly moveVerdict = new Map<string, Verdict>();
+
+  /** w:id of a wrapper that is part of a field unit -> the w:id of the unit's first wrapper. */
+  private readonly fieldAlias = new Map<string, string>();
+
+  constructor(root: XmlElement, private readonly verdicts: ReadonlyMap<string, Verdict>) {
+    this.indexMoves(root);
+    this.indexFieldUnits(root);
+  }
+
+  /**
+   * A complex field tracked in pieces (Word: the begin in one w:del, an untracked " \* MERGEFORMAT "
+   * run, the end in another w:del) is one change: every wrapper of the same kind from the one
+   * holding the begin to the one holding the end takes the first one's verdict.
+   */
+  private indexFieldUnits(root: XmlElement): void {
+    const depthIn = (e: XmlElement): number => {
+      let d = 0;
+      const visit = (x: XmlElement) => {
+        if (x.name === 'w:fldChar') d += x.attr('w:fldCharType') === 'begin' ? 1 : x.attr('w:fldCharType') === 'end' ? -1 : 0;
+        for (const c of x.elements()) visit(c);
+      };
+      visit(e);
+      return d;
+    };
+    const codeOnly = (run: XmlElement) =>
+      run.name === 'w:r' && run.elements().every((c) => c.name === 'w:rPr' || c.name === 'w:instrText' || c.name === 'w:delInstrText');
+    const visit = (parent: XmlElement): void => {
+      const kids = parent.elements();
+      for (let i = 0; i < kids.length; i++) {
+        const lead = kids[i]!;
+        if ((lead.name !== 'w:ins' && lead.name !== 'w:del') || depthIn(lead) <= 0) continue;
+        let depth = depthIn(lead);
+        const members: XmlElement[] = [];
+        let j = i + 1;
+        for (; j < kids.length && depth > 0; j++) {
+          const k = kids[j]!;
+          if (k.name === lead.name) {
+            members.push(k);
+            depth += depthIn(k);
+          } else if (!codeOnly(k)) break;
+        }
+        if (depth !== 0 || !members.length) continue;
+        const leadId = lead.attr('w:id');
+        if (leadId === null) continue;
+        for (const m of members) {
+          const id = m.attr('w:id');
+          if (id !== null) this.fieldAlias.set(id, leadId);
+        }
+        i = j - 1;
+      }
+      for (const c of kids) visit(c);
+    };
+    visit(root);
+  }
+
+  /** Pairs move halves by the name of the innermost open move range around them. */
+  private indexMoves(root: XmlElement): void {
+    const open: { key: string; name: string }[] = [];
+    let lastName: string | null = null;
+    const visit = (e: XmlElement): void => {
+      const n = e.name;
+      if (n === 'w:moveFromRangeStart' || n === 'w:moveToRangeStart') {
+        const name = e.attr('w:name') ?? '';
+        open.push({ key: `${n.slice(0, -5)}:${e.attr('w:id')}`, name });
+        lastName = name;
+        return;
+      }
+      if (n === 'w:moveFromRangeEnd' || n === 'w:moveToRangeEnd') {
+        const key = `${n.slice(0, -3)}:${e.attr('w:id')}`;
+        const at = open.findIndex((o) => o.key === key);
+        if (at >= 0) open.splice(at, 1);
+        return;
+      }
+      if (n === 'w:rPrChange' || n === 'w:pPrChange' || n === 'w:trPrChange' || n === 'w:tcPrChange') return;
+      if (n === 'w:moveFrom' || n === 'w:moveTo') {
+        const isMark = e.parent?.name === 'w:rPr';
+        const name = open.length ? open[open.length - 1]!.name : isMark ? lastName : null;
+        const id = e.attr('w:id');
+        if (name !== null && id !== null) {
+          this.moveNameOf.set(id, name);
+          const v = this.verdicts.get(`c${id}`);
+          if (v) this.moveVerdict.set(name, v);
+        }
+        if (isMark) return;
+      }
+      if (n === 'w:p') {
+        // The mark counts at the paragraph's end, after the content.
+        const pPr = e.first('w:pPr');
+        for (const c of e.elements()) if (c !== pPr) visit(c);
+        if (pPr) visit(pPr);
+        return;
+      }
+      for (const c of e.elements()) visit(c);
+    };
+    visit(root);
+  }
+
+  /** The verdict given to the change this revision element belongs to, if any. */
+  private verdictOf(e: XmlElement): Verdict | null {
+    const id = e.attr('w:id');
+    if (id === null) return null;
+    const move = this.moveNameOf.get(id);
+    if (move !== undefined && (e.name === 'w:moveFrom' || e.name === 'w:moveTo')) return this.moveVerdict.get(move) ?? null;
+    return this.verdicts.get(`c${this.fieldAlias.get(id) ?? id}`) ?? null;
+  }
+
+  /**
+   * Blocks of a container (body, cell, content control), joins done, from first to last. A
+   * paragraph whose mark goes joins the paragraph right after it. With no paragraph after it (a
+   * table next, or the container's end) the mark before it goes instead, as Word does: the
+   * paragraph before (if it is one) joins it; first in its container, an empty paragraph right
+   * before a table disappears, and any other stays. A paragraph ending a section (w:sectPr) never joins away.
+   */
+  container(el: XmlElement, isStory: boolean): SimBlock[] {
+    const items: Item[] = [];
+    this.collect(el, items);
+    type Out = { block: SimBlock; para: Para | null };
+    const out: Out[] = [];
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
+      if (item.kind === 'table') {
+        out.push({ block: { table: item.rows }, para: null });
+        continue;
+      }
+      if (item.kind === 'opaque') {
+        for (const block of item.blocks) out.push({ block, para: null });
+        if (!item.blocks.length) out.push({ block: { p: '' }, para: null });
+        continue;
+      }
+      const next = items[i + 1];
+      if (item.markGoes && next?.kind === 'p') {
+        items[i + 1] = { ...next, text: item.text + next.text, bare: item.bare && next.bare };
+        continue;
+      }
+      if (item.markGoes && !item.sectPr && (next === undefined || next.kind === 'table')) {
+        // What stands before it now (earlier joins done): a paragraph joins it; nothing, and it may vanish.
+        const previous = out[out.length - 1];
+        if (previous?.para && !previous.para.sectPr) {
+          out.pop();
+          out.push({ block: { p: previous.para.text + item.text }, para: { ...item, text: previous.para.text + item.text } });
+          continue;
+        }
+        // First in its container only: between two tables the paragraph stays (they would merge into one).
+        if (previous === undefined && next?.kind === 'table' && item.bare) continue;
+      }
+      out.push({ block: { p: item.text }, para: item });
+    }
+    const blocks = out.map((o) => o.block);
+    if (isStory && (blocks.length === 0 || 'table' in blocks[blocks.length - 1]!)) blocks.push({ p: '' });
+    return blocks;
+  }
+
+  private collect(el: XmlElement, items: Item[]): void {
+    for (const e of el.elements()) {
+      switch (e.name) {
+        case 'w:p':
+          items.push(this.paragraph(e));
+          break;
+        case 'w:tbl': {
+          const rows = this.rows(e);
+          if (rows.length) items.push({ kind: 'table', rows });
+          break;
+        }
+        case 'w:sdt':
+          if (this.proposalRejected(e) || this.movedControlGone(e)) break;
+          items.push({ kind: 'opaque', blocks: this.container(e.first('w:sdtContent') ?? e, false) });
+          break;
+        case 'w:customXml':
+          items.push({ kind: 'opaque', blocks: this.container(e, false) });
+          break;
+        default:
+          if (INSERTION.has(e.name) || DELETION.has(e.name)) {
+            if (this.contentStays(e, true)) items.push({ kind: 'opaque', blocks: this.container(e, false) });
+          }
+      }
+    }
+  }
+
+  private proposalRejected(sdt: XmlElement): boolean {
+    const tag = sdt.first('w:sdtPr')?.first('w:tag')?.attr('w:val');
+    if (!tag || !tag.startsWith('redline:proposed:')) return false;
+    return this.verdicts.get(`c${tag.slice('redline:proposed:'.length)}`) === 'reject';
+  }
+
+  /** Whether a wrapper's content stays: `shownOpen` is what an undecided one shows. */
+  private contentStays(e: XmlElement, shownOpen: boolean): boolean {
+    const v = this.verdictOf(e);
+    if (v === null) return INSERTION.has(e.name) ? true : shownOpen;
+    return INSERTION.has(e.name) ? v === 'accept' : v === 'reject';
+  }
+
+  private rows(tbl: XmlElement): SimBlock[][][] {
+    const rows: SimBlock[][][] = [];
+    for (const tr of this.within(tbl, 'w:tr')) {
+      const trPr = tr.first('w:trPr');
+      if (trPr && this.structureGoes(trPr, 'w:ins', 'w:del')) continue;
+      const cells: SimBlock[][] = [];
+      for (const tc of this.within(tr, 'w:tc')) {
+        const tcPr = tc.first('w:tcPr');
+        if (tcPr && this.structureGoes(tcPr, 'w:cellIns', 'w:cellDel')) continue;
+        cells.push(this.container(tc, true));
+      }
+      if (cells.length) rows.push(cells);
+    }
+    return rows;
+  }
+
+  /** A row or cell goes when its insertion is rejected or its deletion accepted. */
+  private structureGoes(props: XmlElement, insName: string, delName: string): boolean {
+    const insMark = props.first(insName);
+    if (insMark && this.verdicts.get(`c${insMark.attr('w:id')}`) === 'reject') return true;
+    const delMark = props.first(delName);
+    return !!delMark && this.verdicts.get(`c${delMark.attr('w:id')}`) === 'accept';
+  }
+
+  /** Rows of a table or cells of a row, also inside row- or cell-level controls and custom XML. */
+  private within(e: XmlElement, name: string): XmlElement[] {
+    const out: XmlElement[] = [];
+    for (const c of e.elements()) {
+      if (c.name === name) out.push(c);
+      else if (c.name === 'w:sdt') {
+        if (!this.proposalRejected(c)) out.push(...this.within(c.first('w:sdtContent') ?? c, name));
+      } else if (c.name === 'w:customXml') out.push(...this.within(c, name));
+    }
+    return out;
+  }
+
+  /**
+   * A control whose boundaries were moved (w:customXmlMoveFromRangeStart / ...MoveTo... right
+   * before it) goes with its move: at the source when the move is accepted, at the destination
+   * when it is rejected (issue 17.2). The move's verdict is that of the moved content inside it.
+   */
+  private movedControlGone(sdt: XmlElement): boolean {
+    const siblings = sdt.parent?.elements() ?? [];
+    const before = siblings[siblings.indexOf(sdt) - 1]?.name;
+    const side = before === 'w:customXmlMoveFromRangeStart' ? 'w:moveFrom' : before === 'w:customXmlMoveToRangeStart' ? 'w:moveTo' : null;
+    if (!side) return false;
+    let verdict: Verdict | null = null;
+    walk(sdt, (e) => {
+      if (verdict === null && e.name === side) verdict = this.verdictOf(e);
+      return verdict === null;
+    });
+    return verdict === (side === 'w:moveFrom' ? 'accept' : 'reject');
+  }
+
+  private paragraph(p: XmlElement): Para {
+    let text = '';
+    const inline = (e: XmlElement, restored: boolean): void => {
+      const n = e.name;
+      if (n === 'mc:Fallback' || n === 'w:pPr' || n === 'w:rPr') return;
+      if (n === 'w:t' || (restored && n === 'w:delText')) {
+        text += e.children.map((c) => (c.kind === 2 ? c.text : '')).join('');
+        return;
+      }
+      if (INSERTION.has(n)) {
+        if (this.contentStays(e, true)) for (const c of e.elements()) inline(c, restored);
+        return;
+      }
+      if (DELETION.has(n)) {
+        const v = this.verdictOf(e);
+        if (v === 'accept') return;
+        for (const c of e.elements()) inline(c, v === 'reject');
+        return;
+      }
+      if (n === 'w:sdt' && this.proposalRejected(e)) return;
+      for (const c of e.elements()) inline(c, restored);
+    };
+    for (const c of p.elements()) inline(c, false);
+    // Bare once decided: what is left is range markers (a decided insertion or deletion that goes leaves nothing).
+    const gone = (c: XmlElement) => (INSERTION.has(c.name) || DELETION.has(c.name)) && this.verdictOf(c) !== null && !this.contentStays(c, false);
+    const bare = p.elements().every((c) => c.name === 'w:pPr' || BETWEEN_BLOCKS.has(c.name) || gone(c) || (c.name === 'w:sdt' && this.proposalRejected(c)));
+    return { kind: 'p', text, markGoes: this.markGoes(p), sectPr: !!p.first('w:pPr')?.first('w:sectPr'), bare };
+  }
+
+  private markGoes(p: XmlElement): boolean {
+    const rPr = p.first('w:pPr')?.first('w:rPr');
+    if (!rPr) return false;
+    for (const m of rPr.elements()) {
+      const v = this.verdictOf(m);
+      if (v === null) continue;
+      if ((m.name === 'w:del' || m.name === 'w:moveFrom') && v === 'accept') return true;
+      if ((m.name === 'w:ins' || m.name === 'w:moveTo') && v === 'reject') return true;
+    }
+    return false;
+  }
+}

@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { SessionGrant } from '../../src/contract/auth';
+import { addMember, createOrg, createUser } from '../../src/service/auth/directory';
+import { createService, type Service, type ServiceParts } from '../../src/service/app';
+import { DEFAULT_AUTH_LIMITS, loadConfig, type ServiceConfig } from '../../src/service/config';
+import { openTestDatabase } from './test-database';
+
+export interface TestService extends Service {
+  config: ServiceConfig;
+  /** Creates a user in a new organisation (owner) and signs them in through the real code flow. */
+  signUpAndSignIn(email?: string, orgName?: string): Promise<SessionGrant>;
+  signIn(email: string, ip?: string): Promise<SessionGrant>;
+  /** Authorization + x-org-id headers for a session. */
+  headers(grant: SessionGrant, orgId?: string): Record<string, string>;
+  destroy(): Promise<void>;
+}
+
+/**
+ * A complete service on a fresh database and a private data directory, driven with
+ * `app.inject` or real HTTP. No mocks: the routes, the database and the mail outbox are real.
+ */
+export async function startTestService(overrides: Partial<ServiceConfig> = {}, parts: ServiceParts = {}): Promise<TestService> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'redline-test-'));
+  const base = loadConfig({ ...process.env, DATA_DIR: dataDir, STATIC_DIR: '', DATABASE_URL: '', SMTP_URL: '' });
+  // Tests sign the same people in many times; the limits' own tests pass DEFAULT_AUTH_LIMITS explicitly.
+  const relaxed = { ...DEFAULT_AUTH_LIMITS, resendCooldownMs: 0, maxCodesPerAddressPerHour: 10_000 };
+  const config: ServiceConfig = { ...base, auth: relaxed, seedDemo: false, logLevel: 'silent', announceCodes: false, ...overrides };
+  const testDb = parts.db ? null : await openTestDatabase();
+  const service = await createService(config, { ...parts, db: parts.db ?? testDb!.db, logger: parts.logger ?? false });
+  let ipCounter = 0;
+
+  const signIn = async (email: string, ip?: string): Promise<SessionGrant> => {
+    // A distinct client address per sign-in keeps per-IP limits out of tests that are not about them.
+    const remoteAddress = ip ?? `10.1.${(ipCounter >> 8) & 255}.${ipCounter++ & 255}`;
+    const requested = await service.app.inject({ method: 'POST', url: '/api/auth/sign-in/request-code', payload: { identifier: email }, remoteAddress });
+    if (requested.statusCode !== 202) throw new Error(`request-code answered ${requested.statusCode}: ${requested.body}`);
+    const mail = await service.app.inject({ method: 'GET', url: `/api/dev/mailbox?to=${encodeURIComponent(email)}` });
+    const code = (mail.json() as { code: string | null }).code;
+    if (!code) throw new Error(`no code in the outbox for ${email}`);
+    const verified = await service.app.inject({ method: 'POST', url: '/api/auth/verify', payload: { identifier: email, code }, remoteAddress });
+    if (verified.statusCode !== 200) throw new Error(`verify answered ${verified.statusCode}: ${verified.body}`);
+    return verified.json() as SessionGrant;
+  };
+
+  return {
+    ...service,
+    config,
+    signIn,
+    async signUpAndSignIn(email, orgName) {
+      const address = email ?? `user-${randomBytes(4).toString('hex')}@example.com`;
+      await service.ctx.db.transaction(async (tx) => {
+        const user = await createUser(tx, address, address.split('@')[0]!);
+        const orgId = await createOrg(tx, orgName ?? `Org of ${address}`);
+        await addMember(tx, orgId, user.id, 'owner');
+      });
+      return signIn(address);
+    },
+    headers(grant, orgId) {
+      return { authorization: `Bearer ${grant.session_token}`, 'x-org-id': orgId ?? grant.orgId };
+    },
+    async destroy() {
+      await service.close();
+      await testDb?.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A multipart/form-data body for app.inject. */
+export function multipartBody(fields: Record<string, string>, file?: { name: string; bytes: Uint8Array; type?: string; field?: string }): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----redline${randomBytes(8).toString('hex')}`;
+  const chunks: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  }
+  if (file) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'}\r\n\r\n`));
+    chunks.push(Buffer.from(file.bytes));
+    chunks.push(Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
