@@ -151,6 +151,12 @@ export class ReviewController {
   /** The last track the service gave (kept when an answer carries `track: null`). */
   private track: Track | null = null;
   private openBatch = new Map<string, TrackState>();
+  /**
+   * The open batch's Idempotency-Key, chosen at its first decision: the batch is kept in the
+   * outbox under it at every decision, so a reload inside the batching delay loses nothing,
+   * and it is sent under the same key.
+   */
+  private openBatchKey: string | null = null;
   private ops: Op[] = [];
   private inFlight = false;
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -328,6 +334,7 @@ export class ReviewController {
       this.openBatch = new Map();
       this.batchNotes = new Map();
       this.cancelTimer();
+      this.keepOpenBatch();
       this.setNotice({ tone: 'info', text: `Withdrew ${count} decision${count === 1 ? '' : 's'} before ${count === 1 ? 'it was' : 'they were'} sent.` });
       return;
     }
@@ -350,7 +357,9 @@ export class ReviewController {
   flush(): void {
     this.cancelTimer();
     if (this.openBatch.size === 0) return;
-    this.enqueue({ kind: 'apply', key: this.nextKey++, batchKey: newBatchKey(), layer: this.openBatch, ...(this.batchNotes.size > 0 ? { notes: Object.fromEntries(this.batchNotes) } : {}) });
+    const batchKey = this.openBatchKey ?? newBatchKey();
+    this.openBatchKey = null;
+    this.enqueue({ kind: 'apply', key: this.nextKey++, batchKey, layer: this.openBatch, ...(this.batchNotes.size > 0 ? { notes: Object.fromEntries(this.batchNotes) } : {}) });
     this.openBatch = new Map();
     this.batchNotes = new Map();
     this.emit();
@@ -378,7 +387,7 @@ export class ReviewController {
     const restored: Op[] = batches.filter((b) => !known.has(b.key)).map((b) => {
       this.ownKeys.add(b.key);
       return b.kind === 'apply'
-        ? { kind: 'apply', key: this.nextKey++, batchKey: b.key, layer: new Map(b.decisions) }
+        ? { kind: 'apply', key: this.nextKey++, batchKey: b.key, layer: new Map(b.decisions), ...(b.notes ? { notes: b.notes } : {}) }
         : { kind: 'undo', key: this.nextKey++, batchKey: b.key, target: null, layer: new Map() };
     });
     if (restored.length === 0) return;
@@ -404,6 +413,7 @@ export class ReviewController {
     if (this.openBatch.has(id)) {
       if (text.trim()) this.batchNotes.set(id, text);
       else this.batchNotes.delete(id);
+      this.keepOpenBatch();
       this.setNotice({ tone: 'info', text: `The note goes with the decision on ${current.item.label}.` });
       return;
     }
@@ -461,6 +471,28 @@ export class ReviewController {
     this.ops.push(op);
     this.transport.outbox?.save({
       key: op.batchKey, kind: op.kind, decisions: op.kind === 'apply' ? [...op.layer] : [], createdAt: Date.now() + op.key / 1000,
+      ...(op.kind === 'apply' && op.notes ? { notes: op.notes } : {}),
+    }).catch(() => {
+      // Not kept across a reload (storage refused); the batch is still sent from memory.
+    });
+  }
+
+  /**
+   * Writes the open batch to the outbox as it stands (or removes it once withdrawn). It is
+   * queued after everything already queued, so a page restoring it sends it last, as this one would.
+   */
+  private keepOpenBatch(): void {
+    const outbox = this.transport.outbox;
+    if (this.openBatch.size === 0) {
+      if (this.openBatchKey !== null) outbox?.remove(this.openBatchKey).catch(() => {});
+      this.openBatchKey = null;
+      return;
+    }
+    this.openBatchKey ??= newBatchKey();
+    this.ownKeys.add(this.openBatchKey);
+    outbox?.save({
+      key: this.openBatchKey, kind: 'apply', decisions: [...this.openBatch], createdAt: Date.now() + this.nextKey / 1000,
+      ...(this.batchNotes.size > 0 ? { notes: Object.fromEntries(this.batchNotes) } : {}),
     }).catch(() => {
       // Not kept across a reload (storage refused); the batch is still sent from memory.
     });
@@ -484,6 +516,7 @@ export class ReviewController {
   // ---- internals ----------------------------------------------------------------------------
 
   private afterDecision(fromId: string | null): void {
+    this.keepOpenBatch();
     this.emit();
     const next = this.nextOpenAfter(fromId);
     if (next) this.currentId = next;

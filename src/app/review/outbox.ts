@@ -3,7 +3,8 @@ import { ApiError } from '../api/errors';
 
 /**
  * Decisions waiting for the network. Every batch the review sends is written here first
- * (IndexedDB, so a reload or a closed laptop keeps it) under its Idempotency-Key, and
+ * (IndexedDB, so a reload or a closed laptop keeps it) under its Idempotency-Key — the open
+ * batch too, at each decision, before the batching delay has sent it — and
  * removed once the service has answered it (applied, or refused with a reason shown).
  * A batch that reached the service before the connection dropped is sent again with the
  * same key, and the service applies it once.
@@ -14,6 +15,8 @@ export interface QueuedBatch {
   kind: 'apply' | 'undo';
   /** Apply: the decisions, in the order they were made. */
   decisions: [string, TrackState][];
+  /** Apply: notes that go with some of those decisions (the apply body's `notes`). */
+  notes?: Record<string, string>;
   /** Order of sending within a draft. */
   createdAt: number;
 }
