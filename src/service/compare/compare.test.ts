@@ -9,6 +9,7 @@ import { DOCUMENT_ROW_FIELDS, DocumentRow } from '../../contract/document';
 import type { ReviewResponse } from '../../contract/review';
 import { createMcpServer } from '../connector/mcp-tools';
 import { CompareThread } from './compare-thread';
+import type { BlobStore } from '../store/blobs/blob-store';
 import { createDiskBlobStore } from '../store/blobs/disk-blob-store';
 import { SwitchableBlobStore } from '../../../test/reliability/switchable-blob-store';
 import { insertUpload } from '../uploads/upload-rows';
@@ -343,6 +344,37 @@ describe('comparing versions and checking for untracked edits', () => {
     const stored = await read;
     expect(stored.statusCode).toBe(200);
     expect(UntrackedReport.parse(stored.json()).count).toBe(done!.count);
+  });
+
+  it('checks a version without reading back the bytes its upload wrote, nor those of a previous version it checked, with the same answer', async () => {
+    const reads: string[] = [];
+    const disk = createDiskBlobStore(path.join(t.config.dataDir, 'blobs'));
+    const counting: BlobStore = { kind: disk.kind, put: (k, b) => disk.put(k, b), delete: (k) => disk.delete(k), ping: () => disk.ping(),
+      get: (k) => { reads.push(k); return disk.get(k); } };
+    const other = await startTestService({}, { db: t.ctx.db, blobs: counting });
+    try {
+      const add = async (parentId: string, bytes: Uint8Array) => {
+        const body = multipartBody({}, { name: 'Supply.docx', bytes });
+        const res = await other.app.inject({ method: 'POST', url: `/api/uploads/${parentId}/versions`, payload: body.payload, headers: { ...body.headers, ...t.headers(alice) } });
+        expect(res.statusCode, res.body).toBe(201);
+        await other.ctx.untracked.settle();
+        return expectRow(res.json());
+      };
+      const v1 = await upload(alice, COUNTERPARTY_BASE);
+      const v2 = await add(v1.id, COUNTERPARTY);
+      // v1 came in by the other instance's plain upload: read once; v2 was handed over.
+      expect(reads.length).toBe(1);
+      const v3 = await add(v2.id, COUNTERPARTY_BASE);
+      expect(reads.length).toBe(1);
+      const kept = await Promise.all([v2, v3].map((v) => other.app.inject({ method: 'GET', url: `/api/uploads/${v.id}/untracked`, headers: t.headers(alice) })));
+      // The same answers when every byte is read from the store (this instance kept none of them).
+      await t.ctx.db.query('DELETE FROM untracked_checks WHERE upload_id = ANY($1)', [[v2.id, v3.id]]);
+      expect(await untrackedOf(alice, v2.id)).toEqual(kept[0]!.json());
+      expect(await untrackedOf(alice, v3.id)).toEqual(kept[1]!.json());
+      expect(UntrackedReport.parse(kept[1]!.json()).count).toBeGreaterThan(0);
+    } finally {
+      await other.destroy();
+    }
   });
 
   it('refuses a bad new version with a problem and writes nothing: no row, no check', async () => {

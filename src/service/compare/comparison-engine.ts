@@ -16,7 +16,7 @@ export function wordDate(date: Date): string {
  * written. `draft`: the redline becomes a working draft (its bytes come back ingested).
  */
 export async function compareUploads(
-  content: ContentStore,
+  content: Pick<ContentStore, 'get'>,
   thread: CompareThread,
   older: UploadRecord,
   newer: UploadRecord,

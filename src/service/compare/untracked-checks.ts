@@ -6,6 +6,7 @@ import { findUpload, type UploadRecord } from '../uploads/upload-rows';
 import type { CompareThread } from './compare-thread';
 import { compareUploads } from './comparison-engine';
 import type { ServerTiming } from '../http/server-timing';
+import { ByteBudgetLru } from '../review/byte-budget-lru';
 
 /** What a client is told to wait while a check runs. */
 export const UNTRACKED_RETRY_AFTER_SECONDS = 1;
@@ -21,6 +22,12 @@ export const UNTRACKED_MAX_WAIT_SECONDS = 10;
 
 /** How often a waiting reader looks at a check another instance runs (its own it simply awaits). */
 const WAIT_POLL_MS = 100;
+
+/**
+ * The bytes of versions an instance keeps for its checks (by content hash, least recently used
+ * forgotten first): a 300-page contract is 0.2 MB, so this holds the versions of many series.
+ */
+const VERSION_BYTES_BUDGET = 32 * 1024 * 1024;
 
 /** How many checks' phase timings an instance keeps for Server-Timing (the newest). */
 const KEPT_TIMINGS = 64;
@@ -88,6 +95,21 @@ export class UntrackedChecks {
   /** The checks this instance is running, by upload id. */
   private readonly running = new Map<string, Promise<void>>();
   private readonly timings = new Map<string, CheckPhases>();
+  /**
+   * Version bytes by content hash: those the upload just wrote (handed over, not read back), and
+   * those a check read, which serve again when the next version of the series is checked against it.
+   */
+  private readonly versionBytes = new ByteBudgetLru<Uint8Array>(VERSION_BYTES_BUDGET);
+  /** Where a check reads both versions' bytes: kept ones first (a copy: the comparison thread takes its inputs over). */
+  private readonly bytes = {
+    get: async (sha256: string): Promise<Uint8Array> => {
+      const kept = this.versionBytes.get(sha256);
+      if (kept) return kept.slice();
+      const read = await this.content.get(sha256);
+      this.versionBytes.set(sha256, read.slice(), read.byteLength);
+      return read;
+    },
+  };
 
   constructor(
     private readonly db: Database,
@@ -101,8 +123,12 @@ export class UntrackedChecks {
     return this.thread.warm();
   }
 
-  /** Starts checking a version just committed, as soon as the request adding it has been answered. */
-  startAfterAnswer(orgId: string, uploadId: string, againstId: string): void {
+  /**
+   * Starts checking a version just committed, as soon as the request adding it has been answered.
+   * `stored`: the bytes the upload just wrote for it (kept, so the check does not read them back).
+   */
+  startAfterAnswer(orgId: string, uploadId: string, againstId: string, stored?: { sha256: string; bytes: Uint8Array }): void {
+    if (stored) this.versionBytes.set(stored.sha256, stored.bytes, stored.bytes.byteLength);
     this.launch(orgId, uploadId, againstId, performance.now());
   }
 
@@ -189,7 +215,7 @@ export class UntrackedChecks {
     if (!version || !previous) return;
     const rowsRead = performance.now();
     try {
-      const { differences, timing, readMs } = await compareUploads(this.content, this.thread, previous, version, { view: 'rejected' }, false);
+      const { differences, timing, readMs } = await compareUploads(this.bytes, this.thread, previous, version, { view: 'rejected' }, false);
       const changes: UntrackedChange[] = differences.map((d) => ({ kind: d.kind, text_preview: d.textPreview, story: d.story, paragraph: d.paragraph }));
       const storing = performance.now();
       await this.db.query(
