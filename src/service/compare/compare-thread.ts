@@ -33,6 +33,7 @@ export interface JobTiming {
 
 export type CompareJobAnswer =
   | { id: number; ok: true; bytes: Uint8Array; differences: CompareDifference[]; timing: JobTiming }
+  | { id: number; warmed: true }
   | { id: number; ok: false; docx: { code: DocxErrorCode; message: string } }
   | { id: number; ok: false; failure: string };
 
@@ -97,7 +98,7 @@ export class CompareThread {
   /**
    * Starts the worker, loads the engine in it and runs it on a small generated contract now, so
    * the first check after a start pays neither for loading (about half a second) nor for the
-   * engine's code being compiled by V8 as it first runs (about a third of a 300-page check's CPU).
+   * engine's code being compiled by V8 as it first runs (a quarter to a third of a 300-page check's CPU).
    * Resolves once done; it does not keep the process alive, and comparisons posted meanwhile wait
    * their turn behind it.
    */
@@ -115,6 +116,8 @@ export class CompareThread {
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = null;
+    this.warmed?.resolve();
+    this.warmed = null;
     if (worker) await worker.terminate();
   }
 
@@ -128,8 +131,8 @@ export class CompareThread {
     this.workersStarted++;
     worker.on('message', (answer: CompareJobAnswer) => {
       const receivedAt = epochNow();
-      if (this.warmed?.id === answer.id) {
-        this.warmed.resolve();
+      if ('warmed' in answer) {
+        if (this.warmed?.id === answer.id) this.warmed.resolve();
         return;
       }
       const waiter = this.waiting.get(answer.id);

@@ -9,6 +9,9 @@ import { DOCUMENT_ROW_FIELDS, DocumentRow } from '../../contract/document';
 import type { ReviewResponse } from '../../contract/review';
 import { createMcpServer } from '../connector/mcp-tools';
 import { CompareThread } from './compare-thread';
+import { UNTRACKED_MAX_WAIT_SECONDS, UNTRACKED_WAIT_SECONDS } from './untracked-checks';
+import { preferredWaitSeconds } from '../routes/compare-routes';
+import fc from 'fast-check';
 import type { BlobStore } from '../store/blobs/blob-store';
 import { createDiskBlobStore } from '../store/blobs/disk-blob-store';
 import { SwitchableBlobStore } from '../../../test/reliability/switchable-blob-store';
@@ -313,9 +316,10 @@ describe('comparing versions and checking for untracked edits', () => {
   it('answers a reader waiting on a running check the moment it is stored, with where the check\'s time went', async () => {
     const v1 = await upload(alice, COUNTERPARTY_BASE);
     const v2 = expectRow((await addVersion(alice, v1.id, COUNTERPARTY)).json());
-    // Asked right after the upload's answer, while this instance runs the check: one request, no 202.
+    // Asked right after the upload's answer, while this instance runs the check: one request, no 202
+    // (a long wait, so a slow machine cannot make the check outlast it).
     const asked = performance.now();
-    const res = await call(alice, 'GET', `/api/uploads/${v2.id}/untracked`);
+    const res = await t.app.inject({ method: 'GET', url: `/api/uploads/${v2.id}/untracked`, headers: { ...t.headers(alice), prefer: 'wait=10' } });
     expect(res.statusCode, res.body).toBe(200);
     expect(UntrackedReport.parse(res.json()).count).toBeGreaterThan(0);
     const timing = String(res.headers['server-timing']);
@@ -333,9 +337,10 @@ describe('comparing versions and checking for untracked edits', () => {
     const [done] = await t.ctx.db.query<{ count: number; changes: unknown }>('SELECT count, changes FROM untracked_checks WHERE upload_id = $1', [v3.id]);
     await t.ctx.db.query(`UPDATE untracked_checks SET state = 'running', count = NULL, changes = NULL, lease_until = now() + interval '1 minute' WHERE upload_id = $1`, [v3.id]);
     const waited = performance.now();
+    // Without Prefer: the default wait (UNTRACKED_WAIT_SECONDS), then 202.
     const pending = await call(alice, 'GET', `/api/uploads/${v3.id}/untracked`);
     expect(pending.statusCode).toBe(202);
-    expect(performance.now() - waited).toBeGreaterThanOrEqual(1900);
+    expect(performance.now() - waited).toBeGreaterThanOrEqual(UNTRACKED_WAIT_SECONDS * 1000 - 100);
     const read = t.app.inject({ method: 'GET', url: `/api/uploads/${v3.id}/untracked`, headers: { ...t.headers(alice), prefer: 'wait=5' } });
     setTimeout(() => {
       void t.ctx.db.query(`UPDATE untracked_checks SET state = 'done', count = $2, changes = $3, lease_until = NULL WHERE upload_id = $1`,
@@ -491,6 +496,19 @@ describe('the comparison thread', () => {
       expect(thread.workersStarted).toBe(1);
     } finally {
       await thread.close();
+    }
+  });
+});
+
+describe('Prefer: wait on the untracked report', () => {
+  it('waits what the client prefers (RFC 7240), at most the cap, else the default', () => {
+    fc.assert(fc.property(fc.nat(100_000), fc.constantFrom('', 'respond-async, ', 'return=minimal; ', 'handling=lenient,'), fc.boolean(), (n, before, quoted) => {
+      const wait = quoted ? `wait="${n}"` : `wait=${n}`;
+      expect(preferredWaitSeconds(`${before}${wait}`)).toBe(Math.min(n, UNTRACKED_MAX_WAIT_SECONDS));
+      expect(preferredWaitSeconds([`${before}x=1`, wait])).toBe(Math.min(n, UNTRACKED_MAX_WAIT_SECONDS));
+    }), { numRuns: 200 });
+    for (const none of [undefined, '', 'respond-async', 'handling=strict', 'wait=', 'wait=-1', 'nowait=3']) {
+      expect(preferredWaitSeconds(none)).toBe(UNTRACKED_WAIT_SECONDS);
     }
   });
 });
