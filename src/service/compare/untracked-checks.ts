@@ -59,13 +59,6 @@ interface CheckRecord {
 }
 
 /**
- * The untracked-edit check of each new version: its rejected view compared with the rejected
- * view of the previous version, so every difference is an edit nobody tracked (or a tracked
- * change silently accepted or rejected). It runs after the upload has been answered; the
- * result is stored (`untracked_checks`), so any instance can answer it and a check that was
- * never finished (a restart, another instance that stopped) is run again by the next reader.
- */
-/**
  * Where a check's time went, in ms: from the version's commit to its result stored. `schedule`:
  * the commit until the check began (the upload's answer written first); `claim`: taking its
  * lease; `rows`: reading both uploads' rows; `read`: both blobs; `queue`: waiting for the
@@ -128,7 +121,12 @@ export class UntrackedChecks {
    * `stored`: the bytes the upload just wrote for it (kept, so the check does not read them back).
    */
   startAfterAnswer(orgId: string, uploadId: string, againstId: string, stored?: { sha256: string; bytes: Uint8Array }): void {
-    if (stored) this.versionBytes.set(stored.sha256, stored.bytes, stored.bytes.byteLength);
+    if (stored) {
+      // Kept on their own (a view into a larger buffer would keep all of it alive); copied only then.
+      const { bytes } = stored;
+      const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+      this.versionBytes.set(stored.sha256, own, own.byteLength);
+    }
     this.launch(orgId, uploadId, againstId, performance.now());
   }
 
