@@ -8,6 +8,11 @@ import { CHANGES_HEADER, UNTRACKED_EDIT_AUTHOR, UntrackedPending, UntrackedRepor
 import { DOCUMENT_ROW_FIELDS, DocumentRow } from '../../contract/document';
 import type { ReviewResponse } from '../../contract/review';
 import { createMcpServer } from '../connector/mcp-tools';
+import { CompareThread } from './compare-thread';
+import { UNTRACKED_MAX_WAIT_SECONDS, UNTRACKED_WAIT_SECONDS } from './untracked-checks';
+import { preferredWaitSeconds } from '../routes/compare-routes';
+import fc from 'fast-check';
+import type { BlobStore } from '../store/blobs/blob-store';
 import { createDiskBlobStore } from '../store/blobs/disk-blob-store';
 import { SwitchableBlobStore } from '../../../test/reliability/switchable-blob-store';
 import { insertUpload } from '../uploads/upload-rows';
@@ -264,13 +269,14 @@ describe('comparing versions and checking for untracked edits', () => {
       expect(read.json()).toEqual(expected);
       // The runner died mid-check (its lease ran out): the next reader, on any instance, runs it again.
       await t.ctx.db.query(`UPDATE untracked_checks SET state = 'running', count = NULL, changes = NULL, lease_until = now() - interval '1 second' WHERE upload_id = $1`, [v2.id]);
-      const first = await other.app.inject({ method: 'GET', url: `/api/uploads/${v2.id}/untracked`, headers: t.headers(alice) });
+      // (Prefer: wait=0: answered at once, so the lease is seen taken but not yet finished.)
+      const first = await other.app.inject({ method: 'GET', url: `/api/uploads/${v2.id}/untracked`, headers: { ...t.headers(alice), prefer: 'wait=0' } });
       expect(first.statusCode).toBe(202);
       await other.ctx.untracked.settle();
       expect((await other.app.inject({ method: 'GET', url: `/api/uploads/${v2.id}/untracked`, headers: t.headers(alice) })).json()).toEqual(expected);
       // A runner still inside its lease is left alone: readers wait.
       await t.ctx.db.query(`UPDATE untracked_checks SET state = 'running', lease_until = now() + interval '1 minute' WHERE upload_id = $1`, [v2.id]);
-      expect((await other.app.inject({ method: 'GET', url: `/api/uploads/${v2.id}/untracked`, headers: t.headers(alice) })).statusCode).toBe(202);
+      expect((await other.app.inject({ method: 'GET', url: `/api/uploads/${v2.id}/untracked`, headers: { ...t.headers(alice), prefer: 'wait=0' } })).statusCode).toBe(202);
       await other.ctx.untracked.settle();
       expect((await t.ctx.db.query<{ state: string }>('SELECT state FROM untracked_checks WHERE upload_id = $1', [v2.id]))[0]!.state).toBe('running');
       // No result at all (a version added before the check existed, or before a crash): computed on demand.
@@ -290,7 +296,7 @@ describe('comparing versions and checking for untracked edits', () => {
       await t.ctx.untracked.settle();
       await t.ctx.db.query('DELETE FROM untracked_checks WHERE upload_id = $1', [v2.id]);
       blobs.mode = 'down';
-      const read = () => other.app.inject({ method: 'GET', url: `/api/uploads/${v2.id}/untracked`, headers: t.headers(alice) });
+      const read = () => other.app.inject({ method: 'GET', url: `/api/uploads/${v2.id}/untracked`, headers: { ...t.headers(alice), prefer: 'wait=0' } });
       expect((await read()).statusCode).toBe(202);
       await other.ctx.untracked.settle();
       const [held] = await t.ctx.db.query<{ state: string; free: boolean }>('SELECT state, lease_until <= now() AS free FROM untracked_checks WHERE upload_id = $1', [v2.id]);
@@ -302,6 +308,75 @@ describe('comparing versions and checking for untracked edits', () => {
       expect((await read()).statusCode).toBe(202);
       await other.ctx.untracked.settle();
       expect(UntrackedReport.parse((await read()).json()).against).toBe(v1.id);
+    } finally {
+      await other.destroy();
+    }
+  });
+
+  it('answers a reader waiting on a running check the moment it is stored, with where the check\'s time went', async () => {
+    const v1 = await upload(alice, COUNTERPARTY_BASE);
+    const v2 = expectRow((await addVersion(alice, v1.id, COUNTERPARTY)).json());
+    // Asked right after the upload's answer, while this instance runs the check: one request, no 202
+    // (a long wait, so a slow machine cannot make the check outlast it).
+    const asked = performance.now();
+    const res = await t.app.inject({ method: 'GET', url: `/api/uploads/${v2.id}/untracked`, headers: { ...t.headers(alice), prefer: 'wait=10' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(UntrackedReport.parse(res.json()).count).toBeGreaterThan(0);
+    const timing = String(res.headers['server-timing']);
+    const phase = (name: string) => Number(new RegExp(`(?:^|, )${name};dur=([\\d.]+)`).exec(timing)?.[1] ?? NaN);
+    // It waited for the check (the check was not done when asked), no longer than the request took.
+    expect(phase('wait')).toBeGreaterThan(0);
+    expect(phase('wait')).toBeLessThanOrEqual(performance.now() - asked);
+    for (const name of ['schedule', 'claim', 'rows', 'read', 'queue', 'engine', 'reply', 'store', 'total']) expect(phase(`check-${name}`)).toBeGreaterThanOrEqual(0);
+    expect(phase('check-total')).toBeGreaterThanOrEqual(phase('check-engine'));
+
+    // A check another instance holds: the reader looks at the database while it waits, and answers
+    // once that instance has stored it; past its wait, 202.
+    const v3 = expectRow((await addVersion(alice, v2.id, COUNTERPARTY_BASE)).json());
+    await t.ctx.untracked.settle();
+    const [done] = await t.ctx.db.query<{ count: number; changes: unknown }>('SELECT count, changes FROM untracked_checks WHERE upload_id = $1', [v3.id]);
+    await t.ctx.db.query(`UPDATE untracked_checks SET state = 'running', count = NULL, changes = NULL, lease_until = now() + interval '1 minute' WHERE upload_id = $1`, [v3.id]);
+    const waited = performance.now();
+    // Without Prefer: the default wait (UNTRACKED_WAIT_SECONDS), then 202.
+    const pending = await call(alice, 'GET', `/api/uploads/${v3.id}/untracked`);
+    expect(pending.statusCode).toBe(202);
+    expect(performance.now() - waited).toBeGreaterThanOrEqual(UNTRACKED_WAIT_SECONDS * 1000 - 100);
+    const read = t.app.inject({ method: 'GET', url: `/api/uploads/${v3.id}/untracked`, headers: { ...t.headers(alice), prefer: 'wait=5' } });
+    setTimeout(() => {
+      void t.ctx.db.query(`UPDATE untracked_checks SET state = 'done', count = $2, changes = $3, lease_until = NULL WHERE upload_id = $1`,
+        [v3.id, done!.count, JSON.stringify(done!.changes)]);
+    }, 300);
+    const stored = await read;
+    expect(stored.statusCode).toBe(200);
+    expect(UntrackedReport.parse(stored.json()).count).toBe(done!.count);
+  });
+
+  it('checks a version without reading back the bytes its upload wrote, nor those of a previous version it checked, with the same answer', async () => {
+    const reads: string[] = [];
+    const disk = createDiskBlobStore(path.join(t.config.dataDir, 'blobs'));
+    const counting: BlobStore = { kind: disk.kind, put: (k, b) => disk.put(k, b), delete: (k) => disk.delete(k), ping: () => disk.ping(),
+      get: (k) => { reads.push(k); return disk.get(k); } };
+    const other = await startTestService({}, { db: t.ctx.db, blobs: counting });
+    try {
+      const add = async (parentId: string, bytes: Uint8Array) => {
+        const body = multipartBody({}, { name: 'Supply.docx', bytes });
+        const res = await other.app.inject({ method: 'POST', url: `/api/uploads/${parentId}/versions`, payload: body.payload, headers: { ...body.headers, ...t.headers(alice) } });
+        expect(res.statusCode, res.body).toBe(201);
+        await other.ctx.untracked.settle();
+        return expectRow(res.json());
+      };
+      const v1 = await upload(alice, COUNTERPARTY_BASE);
+      const v2 = await add(v1.id, COUNTERPARTY);
+      // v1 came in by the other instance's plain upload: read once; v2 was handed over.
+      expect(reads.length).toBe(1);
+      const v3 = await add(v2.id, COUNTERPARTY_BASE);
+      expect(reads.length).toBe(1);
+      const kept = await Promise.all([v2, v3].map((v) => other.app.inject({ method: 'GET', url: `/api/uploads/${v.id}/untracked`, headers: t.headers(alice) })));
+      // The same answers when every byte is read from the store (this instance kept none of them).
+      await t.ctx.db.query('DELETE FROM untracked_checks WHERE upload_id = ANY($1)', [[v2.id, v3.id]]);
+      expect(await untrackedOf(alice, v2.id)).toEqual(kept[0]!.json());
+      expect(await untrackedOf(alice, v3.id)).toEqual(kept[1]!.json());
+      expect(UntrackedReport.parse(kept[1]!.json()).count).toBeGreaterThan(0);
     } finally {
       await other.destroy();
     }
@@ -379,5 +454,61 @@ describe('comparing versions and checking for untracked edits', () => {
     expect(Object.keys(untracked.responses['200'].content['application/json'].schema.properties)).toEqual(['against', 'count', 'changes']);
     expect(untracked.responses['202'].headers['Retry-After']).toBeDefined();
     expect(doc.paths['/uploads/{uploadId}/untracked/working-draft'].post.responses['201']).toBeDefined();
+  });
+});
+
+describe('the comparison thread', () => {
+  it('is started once and kept: warmed, its first comparison runs on a thread that has run the engine before', async () => {
+    const thread = new CompareThread({});
+    try {
+      await thread.warm();
+      await thread.warm();
+      const first = await thread.compare(OLDER.slice(), NEWER.slice(), { view: 'rejected' }, false);
+      const second = await thread.compare(OLDER.slice(), NEWER.slice(), { view: 'rejected' }, false);
+      expect(first.timing.warm).toBe(true);
+      expect(second.differences).toEqual(first.differences);
+      expect(first.differences.length).toBeGreaterThan(0);
+      expect(thread.workersStarted).toBe(1);
+    } finally {
+      await thread.close();
+    }
+  });
+
+  it('hands its inputs over (transferred, not copied), but never a pooled buffer that holds other bytes too', async () => {
+    const thread = new CompareThread({});
+    try {
+      const cold = await thread.compare(OLDER.slice(), NEWER.slice(), {}, false);
+      // Not warmed: the first job is the worker's first.
+      expect(cold.timing.warm).toBe(false);
+      const own = NEWER.slice();
+      const pool = new Uint8Array(OLDER.byteLength + 64);
+      pool.set(OLDER, 32);
+      const view = pool.subarray(32, 32 + OLDER.byteLength);
+      const result = await thread.compare(view, own, {}, true);
+      expect(own.byteLength).toBe(0);
+      expect(pool.byteLength).toBe(OLDER.byteLength + 64);
+      expect(view).toEqual(OLDER);
+      expect(result.bytes.byteLength).toBeGreaterThan(0);
+      expect(result.differences.length).toBe(cold.differences.length);
+      // The same buffer twice in one job is sent as two.
+      const same = OLDER.slice();
+      expect((await thread.compare(same, same, {}, false)).differences).toEqual([]);
+      expect(thread.workersStarted).toBe(1);
+    } finally {
+      await thread.close();
+    }
+  });
+});
+
+describe('Prefer: wait on the untracked report', () => {
+  it('waits what the client prefers (RFC 7240), at most the cap, else the default', () => {
+    fc.assert(fc.property(fc.nat(100_000), fc.constantFrom('', 'respond-async, ', 'return=minimal; ', 'handling=lenient,'), fc.boolean(), (n, before, quoted) => {
+      const wait = quoted ? `wait="${n}"` : `wait=${n}`;
+      expect(preferredWaitSeconds(`${before}${wait}`)).toBe(Math.min(n, UNTRACKED_MAX_WAIT_SECONDS));
+      expect(preferredWaitSeconds([`${before}x=1`, wait])).toBe(Math.min(n, UNTRACKED_MAX_WAIT_SECONDS));
+    }), { numRuns: 200 });
+    for (const none of [undefined, '', 'respond-async', 'handling=strict', 'wait=', 'wait=-1', 'nowait=3']) {
+      expect(preferredWaitSeconds(none)).toBe(UNTRACKED_WAIT_SECONDS);
+    }
   });
 });

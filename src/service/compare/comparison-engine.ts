@@ -1,8 +1,8 @@
-import { DocxError, type CompareOptions, type CompareResult } from '../../docx';
+import { DocxError, type CompareOptions } from '../../docx';
 import { ProblemError } from '../http/problem';
 import type { ContentStore } from '../store/content-store';
 import type { UploadRecord } from '../uploads/upload-rows';
-import type { CompareThread } from './compare-thread';
+import type { CompareThread, TimedCompareResult } from './compare-thread';
 
 /** Word's date form for tracked changes (no milliseconds). */
 export function wordDate(date: Date): string {
@@ -16,18 +16,20 @@ export function wordDate(date: Date): string {
  * written. `draft`: the redline becomes a working draft (its bytes come back ingested).
  */
 export async function compareUploads(
-  content: ContentStore,
+  content: Pick<ContentStore, 'get'>,
   thread: CompareThread,
   older: UploadRecord,
   newer: UploadRecord,
   options: Omit<CompareOptions, 'open' | 'date'>,
   draft: boolean,
-): Promise<CompareResult> {
+): Promise<TimedCompareResult & { readMs: number }> {
   if (!older.content_sha256 || !newer.content_sha256) throw new ProblemError(409, 'conflict', 'Both uploads must have stored content to be compared.');
+  const reading = performance.now();
   const [olderBytes, newerBytes] = await Promise.all([content.get(older.content_sha256), content.get(newer.content_sha256)]);
+  const readMs = performance.now() - reading;
   try {
     // Every change is dated with the newer version's upload time.
-    return await thread.compare(olderBytes, newerBytes, { ...options, date: wordDate(newer.created_at) }, draft);
+    return { ...await thread.compare(olderBytes, newerBytes, { ...options, date: wordDate(newer.created_at) }, draft), readMs };
   } catch (error) {
     if (!(error instanceof DocxError)) throw error;
     const which = `${older.file_name} v${older.document_version} and ${newer.file_name} v${newer.document_version}`;

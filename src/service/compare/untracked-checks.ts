@@ -5,9 +5,32 @@ import type { Database } from '../store/database';
 import { findUpload, type UploadRecord } from '../uploads/upload-rows';
 import type { CompareThread } from './compare-thread';
 import { compareUploads } from './comparison-engine';
+import type { ServerTiming } from '../http/server-timing';
+import { ByteBudgetLru } from '../review/byte-budget-lru';
 
 /** What a client is told to wait while a check runs. */
 export const UNTRACKED_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * How long GET /untracked waits for a running check before answering 202, unless the client says
+ * otherwise (`Prefer: wait=N`, RFC 7240, at most UNTRACKED_MAX_WAIT_SECONDS): a 300-page check
+ * takes a second or two, so a client asking right after the upload is answered the moment the
+ * check is stored instead of a Retry-After later.
+ */
+export const UNTRACKED_WAIT_SECONDS = 2;
+export const UNTRACKED_MAX_WAIT_SECONDS = 10;
+
+/** How often a waiting reader looks at a check another instance runs (its own it simply awaits). */
+const WAIT_POLL_MS = 100;
+
+/**
+ * The bytes of versions an instance keeps for its checks (by content hash, least recently used
+ * forgotten first): a 300-page contract is 0.2 MB, so this holds the versions of many series.
+ */
+const VERSION_BYTES_BUDGET = 32 * 1024 * 1024;
+
+/** How many checks' phase timings an instance keeps for Server-Timing (the newest). */
+const KEPT_TIMINGS = 64;
 
 /**
  * How long a runner holds a check. A 300-page version is checked in a second or two; a check
@@ -36,65 +59,141 @@ interface CheckRecord {
 }
 
 /**
+ * Where a check's time went, in ms: from the version's commit to its result stored. `schedule`:
+ * the commit until the check began (the upload's answer written first); `claim`: taking its
+ * lease; `rows`: reading both uploads' rows; `read`: both blobs; `queue`: waiting for the
+ * comparison thread; `engine`: the comparison itself (unzip, parse, both rejected views, the
+ * diff); `reply`: the differences crossing back from the thread; `store`: writing the result.
+ */
+export interface CheckPhases {
+  schedule: number;
+  claim: number;
+  rows: number;
+  read: number;
+  queue: number;
+  engine: number;
+  reply: number;
+  store: number;
+  total: number;
+}
+
+/**
  * The untracked-edit check of each new version: its rejected view compared with the rejected
  * view of the previous version, so every difference is an edit nobody tracked (or a tracked
- * change silently accepted or rejected). It runs after the upload has been answered; the
- * result is stored (`untracked_checks`), so any instance can answer it and a check that was
+ * change silently accepted or rejected). It starts as soon as the upload has been answered;
+ * the result is stored (`untracked_checks`), so any instance can answer it and a check that was
  * never finished (a restart, another instance that stopped) is run again by the next reader.
  */
 export class UntrackedChecks {
-  private readonly running = new Set<Promise<void>>();
+  /** The checks this instance is running, by upload id. */
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly timings = new Map<string, CheckPhases>();
+  /**
+   * Version bytes by content hash: those the upload just wrote (handed over, not read back), and
+   * those a check read, which serve again when the next version of the series is checked against it.
+   */
+  private readonly versionBytes = new ByteBudgetLru<Uint8Array>(VERSION_BYTES_BUDGET);
+  /** Where a check reads both versions' bytes: kept ones first (a copy: the comparison thread takes its inputs over). */
+  private readonly bytes = {
+    get: async (sha256: string): Promise<Uint8Array> => {
+      const kept = this.versionBytes.get(sha256);
+      if (kept) return kept.slice();
+      const read = await this.content.get(sha256);
+      this.versionBytes.set(sha256, read.slice(), read.byteLength);
+      return read;
+    },
+  };
 
   constructor(
     private readonly db: Database,
     private readonly content: ContentStore,
     private readonly thread: CompareThread,
-    private readonly log: { warn(obj: object, msg: string): void },
+    private readonly log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void },
   ) {}
 
-  /** Loads the comparison thread ahead of the first check (a serving instance calls it on start). */
-  warm(): void {
-    this.thread.warm();
+  /** Loads the comparison thread and compiles the engine ahead of the first check (a serving instance calls it on start). */
+  warm(): Promise<void> {
+    return this.thread.warm();
   }
 
-  /** Starts checking a version just added, once the request adding it has been answered. */
-  startAfterAnswer(orgId: string, uploadId: string, againstId: string): void {
-    this.launch(orgId, uploadId, againstId, true);
+  /**
+   * Starts checking a version just committed, as soon as the request adding it has been answered.
+   * `stored`: the bytes the upload just wrote for it (kept, so the check does not read them back).
+   */
+  startAfterAnswer(orgId: string, uploadId: string, againstId: string, stored?: { sha256: string; bytes: Uint8Array }): void {
+    if (stored) {
+      // Kept on their own (a view into a larger buffer would keep all of it alive); copied only then.
+      const { bytes } = stored;
+      const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+      this.versionBytes.set(stored.sha256, own, own.byteLength);
+    }
+    this.launch(orgId, uploadId, againstId, performance.now());
   }
 
-  async report(orgId: string, uploadId: string): Promise<UntrackedAnswer> {
+  /**
+   * The check's report, or pending. `waitMs`: how long to wait for a running check (this
+   * instance's is awaited; another instance's is looked at every WAIT_POLL_MS) before answering
+   * pending. `timing` gets how long it waited.
+   */
+  async report(orgId: string, uploadId: string, waitMs = 0, timing?: ServerTiming): Promise<UntrackedAnswer> {
     const row = await findUpload(this.db, orgId, uploadId);
     if (!row) throw notFound('This upload');
     const againstId = previousVersionId(row);
     if (!againstId) return { state: 'ready', report: { against: null, count: 0, changes: [] } };
-    const [check] = await this.db.query<CheckRecord>(
-      `SELECT state, against_upload_id, count, changes, error, coalesce(lease_until < now(), false) AS lease_expired
-       FROM untracked_checks WHERE upload_id = $1`, [uploadId]);
-    if (check?.state === 'done') {
-      return { state: 'ready', report: { against: check.against_upload_id, count: check.count ?? 0, changes: check.changes ?? [] } };
+    const started = performance.now();
+    const deadline = started + waitMs;
+    let launched = false;
+    try {
+      for (;;) {
+        const [check] = await this.db.query<CheckRecord>(
+          `SELECT state, against_upload_id, count, changes, error, coalesce(lease_until < now(), false) AS lease_expired
+           FROM untracked_checks WHERE upload_id = $1`, [uploadId]);
+        if (check?.state === 'done') {
+          return { state: 'ready', report: { against: check.against_upload_id, count: check.count ?? 0, changes: check.changes ?? [] } };
+        }
+        if (check?.state === 'failed') {
+          throw new ProblemError(422, 'invalid_docx', `This version could not be checked for untracked edits: ${check.error ?? 'the comparison failed'}.`);
+        }
+        // Never started here (added before this check existed, or its runner stopped): run it now,
+        // once per request (a check that fails on a passing fault is retried by the next request).
+        if ((!check || check.lease_expired) && !launched && !this.running.has(uploadId)) {
+          this.launch(orgId, uploadId, againstId, null);
+          launched = true;
+        }
+        const left = deadline - performance.now();
+        if (left <= 0) return { state: 'pending', retryAfterSeconds: UNTRACKED_RETRY_AFTER_SECONDS };
+        const local = this.running.get(uploadId);
+        await settledOrAfter(local ?? null, local ? left : Math.min(left, WAIT_POLL_MS));
+      }
+    } finally {
+      if (waitMs > 0) timing?.add('wait', performance.now() - started);
     }
-    if (check?.state === 'failed') {
-      throw new ProblemError(422, 'invalid_docx', `This version could not be checked for untracked edits: ${check.error ?? 'the comparison failed'}.`);
-    }
-    // Never started here (added before this check existed, or its runner stopped): run it now.
-    if (!check || check.lease_expired) this.launch(orgId, uploadId, againstId, false);
-    return { state: 'pending', retryAfterSeconds: UNTRACKED_RETRY_AFTER_SECONDS };
+  }
+
+  /** Where the time of a check this instance ran went (the newest KEPT_TIMINGS checks), or null. */
+  phasesOf(uploadId: string): CheckPhases | null {
+    return this.timings.get(uploadId) ?? null;
   }
 
   /** Waits for the checks still running (before the database closes). */
   async settle(): Promise<void> {
-    while (this.running.size > 0) await Promise.all([...this.running]);
+    while (this.running.size > 0) await Promise.all([...this.running.values()]);
   }
 
-  private launch(orgId: string, uploadId: string, againstId: string, afterAnswer: boolean): void {
+  /** `committedAt`: when the version was committed (performance.now()), for a check started by its upload. */
+  private launch(orgId: string, uploadId: string, againstId: string, committedAt: number | null): void {
+    if (this.running.has(uploadId)) return;
     const work = (async () => {
       // setImmediate runs after the answer in hand has been written to its socket.
-      if (afterAnswer) await new Promise((resolve) => setImmediate(resolve));
-      if (await this.claim(uploadId, againstId)) await this.run(orgId, uploadId, againstId);
+      if (committedAt !== null) await new Promise((resolve) => setImmediate(resolve));
+      const began = performance.now();
+      if (await this.claim(uploadId, againstId)) {
+        await this.run(orgId, uploadId, againstId, { schedule: committedAt === null ? 0 : began - committedAt, began, claimed: performance.now() });
+      }
     })()
       .catch((error: unknown) => this.log.warn({ err: error, uploadId }, 'untracked check failed; the next reader runs it again'))
-      .finally(() => this.running.delete(work));
-    this.running.add(work);
+      .finally(() => this.running.delete(uploadId));
+    this.running.set(uploadId, work);
   }
 
   /** Takes the check if nobody holds it: a new one, or one whose runner's lease ran out. */
@@ -108,16 +207,24 @@ export class UntrackedChecks {
     return rows.length > 0;
   }
 
-  private async run(orgId: string, uploadId: string, againstId: string): Promise<void> {
+  private async run(orgId: string, uploadId: string, againstId: string, at: { schedule: number; began: number; claimed: number }): Promise<void> {
     const [version, previous] = await Promise.all([findUpload(this.db, orgId, uploadId), findUpload(this.db, orgId, againstId)]);
     // The series was deleted meanwhile: its check went with it.
     if (!version || !previous) return;
+    const rowsRead = performance.now();
     try {
-      const { differences } = await compareUploads(this.content, this.thread, previous, version, { view: 'rejected' }, false);
+      const { differences, timing, readMs } = await compareUploads(this.bytes, this.thread, previous, version, { view: 'rejected' }, false);
       const changes: UntrackedChange[] = differences.map((d) => ({ kind: d.kind, text_preview: d.textPreview, story: d.story, paragraph: d.paragraph }));
+      const storing = performance.now();
       await this.db.query(
         `UPDATE untracked_checks SET state = 'done', count = $2, changes = $3, error = NULL, lease_until = NULL, finished_at = now()
          WHERE upload_id = $1`, [uploadId, changes.length, JSON.stringify(changes)]);
+      const stored = performance.now();
+      this.keep(uploadId, {
+        schedule: at.schedule, claim: at.claimed - at.began, rows: rowsRead - at.claimed, read: readMs,
+        queue: timing.queueMs, engine: timing.engineMs, reply: timing.replyMs, store: stored - storing,
+        total: at.schedule + (stored - at.began),
+      }, timing.warm, changes.length);
     } catch (error) {
       if (!(error instanceof ProblemError)) {
         // A passing failure (storage down, the comparison thread lost): the next reader retries at once.
@@ -129,5 +236,22 @@ export class UntrackedChecks {
         `UPDATE untracked_checks SET state = 'failed', error = $2, lease_until = NULL, finished_at = now() WHERE upload_id = $1`,
         [uploadId, error.detail]);
     }
+  }
+
+  private keep(uploadId: string, phases: CheckPhases, warm: boolean, count: number): void {
+    this.timings.set(uploadId, phases);
+    if (this.timings.size > KEPT_TIMINGS) this.timings.delete(this.timings.keys().next().value!);
+    const ms = Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, Math.round(v)]));
+    this.log.info({ uploadId, count, warmThread: warm, ms }, 'untracked check stored');
+  }
+}
+
+/** Resolves when `work` settles or after `ms`, whichever is first (the timer is cleared either way). */
+async function settledOrAfter(work: Promise<void> | null, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([work ?? new Promise<void>(() => {}), new Promise<void>((resolve) => { timer = setTimeout(resolve, ms); })]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { CHANGES_HEADER } from '../../contract/compare';
 import { ROUTES } from '../../contract/routes';
+import { UNTRACKED_MAX_WAIT_SECONDS, UNTRACKED_WAIT_SECONDS, type CheckPhases } from '../compare/untracked-checks';
 import type { ServiceContext } from '../context';
 import { defineRoute } from '../http/define-route';
+import type { ServerTiming } from '../http/server-timing';
 
 /** Comparing two versions into a working draft, and the untracked-edit check of a version (issue 12). */
 export function registerCompareRoutes(app: FastifyInstance, ctx: ServiceContext): void {
@@ -14,9 +16,17 @@ export function registerCompareRoutes(app: FastifyInstance, ctx: ServiceContext)
     return draft.document;
   });
 
-  defineRoute(app, ctx.authenticate, ROUTES.getUntracked, async ({ auth, params, reply }) => {
-    const answer = await untracked.report(auth.orgId, params.uploadId!);
-    if (answer.state === 'ready') return answer.report;
+  defineRoute(app, ctx.authenticate, ROUTES.getUntracked, async ({ auth, params, request, reply, timing }) => {
+    const waitMs = preferredWaitSeconds(request.headers.prefer) * 1000;
+    const answer = await untracked.report(auth.orgId, params.uploadId!, waitMs, timing);
+    if (answer.state === 'ready') {
+      // The check's own phases, when this instance ran it (bench/untracked.ts prints them).
+      const phases = untracked.phasesOf(params.uploadId!);
+      if (phases) addCheckPhases(timing, phases);
+      return answer.report;
+    }
+    const spent = timing.header();
+    if (spent) reply.header('server-timing', spent);
     return reply.code(202).header('retry-after', String(answer.retryAfterSeconds)).header('cache-control', 'no-store').send(answer);
   });
 
@@ -25,4 +35,17 @@ export function registerCompareRoutes(app: FastifyInstance, ctx: ServiceContext)
     reply.header(CHANGES_HEADER, String(draft.changes));
     return draft.document;
   });
+}
+
+/**
+ * How long a GET of the untracked report waits for a running check: `Prefer: wait=N` (RFC 7240;
+ * 0 answers at once), at most UNTRACKED_MAX_WAIT_SECONDS, else UNTRACKED_WAIT_SECONDS.
+ */
+export function preferredWaitSeconds(prefer: string | string[] | undefined): number {
+  const asked = /(?:^|[,;\s])wait\s*=\s*"?(\d+)"?/i.exec([prefer ?? []].flat().join(','));
+  return asked ? Math.min(Number(asked[1]), UNTRACKED_MAX_WAIT_SECONDS) : UNTRACKED_WAIT_SECONDS;
+}
+
+function addCheckPhases(timing: ServerTiming, phases: CheckPhases): void {
+  for (const [name, ms] of Object.entries(phases)) timing.add(`check-${name}`, ms);
 }

@@ -71,10 +71,10 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: ServiceContext):
 
   defineRoute(app, ctx.authenticate, ROUTES.createVersion, async ({ request, auth, params }) => {
     const { file } = await readMultipartUpload(request);
-    const row = await uploads.addVersion(auth.orgId, auth.userId, params.uploadId!, file);
+    const { document, stored } = await uploads.addVersion(auth.orgId, auth.userId, params.uploadId!, file);
     // Untracked edits: checked against the version it was added to, after this answer.
-    ctx.untracked.startAfterAnswer(auth.orgId, row.id, params.uploadId!);
-    return row;
+    ctx.untracked.startAfterAnswer(auth.orgId, document.id, params.uploadId!, stored);
+    return document;
   });
 
   defineRoute(app, ctx.authenticate, ROUTES.startWorkingDraft, async ({ auth, params }) =>

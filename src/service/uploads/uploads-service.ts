@@ -119,11 +119,12 @@ export class UploadsService {
   }
 
   /** A new original version in the same series: documentVersion + 1, parent = the upload named. */
-  async addVersion(orgId: string, userId: string, parentId: string, file: IncomingFile): Promise<DocumentRow> {
+  /** The new version's row, and the bytes just stored for it (its untracked check compares them without reading them back). */
+  async addVersion(orgId: string, userId: string, parentId: string, file: IncomingFile): Promise<{ document: DocumentRow; stored: { sha256: string; bytes: Uint8Array } }> {
     await this.require(this.db, orgId, parentId);
     const bytes = ingest(file.bytes, this.engine);
     const stored = await this.content.put(bytes);
-    return this.db.transaction(async (tx) => {
+    const document = await this.db.transaction(async (tx) => {
       const parent = await this.lockSeriesOf(tx, orgId, parentId);
       const row = await insertUpload(tx, {
         id: newId(), orgId, userId, fileName: file.fileName, purpose: parent.purpose, clientReferenceId: parent.client_reference_id,
@@ -132,6 +133,7 @@ export class UploadsService {
       });
       return toDocumentRow(row);
     });
+    return { document, stored: { sha256: stored.sha256, bytes } };
   }
 
   /** Every call creates a new working draft: a new row sharing the source's bytes. */
