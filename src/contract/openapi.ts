@@ -32,6 +32,9 @@ function operation(name: string, spec: RouteSpec): Record<string, unknown> {
   const parameters: unknown[] = [...spec.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
     name: m[1], in: 'path', required: true, schema: { type: 'string' },
   }));
+  for (const [name, description] of Object.entries(spec.requestHeaders ?? {})) {
+    parameters.push({ name, in: 'header', required: false, description, schema: { type: 'string' } });
+  }
   if (spec.query) {
     const q = schema(spec.query) as { properties?: Record<string, unknown>; required?: string[] };
     for (const [key, value] of Object.entries(q.properties ?? {})) {

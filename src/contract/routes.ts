@@ -27,6 +27,7 @@ import {
   SignUpRequestCodeBody,
 } from './account';
 import { CHANGES_HEADER, CompareBody, UntrackedPending, UntrackedReport } from './compare';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAY_HEADER } from './events';
 import { DocumentRow, RenameUploadBody, UploadList, UploadListQuery } from './document';
 import { DecisionNoteBody } from './decision-note';
 import { REPORT_CSV_MEDIA_TYPE, REPORT_PDF_MEDIA_TYPE } from './report';
@@ -61,6 +62,8 @@ export interface RouteSpec {
   /** null: the answer is bytes (a .docx) or empty. */
   readonly response: z.ZodType | null;
   readonly responseMediaType?: string;
+  /** Optional request headers the route reads: name -> meaning. */
+  readonly requestHeaders?: Readonly<Record<string, string>>;
   /** Headers of the success answer worth documenting: name -> meaning. */
   readonly responseHeaders?: Readonly<Record<string, string>>;
   /** Other success answers than `status` (e.g. 202 while a result is being computed). */
@@ -70,6 +73,12 @@ export interface RouteSpec {
 function route<const S extends RouteSpec>(spec: S): S {
   return spec;
 }
+
+/** Change requests a client may send again after a lost answer: applied once, answered each time. */
+const IDEMPOTENT_REQUEST = {
+  [IDEMPOTENCY_KEY_HEADER]: 'A new random key per request (8 to 200 printable ASCII characters, no spaces). The same request sent again with the same key is applied once and its recorded answer returned; another request with a used key is 409.',
+} as const;
+const IDEMPOTENT_ANSWER = { [IDEMPOTENT_REPLAY_HEADER]: '"true" when this is the recorded answer to an earlier send with the same Idempotency-Key.' } as const;
 
 /** Fields of the multipart form that creates an upload (documented for OpenAPI). */
 export const CreateUploadForm = z.object({
@@ -232,6 +241,7 @@ export const ROUTES = {
   getUntracked: route({
     method: 'GET', path: '/uploads/{uploadId}/untracked', access: 'session', bodyKind: 'none',
     summary: 'Edits made without tracking in this version: its rejected view against the rejected view of the version it was added to.',
+    requestHeaders: { Prefer: '`wait=N` (RFC 7240, 0-10): how many seconds to wait for a running check before answering 202 (default 2; 0 answers at once).' },
     status: 200, response: UntrackedReport,
     otherResponses: [{
       status: 202, description: 'The check is still running; ask again after Retry-After seconds.', response: UntrackedPending,
@@ -266,14 +276,20 @@ export const ROUTES = {
   applyRevisions: route({
     method: 'POST', path: '/documents/{documentId}/revisions/apply', access: 'session', bodyKind: 'json', body: ApplyRevisionsBody,
     summary: 'Accept and reject tracked revisions of a working draft, atomically.', status: 200, response: ReviewResponse,
+    requestHeaders: IDEMPOTENT_REQUEST,
+    responseHeaders: IDEMPOTENT_ANSWER,
   }),
   undoRevisions: route({
     method: 'POST', path: '/documents/{documentId}/revisions/undo', access: 'session', bodyKind: 'none',
     summary: 'Undo the last batch of decisions (its author only; only if nothing was applied after it).', status: 200, response: ReviewResponse,
+    requestHeaders: IDEMPOTENT_REQUEST,
+    responseHeaders: IDEMPOTENT_ANSWER,
   }),
   writeRedlines: route({
     method: 'POST', path: '/documents/{documentId}/redlines', access: 'session', bodyKind: 'json', body: RedlineEditsBody,
     summary: 'Propose tracked changes, each with a justification.', status: 200, response: ReviewResponse,
+    requestHeaders: IDEMPOTENT_REQUEST,
+    responseHeaders: IDEMPOTENT_ANSWER,
   }),
   healthLive: route({
     method: 'GET', path: '/health/live', access: 'public', bodyKind: 'none',

@@ -20,7 +20,7 @@ export function installCors(app: FastifyInstance, allowedOrigins: readonly strin
     reply.header('access-control-expose-headers', 'Retry-After, Content-Disposition, Idempotent-Replayed, Redline-Changes');
     if (request.method === 'OPTIONS') {
       reply.header('access-control-allow-methods', 'GET, POST, PUT, PATCH, DELETE');
-      reply.header('access-control-allow-headers', 'Authorization, Content-Type, x-org-id, mcp-session-id, mcp-protocol-version, Idempotency-Key, Last-Event-ID');
+      reply.header('access-control-allow-headers', 'Authorization, Content-Type, x-org-id, mcp-session-id, mcp-protocol-version, Idempotency-Key, Last-Event-ID, Prefer');
       reply.header('access-control-max-age', '600');
       return reply.code(204).send();
     }

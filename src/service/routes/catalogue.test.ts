@@ -28,6 +28,11 @@ describe('the route catalogue', () => {
     const apply = doc.paths['/documents/{documentId}/revisions/apply'].post;
     expect(Object.keys(apply.requestBody.content['application/json'].schema.properties)).toEqual(
       expect.arrayContaining(['accepted_change_ids', 'rejected_change_ids', 'recordDecision', 'record_decision']));
+    // The request headers a client needs: retrying a change safely, and waiting for a running check.
+    const headerParams = (op: { parameters: { in: string; name: string }[] }) => op.parameters.filter((p) => p.in === 'header').map((p) => p.name);
+    expect(headerParams(apply)).toEqual(['idempotency-key']);
+    expect(apply.responses['200'].headers['idempotent-replayed']).toBeDefined();
+    expect(headerParams(doc.paths['/uploads/{uploadId}/untracked'].get)).toEqual(['Prefer']);
   });
 
   it('sets security headers on every answer', async () => {

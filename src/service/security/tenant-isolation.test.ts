@@ -124,6 +124,7 @@ describe('CORS', () => {
     expect(ok.statusCode).toBe(204);
     expect(ok.headers['access-control-allow-origin']).toBe('https://dms.example.com');
     expect(ok.headers['access-control-allow-headers']).toContain('x-org-id');
+    expect(ok.headers['access-control-allow-headers']).toContain('Prefer');
     const evil = await t.app.inject({ method: 'OPTIONS', url: '/api/uploads', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } });
     expect(evil.statusCode).toBe(403);
     expect(evil.headers['access-control-allow-origin']).toBeUndefined();
