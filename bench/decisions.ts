@@ -22,7 +22,7 @@ const seconds = arg('seconds', 300);
 const seed = arg('seed', 1);
 const FILES = path.join(process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus'), 'files');
 
-const totals = { trials: 0, decisions: 0, batches: 0, excluded: 0, failed: 0 };
+const totals = { trials: 0, decisions: 0, batches: 0, failed: 0 };
 const constructs = new Map<Construct, number>();
 const failures: string[] = [];
 
@@ -30,7 +30,6 @@ function record(label: string, result: ReturnType<typeof runTrial>): void {
   totals.trials++;
   totals.decisions += result.decisions;
   totals.batches += result.batches;
-  totals.excluded += result.excluded;
   if (result.failures.length) {
     totals.failed++;
     if (failures.length < 20) failures.push(`${label}: ${result.failures[0]!.slice(0, 400)}`);
@@ -73,6 +72,5 @@ const fmt = (n: number) => n.toLocaleString('en');
 console.log(`decision properties, ${((Date.now() - started) / 1000).toFixed(0)} s, seed ${seed}`);
 console.log(`  generated documents: ${fmt(generated.trials)} trials, ${fmt(generated.decisions)} decisions, ${fmt(generated.batches)} batches, ${fmt(generated.failed)} failed`);
 console.log(`  corpus (${opened.length} of ${corpus.length} files open${existsSync(FILES) ? '' : '; ../shared/corpus/files is absent'}): ${fmt(totals.trials - generated.trials)} trials in ${rounds} rounds, ${fmt(totals.decisions - generated.decisions)} decisions, ${fmt(totals.failed - generated.failed)} failed`);
-console.log(`  orderings differing only at the known limit (a mark decided beside a table a later batch removes): ${fmt(totals.excluded)}`);
 console.log(`  constructs covered (documents holding each): ${[...constructs].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${fmt(n)}`).join(', ')}`);
 for (const f of failures) console.log(`  FAILED ${f}`);

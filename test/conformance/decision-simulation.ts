@@ -71,15 +71,21 @@ interface Para {
   sectPr: boolean;
   /** Holds nothing but range markers. */
   bare: boolean;
+  /** Holds content, all of it in undecided insertions or deletions (deciding them may leave it bare). */
+  mayEmpty: boolean;
 }
 interface Table {
   kind: 'table';
   rows: SimBlock[][][];
+  /** Every row left still carries an undecided insertion or deletion (of itself or of all its cells): it may yet go. */
+  mayGo: boolean;
 }
 /** A content control, custom XML or block-level revision wrapper: its own container, which no join crosses. */
 interface Opaque {
   kind: 'opaque';
   blocks: SimBlock[];
+  /** A decision not taken yet may unwrap or remove it. */
+  unsettled?: boolean;
 }
 type Item = Para | Table | Opaque;
 
@@ -201,25 +207,39 @@ class Simulation {
    * paragraph before (if it is one) joins it; first in its container, an empty paragraph right
    * before a table disappears, and any other stays. A paragraph ending a section (w:sectPr) never joins away.
    */
-  container(el: XmlElement, isStory: boolean): SimBlock[] {
+  container(el: XmlElement, isStory: boolean, unsettledEnd = false): SimBlock[] {
     const items: Item[] = [];
     this.collect(el, items);
-    type Out = { block: SimBlock; para: Para | null };
+    /** `unsettled`: a table or control output that a decision not taken yet may still remove or unwrap. */
+    type Out = { block: SimBlock; para: Para | null; unsettled?: boolean };
     const out: Out[] = [];
     for (let i = 0; i < items.length; i++) {
       const item = items[i]!;
       if (item.kind === 'table') {
-        out.push({ block: { table: item.rows }, para: null });
+        out.push({ block: { table: item.rows }, para: null, unsettled: item.mayGo });
         continue;
       }
       if (item.kind === 'opaque') {
-        for (const block of item.blocks) out.push({ block, para: null });
-        if (!item.blocks.length) out.push({ block: { p: '' }, para: null });
+        for (const block of item.blocks) out.push({ block, para: null, unsettled: item.unsettled });
+        if (!item.blocks.length) out.push({ block: { p: '' }, para: null, unsettled: item.unsettled });
         continue;
       }
       const next = items[i + 1];
       if (item.markGoes && next?.kind === 'p') {
         items[i + 1] = { ...next, text: item.text + next.text, bare: item.bare && next.bare };
+        continue;
+      }
+      // What it would join may still change (a table that may lose every row, a control that may be
+      // unwrapped): it waits, whole, until a later decision settles that.
+      // Joining backward, the block before may still go, or (first, before a table) whether it vanishes may still change.
+      const before = out[out.length - 1];
+      const backward = next === undefined || next.kind === 'table';
+      const waits =
+        (next === undefined ? unsettledEnd : next.kind === 'table' ? next.mayGo : next.kind === 'opaque' && !!next.unsettled) ||
+        (backward && !!before?.unsettled) ||
+        (backward && next !== undefined && before === undefined && item.mayEmpty);
+      if (item.markGoes && waits) {
+        out.push({ block: { p: item.text }, para: { ...item, markGoes: false } });
         continue;
       }
       if (item.markGoes && !item.sectPr && (next === undefined || next.kind === 'table')) {
@@ -248,15 +268,15 @@ class Simulation {
           break;
         case 'w:tbl': {
           const rows = this.rows(e);
-          if (rows.length) items.push({ kind: 'table', rows });
+          if (rows.length) items.push({ kind: 'table', rows, mayGo: this.tableMayGo(e) });
           break;
         }
         case 'w:sdt':
           if (this.proposalRejected(e) || this.movedControlGone(e)) break;
-          items.push({ kind: 'opaque', blocks: this.container(e.first('w:sdtContent') ?? e, false) });
+          items.push(this.opaque(e, e.first('w:sdtContent') ?? e));
           break;
         case 'w:customXml':
-          items.push({ kind: 'opaque', blocks: this.container(e, false) });
+          items.push(this.opaque(e, e));
           break;
         default:
           if (INSERTION.has(e.name) || DELETION.has(e.name)) {
@@ -264,6 +284,42 @@ class Simulation {
           }
       }
     }
+  }
+
+  private opaque(control: XmlElement, content: XmlElement): Opaque {
+    const unsettled = this.controlUndecided(control);
+    return { kind: 'opaque', blocks: this.container(content, false, unsettled), unsettled };
+  }
+
+  /**
+   * A control that a decision not taken yet may unwrap or remove: a proposed one, or one with a
+   * tracked boundary (w:customXml...RangeStart right before it or first inside it) with no verdict.
+   */
+  private controlUndecided(control: XmlElement): boolean {
+    const tag = control.first('w:sdtPr')?.first('w:tag')?.attr('w:val');
+    if (tag?.startsWith('redline:proposed:')) return !this.verdicts.has(`c${tag.slice('redline:proposed:'.length)}`);
+    const boundary = /^w:customXml(Ins|Del|MoveFrom|MoveTo)RangeStart$/;
+    const siblings = control.parent?.elements() ?? [];
+    const starts: XmlElement[] = [];
+    for (let i = siblings.indexOf(control) - 1; i >= 0 && boundary.test(siblings[i]!.name); i--) starts.push(siblings[i]!);
+    const inner = control.name === 'w:sdt' ? control.first('w:sdtContent') : control;
+    for (const c of inner?.elements() ?? []) if (boundary.test(c.name)) starts.push(c);
+    return starts.some((s) => !this.verdicts.has(`c${s.attr('w:id')}`));
+  }
+
+  /** Whether every row left may still go: it, or each of its cells, has an undecided insertion or deletion. */
+  private tableMayGo(tbl: XmlElement): boolean {
+    const undecided = (props: XmlElement | null, names: string[]) =>
+      names.some((n) => {
+        const m = props?.first(n);
+        return !!m && !this.verdicts.has(`c${m.attr('w:id')}`);
+      });
+    const rows = this.within(tbl, 'w:tr').filter((tr) => !this.structureGoes(tr.first('w:trPr') ?? tr, 'w:ins', 'w:del'));
+    return rows.length > 0 && rows.every((tr) => {
+      if (undecided(tr.first('w:trPr'), ['w:ins', 'w:del'])) return true;
+      const cells = this.within(tr, 'w:tc').filter((tc) => !this.structureGoes(tc.first('w:tcPr') ?? tc, 'w:cellIns', 'w:cellDel'));
+      return cells.length > 0 && cells.every((tc) => undecided(tc.first('w:tcPr'), ['w:cellIns', 'w:cellDel']));
+    });
   }
 
   private proposalRejected(sdt: XmlElement): boolean {
@@ -359,7 +415,9 @@ class Simulation {
     // Bare once decided: what is left is range markers (a decided insertion or deletion that goes leaves nothing).
     const gone = (c: XmlElement) => (INSERTION.has(c.name) || DELETION.has(c.name)) && this.verdictOf(c) !== null && !this.contentStays(c, false);
     const bare = p.elements().every((c) => c.name === 'w:pPr' || BETWEEN_BLOCKS.has(c.name) || gone(c) || (c.name === 'w:sdt' && this.proposalRejected(c)));
-    return { kind: 'p', text, markGoes: this.markGoes(p), sectPr: !!p.first('w:pPr')?.first('w:sectPr'), bare };
+    const content = p.elements().filter((c) => c.name !== 'w:pPr' && !BETWEEN_BLOCKS.has(c.name) && !gone(c));
+    const mayEmpty = content.length > 0 && content.every((c) => (INSERTION.has(c.name) || DELETION.has(c.name)) && this.verdictOf(c) === null);
+    return { kind: 'p', text, markGoes: this.markGoes(p), sectPr: !!p.first('w:pPr')?.first('w:sectPr'), bare, mayEmpty };
   }
 
   private markGoes(p: XmlElement): boolean {
