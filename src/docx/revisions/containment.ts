@@ -33,6 +33,12 @@ function removedBy(site: Site): { el: XmlElement; on: 'accept' | 'reject' } | nu
       return { el, on: 'accept' };
     case 'proposed':
       return { el, on: 'reject' };
+    case 'ppr-change': {
+      // Rejecting it restores the old properties, numbering included: the live w:numPr (and the
+      // numbering change or insertion recorded in it) goes.
+      const numPr = el.parent?.name === 'w:pPr' ? el.parent.first('w:numPr') : null;
+      return numPr ? { el: numPr, on: 'reject' } : null;
+    }
     case 'row-ins':
     case 'row-del': {
       const row = el.parent?.parent;
@@ -99,11 +105,16 @@ function isPartialMove(change: Change): boolean {
  * row is not taken: its other half stays, and the move with it; nor is what is left of a move).
  */
 export function takersOf(changes: readonly Change[]): Map<string, Taker[]> {
-  const removing = new Map<XmlElement, Taker & { mark: boolean }>();
+  // Several changes may remove one element (a paragraph's properties go when its own mark goes,
+  // and when the next paragraph's mark goes before a table): each of them takes what it holds.
+  const removing = new Map<XmlElement, (Taker & { mark: boolean })[]>();
   for (const change of changes) {
     for (const site of change.sites) {
       const r = removedBy(site);
-      if (r) removing.set(r.el, { changeId: change.changeId, removedOn: r.on, mark: site.type.startsWith('mark-') });
+      if (!r) continue;
+      const list = removing.get(r.el) ?? [];
+      list.push({ changeId: change.changeId, removedOn: r.on, mark: site.type.startsWith('mark-') });
+      removing.set(r.el, list);
     }
   }
   const out = new Map<string, Taker[]>();
@@ -114,9 +125,10 @@ export function takersOf(changes: readonly Change[]): Map<string, Taker[]> {
     for (const site of change.sites) {
       const mine: Taker[] = [];
       for (let p = site.el.parent; p; p = p.parent) {
-        const t = removing.get(p);
         // A paragraph mark whose paragraph joins another travels with it: no mark takes a mark.
-        if (t && t.changeId !== change.changeId && !(t.mark && site.type.startsWith('mark-'))) mine.push({ changeId: t.changeId, removedOn: t.removedOn });
+        for (const t of removing.get(p) ?? []) {
+          if (t.changeId !== change.changeId && !(t.mark && site.type.startsWith('mark-'))) mine.push({ changeId: t.changeId, removedOn: t.removedOn });
+        }
       }
       common = common === null ? mine : common.filter((t) => mine.some((m) => m.changeId === t.changeId));
       if (!common.length) break;
