@@ -3,11 +3,12 @@ import { parseXml } from '../../src/docx/xml/parse';
 import { walk, type XmlElement } from '../../src/docx/xml/tree';
 
 /**
- * Test oracle: an independent simulation of Word's selective accept/reject on the main document,
+ * Test oracle: an independent simulation of Word's selective accept/reject on every story part (the
+ * main document, headers, footers, footnotes, endnotes, comments),
  * written from the XML and the decisions alone (it shares only the XML parser with the engine,
  * none of its scanning, grouping or applying code).
  *
- * `simulateDecisions(bytes, verdicts)` is the document as a tree of blocks after deciding the
+ * `simulateDecisions(bytes, verdicts)` is each story part as a tree of blocks after deciding the
  * changes named in `verdicts` (keyed by change id, `c<w:id>`), with every other change left
  * open and shown as its current view (open insertions shown, open deletions hidden). So
  * `simulateDecisions(engineOutput, new Map())` reads the engine's result the same way, and the
@@ -31,16 +32,26 @@ import { walk, type XmlElement } from '../../src/docx/xml/tree';
 export type SimBlock = { p: string } | { table: SimBlock[][][] };
 export type Verdict = 'accept' | 'reject';
 
-export function simulateDecisions(bytes: Uint8Array, verdicts: ReadonlyMap<string, Verdict>): SimBlock[] {
-  const files = unzipSync(bytes, { filter: (f) => f.name === 'word/document.xml' });
-  const xml = files['word/document.xml'];
-  if (!xml) return [];
-  const root = parseXml(new TextDecoder().decode(xml)).root;
-  const body = root.first('w:body');
-  if (!body) return [];
-  const sim = new Simulation(root, verdicts);
-  return sim.container(body, true);
+export function simulateDecisions(bytes: Uint8Array, verdicts: ReadonlyMap<string, Verdict>): Record<string, SimBlock[]> {
+  const files = unzipSync(bytes, { filter: (f) => STORY_PART.test(f.name) });
+  const out: Record<string, SimBlock[]> = {};
+  for (const name of Object.keys(files).sort()) {
+    const root = parseXml(new TextDecoder().decode(files[name])).root;
+    const sim = new Simulation(root, verdicts);
+    if (root.name === 'w:document') {
+      const body = root.first('w:body');
+      if (body) out[name] = sim.container(body, true);
+    } else if (root.name === 'w:hdr' || root.name === 'w:ftr') out[name] = sim.container(root, true);
+    else {
+      // Notes and comments: each note or comment is a story of its own (separators included).
+      out[name] = root.elements().flatMap((story) => [{ p: `[${story.name} ${story.attr('w:id')}]` }, ...sim.container(story, true)]);
+    }
+  }
+  return out;
 }
+
+/** The story parts: the main document, headers, footers, footnotes, endnotes and comments. */
+const STORY_PART = /^word\/(document|header\d*|footer\d*|footnotes|endnotes|comments)\.xml$/;
 
 /** The paragraphs of a simulated document, flattened in reading order (cells row by row). */
 export function simulatedParagraphs(blocks: readonly SimBlock[]): string[] {
@@ -94,6 +105,9 @@ class Simulation {
   private readonly moveNameOf = new Map<string, string>();
   /** Move name -> verdict (from any half named in the decisions). */
   private readonly moveVerdict = new Map<string, Verdict>();
+
+  /** Inside a rejected block-level deletion: w:delText reads as text. */
+  private restoring = false;
 
   /** w:id of a wrapper that is part of a field unit -> the w:id of the unit's first wrapper. */
   private readonly fieldAlias = new Map<string, string>();
@@ -273,38 +287,45 @@ class Simulation {
         }
         case 'w:sdt':
           if (this.proposalRejected(e) || this.movedControlGone(e)) break;
-          items.push(this.opaque(e, e.first('w:sdtContent') ?? e));
+          if (this.boundaryVerdict(e) === 'unwrap') this.collect(e.first('w:sdtContent') ?? e, items);
+          else items.push(this.opaque(e, e.first('w:sdtContent') ?? e));
           break;
         case 'w:customXml':
-          items.push(this.opaque(e, e));
+          if (this.boundaryVerdict(e) === 'unwrap') this.collect(e, items);
+          else items.push(this.opaque(e, e));
           break;
         default:
-          if (INSERTION.has(e.name) || DELETION.has(e.name)) {
-            if (this.contentStays(e, true)) items.push({ kind: 'opaque', blocks: this.container(e, false) });
-          }
+          if (INSERTION.has(e.name) || DELETION.has(e.name)) this.blockRevision(e, items);
       }
     }
   }
 
   private opaque(control: XmlElement, content: XmlElement): Opaque {
-    const unsettled = this.controlUndecided(control);
+    const unsettled = this.boundaryVerdict(control) === 'open';
     return { kind: 'opaque', blocks: this.container(content, false, unsettled), unsettled };
   }
 
   /**
-   * A control that a decision not taken yet may unwrap or remove: a proposed one, or one with a
-   * tracked boundary (w:customXml...RangeStart right before it or first inside it) with no verdict.
+   * What decisions do to a control's tracked boundaries (w:customXmlInsRangeStart / ...Del... / ...Move...,
+   * right before it or inside it; both boundaries are one change): 'open' while undecided (a
+   * later decision may unwrap it), 'unwrap' when an inserted control is rejected or a deleted one
+   * accepted (its content stands in its place), else 'kept'. A proposed control is open while undecided.
    */
-  private controlUndecided(control: XmlElement): boolean {
+  private boundaryVerdict(control: XmlElement): 'open' | 'unwrap' | 'kept' {
     const tag = control.first('w:sdtPr')?.first('w:tag')?.attr('w:val');
-    if (tag?.startsWith('redline:proposed:')) return !this.verdicts.has(`c${tag.slice('redline:proposed:'.length)}`);
+    if (tag?.startsWith('redline:proposed:')) return this.verdicts.has(`c${tag.slice('redline:proposed:'.length)}`) ? 'kept' : 'open';
     const boundary = /^w:customXml(Ins|Del|MoveFrom|MoveTo)RangeStart$/;
     const siblings = control.parent?.elements() ?? [];
     const starts: XmlElement[] = [];
-    for (let i = siblings.indexOf(control) - 1; i >= 0 && boundary.test(siblings[i]!.name); i--) starts.push(siblings[i]!);
+    for (let i = siblings.indexOf(control) - 1; i >= 0 && /^w:customXml/.test(siblings[i]!.name); i--) if (boundary.test(siblings[i]!.name)) starts.push(siblings[i]!);
     const inner = control.name === 'w:sdt' ? control.first('w:sdtContent') : control;
     for (const c of inner?.elements() ?? []) if (boundary.test(c.name)) starts.push(c);
-    return starts.some((s) => !this.verdicts.has(`c${s.attr('w:id')}`));
+    if (!starts.length) return 'kept';
+    const decided = starts.find((x) => this.verdicts.has(`c${x.attr('w:id')}`));
+    if (!decided) return 'open';
+    const verdict = this.verdicts.get(`c${decided.attr('w:id')}`);
+    if (decided.name.includes('Move')) return 'kept'; // moved: gone or kept whole (movedControlGone)
+    return (decided.name.includes('Ins') ? verdict === 'reject' : verdict === 'accept') ? 'unwrap' : 'kept';
   }
 
   /** Whether every row left may still go: it, or each of its cells, has an undecided insertion or deletion. */
@@ -320,6 +341,30 @@ class Simulation {
       const cells = this.within(tr, 'w:tc').filter((tc) => !this.structureGoes(tc.first('w:tcPr') ?? tc, 'w:cellIns', 'w:cellDel'));
       return cells.length > 0 && cells.every((tc) => undecided(tc.first('w:tcPr'), ['w:cellIns', 'w:cellDel']));
     });
+  }
+
+  /**
+   * A w:ins / w:del around whole paragraphs stands for a revision of each paragraph's content and
+   * mark: undecided, its paragraphs show (inserted) or not (deleted) and no join crosses it, as
+   * a later decision may still remove or keep them; kept, its paragraphs are ordinary ones; gone,
+   * each is an empty paragraph whose mark goes (a table in it goes whole).
+   */
+  private blockRevision(e: XmlElement, items: Item[]): void {
+    if (this.verdictOf(e) === null) {
+      if (this.contentStays(e, true)) items.push({ kind: 'opaque', blocks: this.container(e, false, true), unsettled: true });
+      return;
+    }
+    if (this.contentStays(e, false)) {
+      // A rejected deletion: its paragraphs' deleted text is back.
+      const restoring = this.restoring;
+      if (DELETION.has(e.name)) this.restoring = true;
+      this.collect(e, items);
+      this.restoring = restoring;
+      return;
+    }
+    for (const p of e.elements()) {
+      if (p.name === 'w:p') items.push({ kind: 'p', text: '', markGoes: true, sectPr: !!p.first('w:pPr')?.first('w:sectPr'), bare: true, mayEmpty: false });
+    }
   }
 
   private proposalRejected(sdt: XmlElement): boolean {
@@ -411,7 +456,7 @@ class Simulation {
       if (n === 'w:sdt' && this.proposalRejected(e)) return;
       for (const c of e.elements()) inline(c, restored);
     };
-    for (const c of p.elements()) inline(c, false);
+    for (const c of p.elements()) inline(c, this.restoring);
     // Bare once decided: what is left is range markers (a decided insertion or deletion that goes leaves nothing).
     const gone = (c: XmlElement) => (INSERTION.has(c.name) || DELETION.has(c.name)) && this.verdictOf(c) !== null && !this.contentStays(c, false);
     const bare = p.elements().every((c) => c.name === 'w:pPr' || BETWEEN_BLOCKS.has(c.name) || gone(c) || (c.name === 'w:sdt' && this.proposalRejected(c)));

@@ -93,12 +93,14 @@ export function decideSite(site: Site, accept: boolean, joins: GoneMark[]): void
     case 'run-ins':
     case 'move-to':
       if (accept) unwrap(el);
+      else if (isBlockWrapper(el)) removeParagraphs(el, site, joins);
       else removeContent(el);
       return;
     case 'run-del':
     case 'move-from':
-      if (accept) removeContent(el);
-      else restoreDeleted(el);
+      if (!accept) restoreDeleted(el);
+      else if (isBlockWrapper(el)) removeParagraphs(el, site, joins);
+      else removeContent(el);
       return;
     case 'mark-ins':
     case 'mark-move-to':
@@ -166,6 +168,29 @@ function removeContent(el: XmlElement): void {
   const parent = el.parent;
   remove(el);
   if (parent?.name === 'm:r' && !parent.first('m:t') && !parent.elements().some((c) => c.name !== 'w:rPr')) remove(parent);
+}
+
+/**
+ * A w:ins or w:del (or move half) around whole paragraphs, at block level: Word writes the same
+ * as a revision of each paragraph's content and of its mark, and it is decided so. Kept, the
+ * wrapper goes and the paragraphs stay; gone, each paragraph loses its content and its mark
+ * (it joins its neighbour, joins.ts), and a table in it goes whole.
+ */
+function isBlockWrapper(el: XmlElement): boolean {
+  return el.elements().some((c) => c.name === 'w:p' || c.name === 'w:tbl');
+}
+
+function removeParagraphs(el: XmlElement, site: Site, joins: GoneMark[]): void {
+  let k = 0;
+  for (const c of el.elements()) {
+    if (c.name !== 'w:p') {
+      remove(c);
+      continue;
+    }
+    for (const x of c.children.filter((n) => !(n.kind === 1 && n.name === 'w:pPr'))) remove(x);
+    joins.push({ paragraph: c, id: `${site.id ?? '0'}-${k++}` });
+  }
+  unwrap(el);
 }
 
 /** Rejecting a deletion: the text comes back (w:delText -> w:t, w:delInstrText -> w:instrText). */

@@ -55,14 +55,20 @@ function waitMarkerOf(p: XmlElement): XmlElement | null {
   return p.elements().find((c) => c.name === 'w:bookmarkStart' && (c.attr('w:name') ?? '').startsWith(WAIT_NAME)) ?? null;
 }
 
-/** Bookmark ids are their own space in Word's files; the waiting ones sit far above Word's. */
-function waitBookmarkId(markId: string): string {
-  return String(2_000_000_000 - (Math.abs(Number.parseInt(markId, 10) || 0) % 1_000_000_000));
+/**
+ * Bookmark ids are their own space in Word's files; the waiting ones sit far above Word's, and
+ * follow from the name (the same whichever batch wrote it).
+ */
+function waitBookmarkId(name: string): string {
+  let h = 0;
+  for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) % 1_000_000_000;
+  return String(1_000_000_000 + h);
 }
 
 function addWaitMarker(p: XmlElement, markId: string): void {
-  const id = waitBookmarkId(markId);
-  p.append(XmlElement.create('w:bookmarkStart', { 'w:id': id, 'w:name': `${WAIT_NAME}${markId}` }));
+  const name = `${WAIT_NAME}${markId}`;
+  const id = waitBookmarkId(name);
+  p.append(XmlElement.create('w:bookmarkStart', { 'w:id': id, 'w:name': name }));
   p.append(XmlElement.create('w:bookmarkEnd', { 'w:id': id }));
 }
 
@@ -109,6 +115,9 @@ function joinUnsettled(p: XmlElement): boolean {
   if (next?.name === 'w:p') return false;
   if (next?.name === 'w:tbl' && tableMayGo(next)) return true;
   if (next && (next.name === 'w:sdt' || next.name === 'w:customXml')) return controlMayChange(next);
+  // An undecided revision around whole paragraphs (apply.ts, isBlockWrapper) will go, one way or the other.
+  if (next && MARK_REVISIONS.has(next.name)) return true;
+  if (!next && MARK_REVISIONS.has(container.name)) return true;
   const control = container.name === 'w:sdtContent' ? container.parent : container.name === 'w:customXml' ? container : null;
   if (!next && control && controlMayChange(control)) return true;
   let previous: XmlElement | null = null;
@@ -117,6 +126,7 @@ function joinUnsettled(p: XmlElement): boolean {
     if (k.kind === 1 && !BETWEEN.has(k.name) && !CONTROL_RANGE.test(k.name) && !k.name.endsWith('Pr')) previous = k;
   }
   if (previous?.name === 'w:tbl') return tableMayGo(previous);
+  if (previous && MARK_REVISIONS.has(previous.name)) return true;
   if (previous && (previous.name === 'w:sdt' || previous.name === 'w:customXml')) return controlMayChange(previous);
   return !previous && next?.name === 'w:tbl' && mayEmpty(p);
 }
