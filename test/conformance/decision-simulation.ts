@@ -335,12 +335,10 @@ class Simulation {
         const m = props?.first(n);
         return !!m && !this.verdicts.has(`c${m.attr('w:id')}`);
       });
-    const rows = this.within(tbl, 'w:tr').filter((tr) => !this.structureGoes(tr.first('w:trPr') ?? tr, 'w:ins', 'w:del'));
-    return rows.length > 0 && rows.every((tr) => {
-      if (undecided(tr.first('w:trPr'), ['w:ins', 'w:del'])) return true;
-      const cells = this.within(tr, 'w:tc').filter((tc) => !this.structureGoes(tc.first('w:tcPr') ?? tc, 'w:cellIns', 'w:cellDel'));
-      return cells.length > 0 && cells.every((tc) => undecided(tc.first('w:tcPr'), ['w:cellIns', 'w:cellDel']));
-    });
+    const cellsLeft = (tr: XmlElement) => this.within(tr, 'w:tc').filter((tc) => !this.structureGoes(tc.first('w:tcPr') ?? tc, 'w:cellIns', 'w:cellDel'));
+    // The rows left: not decided away, and with a cell left (a row without cells goes).
+    const rows = this.within(tbl, 'w:tr').filter((tr) => !this.structureGoes(tr.first('w:trPr') ?? tr, 'w:ins', 'w:del') && cellsLeft(tr).length > 0);
+    return rows.length > 0 && rows.every((tr) => undecided(tr.first('w:trPr'), ['w:ins', 'w:del']) || cellsLeft(tr).every((tc) => undecided(tc.first('w:tcPr'), ['w:cellIns', 'w:cellDel'])));
   }
 
   /**

@@ -55,11 +55,16 @@ function decisionOf(ids: readonly string[], verdicts: ReadonlyMap<string, Verdic
   return { accept: ids.filter((id) => verdicts.get(id) === 'accept'), reject: ids.filter((id) => verdicts.get(id) === 'reject') };
 }
 
-/** Story parts' XML, by part name: what the comparison holds equal. */
+/**
+ * Story parts' XML, by part name: what the comparison holds equal. An empty element reads the
+ * same written either way (`<w:p></w:p>`, copied from the source, or `<w:p/>`, rebuilt).
+ */
 function storyParts(bytes: Uint8Array): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, xml] of partsOf(bytes)) {
-    if (/^word\/(document|header\d*|footer\d*|footnotes|endnotes|comments|styles|numbering)\.xml$/.test(name)) out[name] = xml;
+    if (/^word\/(document|header\d*|footer\d*|footnotes|endnotes|comments|styles|numbering)\.xml$/.test(name)) {
+      out[name] = xml.replace(/<([\w:]+)((?:\s[^<>]*?)?)><\/\1>/g, '<$1$2/>');
+    }
   }
   return out;
 }

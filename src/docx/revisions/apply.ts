@@ -4,7 +4,7 @@ import { XmlElement, isWithin, markDirty, remove, replaceWith, unwrap, walk } fr
 import type { Change } from './changes';
 import { MOVE_TYPES, type PartScan, type Site } from './sites';
 import { setId } from './ids';
-import { joinParagraphs, type GoneMark } from './joins';
+import { joinParagraphs } from './joins';
 import { repairStructure } from './structure';
 
 /**
@@ -54,7 +54,7 @@ export function applyToScans(scans: readonly PartScan[], changes: readonly Chang
   for (const [scan, list] of work) {
     list.sort((a, b) => b.site.pre - a.site.pre);
     const root = scan.doc.root;
-    const joins: GoneMark[] = [];
+    const joins: XmlElement[] = [];
     for (const { site, accept } of list) {
       if (!isWithin(site.el, root)) continue;
       decideSite(site, accept, joins);
@@ -64,7 +64,7 @@ export function applyToScans(scans: readonly PartScan[], changes: readonly Chang
     // Paragraphs join once the batch's rows, cells and content are gone, so a paragraph joins
     // the paragraph that follows it in the result, whatever the batch removed in between; one
     // whose neighbour a later decision may still change waits for it (joins.ts).
-    if (joinParagraphs(root, joins, scan.ranges)) repairStructure(root, scan.ranges);
+    if (joinParagraphs(root, joins, scan.ranges, scan.part)) repairStructure(root, scan.ranges);
   }
   keepMoveIds(changes, verdicts, partOf);
 }
@@ -87,19 +87,19 @@ function keepMoveIds(changes: readonly Change[], verdicts: ReadonlyMap<string, u
 }
 
 /** `joins` collects the paragraphs whose mark went (joined after the batch). */
-export function decideSite(site: Site, accept: boolean, joins: GoneMark[]): void {
+export function decideSite(site: Site, accept: boolean, joins: XmlElement[]): void {
   const el = site.el;
   switch (site.type) {
     case 'run-ins':
     case 'move-to':
       if (accept) unwrap(el);
-      else if (isBlockWrapper(el)) removeParagraphs(el, site, joins);
+      else if (isBlockWrapper(el)) removeParagraphs(el, joins);
       else removeContent(el);
       return;
     case 'run-del':
     case 'move-from':
       if (!accept) restoreDeleted(el);
-      else if (isBlockWrapper(el)) removeParagraphs(el, site, joins);
+      else if (isBlockWrapper(el)) removeParagraphs(el, joins);
       else removeContent(el);
       return;
     case 'mark-ins':
@@ -109,7 +109,7 @@ export function decideSite(site: Site, accept: boolean, joins: GoneMark[]): void
       const paragraph = paragraphOfMark(el);
       remove(el);
       const markGoes = accept === (site.type === 'mark-del' || site.type === 'mark-move-from');
-      if (markGoes && paragraph) joins.push({ paragraph, id: site.id ?? '0' });
+      if (markGoes && paragraph) joins.push(paragraph);
       return;
     }
     case 'row-ins':
@@ -180,15 +180,14 @@ function isBlockWrapper(el: XmlElement): boolean {
   return el.elements().some((c) => c.name === 'w:p' || c.name === 'w:tbl');
 }
 
-function removeParagraphs(el: XmlElement, site: Site, joins: GoneMark[]): void {
-  let k = 0;
+function removeParagraphs(el: XmlElement, joins: XmlElement[]): void {
   for (const c of el.elements()) {
     if (c.name !== 'w:p') {
       remove(c);
       continue;
     }
     for (const x of c.children.filter((n) => !(n.kind === 1 && n.name === 'w:pPr'))) remove(x);
-    joins.push({ paragraph: c, id: `${site.id ?? '0'}-${k++}` });
+    joins.push(c);
   }
   unwrap(el);
 }

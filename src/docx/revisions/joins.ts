@@ -17,37 +17,41 @@ import { CONTROL_RANGE, boundedBy, proposedId } from './sites';
  * neighbour, as one batch deciding everything would have. The document so depends only on which
  * changes were decided.
  */
-export interface GoneMark {
-  paragraph: XmlElement;
-  /** The w:id of the mark revision that went: names the waiting bookmark. */
-  id: string;
-}
-
-const WAIT_NAME = '_RedlineJoin';
+const WAIT_NAME = '_RedlineJoin_';
 
 /**
- * Joins (or lets wait) the paragraphs whose mark this batch took away, and those waiting from
- * earlier batches, first to last. `ranges` are the part's range markers (PartScan.ranges), which
- * hold the waiting bookmarks. Returns whether anything was looked at.
+ * Joins (or lets wait) the paragraphs whose mark this batch took away (`gone`), and those waiting
+ * from earlier batches, first to last. `ranges` are the part's range markers (PartScan.ranges),
+ * which hold the waiting bookmarks; `part` names the part in their names. Returns whether
+ * anything was looked at.
  */
-export function joinParagraphs(root: XmlElement, gone: readonly GoneMark[], ranges: readonly XmlElement[]): boolean {
-  const waiting = new Map<XmlElement, string>();
+export function joinParagraphs(root: XmlElement, gone: readonly XmlElement[], ranges: readonly XmlElement[], part: string): boolean {
+  const waiting = new Set<XmlElement>(gone);
   for (const el of ranges) {
-    const name = el.name === 'w:bookmarkStart' ? el.attr('w:name') : null;
-    if (name?.startsWith(WAIT_NAME) && el.parent?.name === 'w:p' && isWithin(el, root)) waiting.set(el.parent, name.slice(WAIT_NAME.length));
+    if (el.name === 'w:bookmarkStart' && el.attr('w:name')?.startsWith(WAIT_NAME) && el.parent?.name === 'w:p') waiting.add(el.parent);
   }
-  for (const { paragraph, id } of gone) if (!waiting.has(paragraph)) waiting.set(paragraph, id);
   if (!waiting.size) return false;
-  for (const p of [...waiting.keys()].filter((p) => isWithin(p, root)).sort(documentOrder)) {
+  const still: XmlElement[] = [];
+  for (const p of [...waiting].filter((p) => isWithin(p, root)).sort(documentOrder)) {
     if (!isWithin(p, root)) continue;
-    const marker = waitMarkerOf(p);
     if (joinUnsettled(p)) {
-      if (!marker) addWaitMarker(p, waiting.get(p)!);
+      still.push(p);
       continue;
     }
+    const marker = waitMarkerOf(p);
     if (marker) removeWaitMarker(p, marker);
     joinWithNext(p);
   }
+  // Named by their order in the part, so the names (and ids) are the same whichever batches
+  // made them wait: a paragraph may wait for one mark in one order, another in another.
+  const tag = part.replace(/^.*\//, '').replace(/\.xml$/, '');
+  still.forEach((p, k) => {
+    const name = `${WAIT_NAME}${tag}_${k + 1}`;
+    const marker = waitMarkerOf(p);
+    if (marker?.attr('w:name') === name) return;
+    if (marker) removeWaitMarker(p, marker);
+    addWaitMarker(p, name);
+  });
   return true;
 }
 
@@ -65,8 +69,7 @@ function waitBookmarkId(name: string): string {
   return String(1_000_000_000 + h);
 }
 
-function addWaitMarker(p: XmlElement, markId: string): void {
-  const name = `${WAIT_NAME}${markId}`;
+function addWaitMarker(p: XmlElement, name: string): void {
   const id = waitBookmarkId(name);
   p.append(XmlElement.create('w:bookmarkStart', { 'w:id': id, 'w:name': name }));
   p.append(XmlElement.create('w:bookmarkEnd', { 'w:id': id }));
@@ -104,31 +107,59 @@ function documentOrder(a: XmlElement, b: XmlElement): number {
  * whether it vanishes.
  */
 function joinUnsettled(p: XmlElement): boolean {
-  const container = p.parent!;
-  const kids = container.children;
-  const at = kids.indexOf(p);
-  let next: XmlElement | null = null;
-  for (let i = at + 1; i < kids.length && !next; i++) {
-    const k = kids[i]!;
-    if (k.kind === 1 && !isRowlessTable(k) && !BETWEEN.has(k.name) && !CONTROL_RANGE.test(k.name)) next = k;
-  }
+  const next = blockAfter(p);
   if (next?.name === 'w:p') return false;
-  if (next?.name === 'w:tbl' && tableMayGo(next)) return true;
-  if (next && (next.name === 'w:sdt' || next.name === 'w:customXml')) return controlMayChange(next);
-  // An undecided revision around whole paragraphs (apply.ts, isBlockWrapper) will go, one way or the other.
-  if (next && MARK_REVISIONS.has(next.name)) return true;
-  if (!next && MARK_REVISIONS.has(container.name)) return true;
-  const control = container.name === 'w:sdtContent' ? container.parent : container.name === 'w:customXml' ? container : null;
-  if (!next && control && controlMayChange(control)) return true;
+  if (followerMayChange(p, next)) return true;
+  const kids = p.parent!.children;
   let previous: XmlElement | null = null;
-  for (let i = at - 1; i >= 0 && !previous; i--) {
+  for (let i = kids.indexOf(p) - 1; i >= 0 && !previous; i--) {
     const k = kids[i]!;
     if (k.kind === 1 && !BETWEEN.has(k.name) && !CONTROL_RANGE.test(k.name) && !k.name.endsWith('Pr')) previous = k;
   }
-  if (previous?.name === 'w:tbl') return tableMayGo(previous);
-  if (previous && MARK_REVISIONS.has(previous.name)) return true;
-  if (previous && (previous.name === 'w:sdt' || previous.name === 'w:customXml')) return controlMayChange(previous);
+  if (previous && previous.name !== 'w:p' && blockMayChange(previous)) return true;
   return !previous && next?.name === 'w:tbl' && mayEmpty(p);
+}
+
+/** The block after `block` in its container (range markers and emptied tables passed over), if any. */
+function blockAfter(block: XmlElement): XmlElement | null {
+  const kids = block.parent!.children;
+  for (let i = kids.indexOf(block) + 1; i < kids.length; i++) {
+    const k = kids[i]!;
+    if (k.kind === 1 && !isRowlessTable(k) && !BETWEEN.has(k.name) && !CONTROL_RANGE.test(k.name)) return k;
+  }
+  return null;
+}
+
+/** Whether what follows `block` (`next`, or its container's end) may still be removed or unwrapped. */
+function followerMayChange(block: XmlElement, next: XmlElement | null): boolean {
+  if (next) return blockMayChange(next);
+  const container = block.parent!;
+  if (MARK_REVISIONS.has(container.name)) return true;
+  const control = container.name === 'w:sdtContent' ? container.parent : container.name === 'w:customXml' ? container : null;
+  return !!control && controlMayChange(control);
+}
+
+/**
+ * A table that may lose every row, a control that may be unwrapped or removed, or an undecided
+ * revision around whole paragraphs (apply.ts, isBlockWrapper), which goes one way or the other.
+ */
+function blockMayChange(block: XmlElement): boolean {
+  if (block.name === 'w:tbl') return tableMayGo(block);
+  if (block.name === 'w:sdt' || block.name === 'w:customXml') return controlMayChange(block);
+  return MARK_REVISIONS.has(block.name);
+}
+
+/**
+ * Which ways a paragraph (or a revision around paragraphs) whose mark goes may join, now or once
+ * what follows it is settled (containment.ts: what its decision may take): forward into the
+ * paragraph after it (its own properties go), backward (the paragraph before it joins it and
+ * loses its properties: before a table or at its container's end).
+ */
+export function joinDirections(block: XmlElement): { forward: boolean; backward: boolean } {
+  const next = blockAfter(block);
+  if (next?.name === 'w:p') return { forward: true, backward: false };
+  const unsettled = followerMayChange(block, next);
+  return { forward: unsettled, backward: unsettled || next === null || next.name === 'w:tbl' || next.name === 'w:sectPr' };
 }
 
 /** Content left, all of it tracked insertions or deletions whose decisions may yet remove it. */

@@ -149,7 +149,7 @@ describe('a paragraph mark beside a table a later decision removes', () => {
   it('waits visibly unchanged, with a hidden bookmark, and lists nothing new', () => {
     const waiting = decide(docx, ['c1']);
     expect(ids(waiting)).toEqual(['c2']);
-    expect(bodyOf(waiting)).toMatch(/before<\/w:t><\/w:r><w:bookmarkStart w:id="\d+" w:name="_RedlineJoin1"\/><w:bookmarkEnd w:id="\d+"\/><\/w:p>/);
+    expect(bodyOf(waiting)).toMatch(/before<\/w:t><\/w:r><w:bookmarkStart w:id="\d+" w:name="_RedlineJoin_document_1"\/><w:bookmarkEnd w:id="\d+"\/><\/w:p>/);
     expect(bodyOf(decide(waiting, ['c2']))).not.toContain('_RedlineJoin');
   });
 });
