@@ -15,6 +15,8 @@
  * container, as the service records them); those must be gone from the listing, never still open.
  */
 import { listRevisions, openDocx } from '../../src/docx/index';
+import { batchVerdicts } from '../../src/service/review/implied-decisions';
+import { effectiveState, type DecidedChange } from '../../src/service/review/track-projection';
 import { partsOf } from '../support/docx-files';
 import { simulateDecisions, type Verdict } from './decision-simulation';
 
@@ -140,4 +142,36 @@ export function runTrial(bytes: Uint8Array, plan: TrialPlan): TrialResult {
     if (e !== a) failures.push(`simulation differs in ${part}${firstDifference(e, a)}`);
   }
   return { decisions: decided.length, batches: batches.length, failures };
+}
+
+/**
+ * The track states the service would record (src/service/review: batchVerdicts, then
+ * effectiveState) for one batch and for the plan's batches: the changes whose state differs,
+ * as `<kind>: <id>`. The service's HTTP test (decision-order.test.ts) checks the same on a few
+ * documents; the long run counts it here.
+ */
+export function trackStateDifferences(bytes: Uint8Array, plan: TrialPlan): string[] {
+  const once = trackStates(bytes, plan.verdicts, [[...plan.verdicts.keys()]]);
+  const batched = trackStates(bytes, plan.verdicts, plan.batches);
+  const kinds = new Map(openDocx(bytes).revisions().map((r) => [r.change_id, r.kind]));
+  return [...new Set([...once.keys(), ...batched.keys()])].filter((id) => once.get(id) !== batched.get(id)).map((id) => `${kinds.get(id) ?? '?'}: ${id}`);
+}
+
+function trackStates(bytes: Uint8Array, verdicts: ReadonlyMap<string, Verdict>, batches: readonly string[][]): Map<string, 'in' | 'back'> {
+  const doc = openDocx(bytes);
+  const decided = new Map<string, DecidedChange>();
+  for (const batch of batches) {
+    const listed = new Set(doc.changeIds());
+    const todo = batch.filter((id) => listed.has(id));
+    if (!todo.length) continue;
+    const revisions = doc.revisions();
+    const engine = { takers: doc.takers(), goneAs: doc.goneAs() };
+    const { accept, reject } = decisionOf(todo, verdicts);
+    doc.apply({ accept, reject });
+    const named = new Map<string, 'in' | 'back'>([...accept.map((id) => [id, 'in'] as const), ...reject.map((id) => [id, 'back'] as const)]);
+    for (const [id, v] of batchVerdicts(revisions, named, new Set(doc.changeIds()), engine)) {
+      decided.set(id, { state: v.verdict, kind: null, textPreview: '', author: null, decidedAt: '', decidedByUserId: null, after: null, ...(v.takenBy.length ? { takenBy: v.takenBy } : {}), ...(v.implied ? { implied: true } : {}) });
+    }
+  }
+  return new Map([...decided.keys()].map((id) => [id, effectiveState(decided, id)]));
 }
