@@ -181,7 +181,8 @@ function isBlockWrapper(el: XmlElement): boolean {
 }
 
 function removeParagraphs(el: XmlElement, joins: XmlElement[]): void {
-  for (const c of el.elements()) {
+  // Last to first, as every site is decided (`joins` is read in reverse).
+  for (const c of el.elements().reverse()) {
     if (c.name !== 'w:p') {
       remove(c);
       continue;

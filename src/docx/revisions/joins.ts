@@ -20,19 +20,20 @@ import { CONTROL_RANGE, boundedBy, proposedId } from './sites';
 const WAIT_NAME = '_RedlineJoin_';
 
 /**
- * Joins (or lets wait) the paragraphs whose mark this batch took away (`gone`), and those waiting
+ * Joins (or lets wait) the paragraphs whose mark this batch took away (`gone`, last to first), and those waiting
  * from earlier batches, first to last. `ranges` are the part's range markers (PartScan.ranges),
  * which hold the waiting bookmarks; `part` names the part in their names. Returns whether
  * anything was looked at.
  */
 export function joinParagraphs(root: XmlElement, gone: readonly XmlElement[], ranges: readonly XmlElement[], part: string): boolean {
-  const waiting = new Set<XmlElement>(gone);
-  for (const el of ranges) {
-    if (el.name === 'w:bookmarkStart' && el.attr('w:name')?.startsWith(WAIT_NAME) && el.parent?.name === 'w:p') waiting.add(el.parent);
-  }
-  if (!waiting.size) return false;
+  const waitingBefore = ranges.filter((el) => el.name === 'w:bookmarkStart' && el.attr('w:name')?.startsWith(WAIT_NAME) && el.parent?.name === 'w:p');
+  if (!gone.length && !waitingBefore.length) return false;
+  // `gone` comes last to first (apply.ts decides in reverse document order); only paragraphs
+  // waiting from earlier batches need placing among them.
+  const live = [...new Set([...gone].reverse())].filter((p) => isWithin(p, root));
+  const all = waitingBefore.length ? [...new Set([...live, ...waitingBefore.map((el) => el.parent!)])].filter((p) => isWithin(p, root)).sort(documentOrder) : live;
   const still: XmlElement[] = [];
-  for (const p of [...waiting].filter((p) => isWithin(p, root)).sort(documentOrder)) {
+  for (const p of all) {
     if (!isWithin(p, root)) continue;
     if (joinUnsettled(p)) {
       still.push(p);
