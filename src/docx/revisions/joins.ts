@@ -8,11 +8,13 @@ import { CONTROL_RANGE, boundedBy, proposedId } from './sites';
  *
  * Where it joins depends on what follows it, and a later batch can still change that: a table
  * whose every row is a tracked insertion or deletion may lose them all, a content control with a
- * tracked boundary may be unwrapped (or a proposed one removed). Joining now, against what is
- * there now, would make the document depend on the order of the decisions (a mark decided before
- * its table's rows joins backward, in one batch with them forward). So such a paragraph waits:
- * it keeps its content and properties, and a hidden bookmark (`_RedlineJoin<id>`, which Word
- * keeps and does not show) records that its mark went. Every later batch on the part looks at
+ * tracked boundary may be unwrapped (or a proposed one removed), an undecided w:ins/w:del around
+ * whole paragraphs goes one way or the other, tracked content may still all go from a first
+ * paragraph that would then vanish. Joining now, against what is there now, would make the
+ * document depend on the order of the decisions (a mark decided before its table's rows joins
+ * backward, in one batch with them forward). So such a paragraph waits: it keeps its content and
+ * properties, and a hidden bookmark (`_RedlineJoin_<part>_<n>`, which Word keeps and does not
+ * show) records that its mark went. Every later batch on the part looks at
  * the waiting paragraphs again, and joins each whose neighbour is settled, against that final
  * neighbour, as one batch deciding everything would have. The document so depends only on which
  * changes were decided.
@@ -20,8 +22,8 @@ import { CONTROL_RANGE, boundedBy, proposedId } from './sites';
 const WAIT_NAME = '_RedlineJoin_';
 
 /**
- * Joins (or lets wait) the paragraphs whose mark this batch took away (`gone`, last to first), and those waiting
- * from earlier batches, first to last. `ranges` are the part's range markers (PartScan.ranges),
+ * Joins (or lets wait) the paragraphs whose mark this batch took away (`gone`, last to first),
+ * and those waiting from earlier batches, first to last. `ranges` are the part's range markers (PartScan.ranges),
  * which hold the waiting bookmarks; `part` names the part in their names. Returns whether
  * anything was looked at.
  */
