@@ -3,7 +3,8 @@
  * runs a short one in CI): generated documents combining the hard constructs, then every corpus
  * file, each with many random plans (one batch vs batches in random order vs halves; no change
  * appears; deciding everything leaves nothing; the independent simulation). Prints trials,
- * decisions, constructs covered and every failure; never fails.
+ * decisions, constructs covered and every failure, and on generated documents how often the
+ * track states the service records differ between one batch and several; never fails.
  *
  *   npm run bench:decisions [-- --seconds 300 --seed 1]
  */
@@ -12,7 +13,7 @@ import path from 'node:path';
 import { Prng } from '../src/docx/fixture/prng';
 import { ingestDocx, openDocx } from '../src/docx/index';
 import { generateFixture, type Construct } from '../test/conformance/decision-fixtures';
-import { planTrial, runTrial } from '../test/conformance/decision-trials';
+import { planTrial, runTrial, trackStateDifferences, type TrialPlan } from '../test/conformance/decision-trials';
 
 const arg = (name: string, fallback: number) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -22,15 +23,26 @@ const seconds = arg('seconds', 300);
 const seed = arg('seed', 1);
 const FILES = path.join(process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus'), 'files');
 
-const totals = { trials: 0, decisions: 0, batches: 0, excluded: 0, failed: 0 };
+const totals = { trials: 0, decisions: 0, batches: 0, failed: 0 };
 const constructs = new Map<Construct, number>();
+/** Track states as the service records them (one batch vs the plan's batches): trials compared, trials differing, differing changes by kind. */
+const track = { trials: 0, differing: 0, kinds: new Map<string, number>() };
 const failures: string[] = [];
+
+function compareTrack(bytes: Uint8Array, plan: TrialPlan): void {
+  const differences = trackStateDifferences(bytes, plan);
+  track.trials++;
+  if (differences.length) track.differing++;
+  for (const d of differences) {
+    const kind = d.slice(0, d.lastIndexOf(':'));
+    track.kinds.set(kind, (track.kinds.get(kind) ?? 0) + 1);
+  }
+}
 
 function record(label: string, result: ReturnType<typeof runTrial>): void {
   totals.trials++;
   totals.decisions += result.decisions;
   totals.batches += result.batches;
-  totals.excluded += result.excluded;
   if (result.failures.length) {
     totals.failed++;
     if (failures.length < 20) failures.push(`${label}: ${result.failures[0]!.slice(0, 400)}`);
@@ -48,7 +60,9 @@ while (Date.now() - started < half) {
   const fixture = generateFixture(fixtureSeed);
   for (const c of fixture.constructs) constructs.set(c, (constructs.get(c) ?? 0) + 1);
   const bytes = ingestDocx(fixture.bytes).bytes;
-  record(`fixture ${fixtureSeed}`, runTrial(bytes, planTrial(openDocx(bytes).changeIds(), pick, { decideAll: fixtureSeed % 3 === 0 })));
+  const plan = planTrial(openDocx(bytes).changeIds(), pick, { decideAll: fixtureSeed % 3 === 0 });
+  record(`fixture ${fixtureSeed}`, runTrial(bytes, plan));
+  compareTrack(bytes, plan);
   fixtureSeed++;
 }
 const generated = { ...totals };
@@ -73,6 +87,7 @@ const fmt = (n: number) => n.toLocaleString('en');
 console.log(`decision properties, ${((Date.now() - started) / 1000).toFixed(0)} s, seed ${seed}`);
 console.log(`  generated documents: ${fmt(generated.trials)} trials, ${fmt(generated.decisions)} decisions, ${fmt(generated.batches)} batches, ${fmt(generated.failed)} failed`);
 console.log(`  corpus (${opened.length} of ${corpus.length} files open${existsSync(FILES) ? '' : '; ../shared/corpus/files is absent'}): ${fmt(totals.trials - generated.trials)} trials in ${rounds} rounds, ${fmt(totals.decisions - generated.decisions)} decisions, ${fmt(totals.failed - generated.failed)} failed`);
-console.log(`  orderings differing only at the known limit (a mark decided beside a table a later batch removes): ${fmt(totals.excluded)}`);
+const byKind = [...track.kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${fmt(n)}`).join(', ');
+console.log(`  track states as the service records them (generated documents, one batch vs batches): ${fmt(track.trials)} trials, ${fmt(track.differing)} differ${byKind ? ` (changes by kind: ${byKind})` : ''}`);
 console.log(`  constructs covered (documents holding each): ${[...constructs].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${fmt(n)}`).join(', ')}`);
 for (const f of failures) console.log(`  FAILED ${f}`);

@@ -16,7 +16,8 @@ export type Construct =
   | 'insertion' | 'deletion' | 'deletion-in-insertion' | 'format-change' | 'move' | 'move-in-table' | 'lone-move-half'
   | 'mark-insertion' | 'mark-deletion' | 'empty-paragraph' | 'mark-format-change-holding-mark' | 'paragraph-property-change'
   | 'numbering-change' | 'numbering-insertion' | 'table' | 'row-insertion' | 'row-deletion' | 'row-property-change-holding-mark'
-  | 'cell-insertion' | 'cell-deletion' | 'cell-property-change-holding-cell-mark' | 'revision-in-changed-row';
+  | 'cell-insertion' | 'cell-deletion' | 'cell-property-change-holding-cell-mark' | 'revision-in-changed-row'
+  | 'block-revision' | 'control-boundary' | 'mark-at-control-end';
 
 export interface GeneratedFixture {
   bytes: Uint8Array;
@@ -183,12 +184,63 @@ class Writer {
   }
 }
 
-/** A document from `seed`: 2-9 blocks (paragraphs and tables), ending with a paragraph. */
+/**
+ * Blocks Word's own writer does not make but other writers (and Word, for controls) do: a w:ins
+ * or w:del around whole paragraphs at block level, and a block content control whose start and
+ * end were inserted or deleted (w:customXml{Ins,Del}RangeStart), its last paragraph's mark
+ * often tracked. Drawn from their own PRNG and ids (5000 up), so the rest of a seed's document
+ * is what it was before they were added.
+ */
+class ExtraBlocks {
+  private id = 5000;
+  constructor(private readonly rng: Prng, private readonly constructs: Set<Construct>) {}
+
+  private paragraph(deleted: boolean, mark: string): string {
+    const words = ['alpha ', 'beta ', 'gamma '].slice(0, this.rng.int(0, 2));
+    const runs = words.map((w) => (deleted ? `<w:r><w:delText xml:space="preserve">${w}</w:delText></w:r>` : `<w:r><w:t xml:space="preserve">${w}</w:t></w:r>`)).join('');
+    return `<w:p>${mark ? `<w:pPr><w:rPr>${mark}</w:rPr></w:pPr>` : ''}${runs}</w:p>`;
+  }
+
+  private trackedMark(): string {
+    const kind = this.rng.int(0, 2);
+    if (kind === 2) return '';
+    this.constructs.add('mark-at-control-end');
+    return `<w:${kind === 0 ? 'ins' : 'del'} w:id="${this.id++}" ${DATE}/>`;
+  }
+
+  /** One extra block, or none. */
+  block(): string {
+    const roll = this.rng.int(0, 5);
+    if (roll === 0 || roll === 1) {
+      this.constructs.add('block-revision');
+      const tag = roll === 0 ? 'ins' : 'del';
+      let paragraphs = '';
+      for (let k = this.rng.int(1, 2); k > 0; k--) paragraphs += this.paragraph(tag === 'del', '');
+      return `<w:${tag} w:id="${this.id++}" ${DATE}>${paragraphs}</w:${tag}>`;
+    }
+    if (roll === 2) {
+      this.constructs.add('control-boundary');
+      const kind = this.rng.int(0, 1) === 0 ? 'Ins' : 'Del';
+      const [start, end] = [this.id++, this.id++];
+      let paragraphs = '';
+      for (let k = this.rng.int(0, 1); k > 0; k--) paragraphs += this.paragraph(false, '');
+      paragraphs += this.paragraph(false, this.trackedMark());
+      return (
+        `<w:customXml${kind}RangeStart w:id="${start}" ${DATE}/><w:sdt><w:sdtPr/><w:sdtContent><w:customXml${kind}RangeEnd w:id="${start}"/>` +
+        `${paragraphs}<w:customXml${kind}RangeStart w:id="${end}" ${DATE}/></w:sdtContent></w:sdt><w:customXml${kind}RangeEnd w:id="${end}"/>`
+      );
+    }
+    return '';
+  }
+}
+
+/** A document from `seed`: 2-9 blocks (paragraphs and tables), ending with a paragraph, and some extra blocks between them. */
 export function generateFixture(seed: number): GeneratedFixture {
   const rng = new Prng(seed);
   const writer = new Writer(rng, rng.int(0, 3));
-  let body = '';
-  for (let i = rng.int(1, 8); i > 0; i--) body += rng.next() < 0.3 ? writer.table() : writer.paragraph();
+  const extra = new ExtraBlocks(new Prng(seed ^ 0x2545f491), writer.constructs);
+  let body = extra.block();
+  for (let i = rng.int(1, 8); i > 0; i--) body += (rng.next() < 0.3 ? writer.table() : writer.paragraph()) + extra.block();
   body += writer.paragraph();
   writer.finish();
   return { bytes: minimalDocx(body), constructs: writer.constructs };

@@ -3,11 +3,12 @@ import { parseXml } from '../../src/docx/xml/parse';
 import { walk, type XmlElement } from '../../src/docx/xml/tree';
 
 /**
- * Test oracle: an independent simulation of Word's selective accept/reject on the main document,
+ * Test oracle: an independent simulation of Word's selective accept/reject on every story part (the
+ * main document, headers, footers, footnotes, endnotes, comments),
  * written from the XML and the decisions alone (it shares only the XML parser with the engine,
  * none of its scanning, grouping or applying code).
  *
- * `simulateDecisions(bytes, verdicts)` is the document as a tree of blocks after deciding the
+ * `simulateDecisions(bytes, verdicts)` is each story part as a tree of blocks after deciding the
  * changes named in `verdicts` (keyed by change id, `c<w:id>`), with every other change left
  * open and shown as its current view (open insertions shown, open deletions hidden). So
  * `simulateDecisions(engineOutput, new Map())` reads the engine's result the same way, and the
@@ -31,16 +32,26 @@ import { walk, type XmlElement } from '../../src/docx/xml/tree';
 export type SimBlock = { p: string } | { table: SimBlock[][][] };
 export type Verdict = 'accept' | 'reject';
 
-export function simulateDecisions(bytes: Uint8Array, verdicts: ReadonlyMap<string, Verdict>): SimBlock[] {
-  const files = unzipSync(bytes, { filter: (f) => f.name === 'word/document.xml' });
-  const xml = files['word/document.xml'];
-  if (!xml) return [];
-  const root = parseXml(new TextDecoder().decode(xml)).root;
-  const body = root.first('w:body');
-  if (!body) return [];
-  const sim = new Simulation(root, verdicts);
-  return sim.container(body, true);
+export function simulateDecisions(bytes: Uint8Array, verdicts: ReadonlyMap<string, Verdict>): Record<string, SimBlock[]> {
+  const files = unzipSync(bytes, { filter: (f) => STORY_PART.test(f.name) });
+  const out: Record<string, SimBlock[]> = {};
+  for (const name of Object.keys(files).sort()) {
+    const root = parseXml(new TextDecoder().decode(files[name])).root;
+    const sim = new Simulation(root, verdicts);
+    if (root.name === 'w:document') {
+      const body = root.first('w:body');
+      if (body) out[name] = sim.container(body, true);
+    } else if (root.name === 'w:hdr' || root.name === 'w:ftr') out[name] = sim.container(root, true);
+    else {
+      // Notes and comments: each note or comment is a story of its own (separators included).
+      out[name] = root.elements().flatMap((story) => [{ p: `[${story.name} ${story.attr('w:id')}]` }, ...sim.container(story, true)]);
+    }
+  }
+  return out;
 }
+
+/** The story parts: the main document, headers, footers, footnotes, endnotes and comments. */
+const STORY_PART = /^word\/(document|header\d*|footer\d*|footnotes|endnotes|comments)\.xml$/;
 
 /** The paragraphs of a simulated document, flattened in reading order (cells row by row). */
 export function simulatedParagraphs(blocks: readonly SimBlock[]): string[] {
@@ -71,15 +82,21 @@ interface Para {
   sectPr: boolean;
   /** Holds nothing but range markers. */
   bare: boolean;
+  /** Holds content, all of it in undecided insertions or deletions (deciding them may leave it bare). */
+  mayEmpty: boolean;
 }
 interface Table {
   kind: 'table';
   rows: SimBlock[][][];
+  /** Every row left still carries an undecided insertion or deletion (of itself or of all its cells): it may yet go. */
+  mayGo: boolean;
 }
 /** A content control, custom XML or block-level revision wrapper: its own container, which no join crosses. */
 interface Opaque {
   kind: 'opaque';
   blocks: SimBlock[];
+  /** A decision not taken yet may unwrap or remove it. */
+  unsettled?: boolean;
 }
 type Item = Para | Table | Opaque;
 
@@ -88,6 +105,9 @@ class Simulation {
   private readonly moveNameOf = new Map<string, string>();
   /** Move name -> verdict (from any half named in the decisions). */
   private readonly moveVerdict = new Map<string, Verdict>();
+
+  /** Inside a rejected block-level deletion: w:delText reads as text. */
+  private restoring = false;
 
   /** w:id of a wrapper that is part of a field unit -> the w:id of the unit's first wrapper. */
   private readonly fieldAlias = new Map<string, string>();
@@ -201,25 +221,39 @@ class Simulation {
    * paragraph before (if it is one) joins it; first in its container, an empty paragraph right
    * before a table disappears, and any other stays. A paragraph ending a section (w:sectPr) never joins away.
    */
-  container(el: XmlElement, isStory: boolean): SimBlock[] {
+  container(el: XmlElement, isStory: boolean, unsettledEnd = false): SimBlock[] {
     const items: Item[] = [];
     this.collect(el, items);
-    type Out = { block: SimBlock; para: Para | null };
+    /** `unsettled`: a table or control output that a decision not taken yet may still remove or unwrap. */
+    type Out = { block: SimBlock; para: Para | null; unsettled?: boolean };
     const out: Out[] = [];
     for (let i = 0; i < items.length; i++) {
       const item = items[i]!;
       if (item.kind === 'table') {
-        out.push({ block: { table: item.rows }, para: null });
+        out.push({ block: { table: item.rows }, para: null, unsettled: item.mayGo });
         continue;
       }
       if (item.kind === 'opaque') {
-        for (const block of item.blocks) out.push({ block, para: null });
-        if (!item.blocks.length) out.push({ block: { p: '' }, para: null });
+        for (const block of item.blocks) out.push({ block, para: null, unsettled: item.unsettled });
+        if (!item.blocks.length) out.push({ block: { p: '' }, para: null, unsettled: item.unsettled });
         continue;
       }
       const next = items[i + 1];
       if (item.markGoes && next?.kind === 'p') {
         items[i + 1] = { ...next, text: item.text + next.text, bare: item.bare && next.bare };
+        continue;
+      }
+      // What it would join may still change (a table that may lose every row, a control that may be
+      // unwrapped): it waits, whole, until a later decision settles that.
+      // Joining backward, the block before may still go, or (first, before a table) whether it vanishes may still change.
+      const before = out[out.length - 1];
+      const backward = next === undefined || next.kind === 'table';
+      const waits =
+        (next === undefined ? unsettledEnd : next.kind === 'table' ? next.mayGo : next.kind === 'opaque' && !!next.unsettled) ||
+        (backward && !!before?.unsettled) ||
+        (backward && next !== undefined && before === undefined && item.mayEmpty);
+      if (item.markGoes && waits) {
+        out.push({ block: { p: item.text }, para: { ...item, markGoes: false } });
         continue;
       }
       if (item.markGoes && !item.sectPr && (next === undefined || next.kind === 'table')) {
@@ -248,21 +282,86 @@ class Simulation {
           break;
         case 'w:tbl': {
           const rows = this.rows(e);
-          if (rows.length) items.push({ kind: 'table', rows });
+          if (rows.length) items.push({ kind: 'table', rows, mayGo: this.tableMayGo(e) });
           break;
         }
         case 'w:sdt':
           if (this.proposalRejected(e) || this.movedControlGone(e)) break;
-          items.push({ kind: 'opaque', blocks: this.container(e.first('w:sdtContent') ?? e, false) });
+          if (this.boundaryVerdict(e) === 'unwrap') this.collect(e.first('w:sdtContent') ?? e, items);
+          else items.push(this.opaque(e, e.first('w:sdtContent') ?? e));
           break;
         case 'w:customXml':
-          items.push({ kind: 'opaque', blocks: this.container(e, false) });
+          if (this.boundaryVerdict(e) === 'unwrap') this.collect(e, items);
+          else items.push(this.opaque(e, e));
           break;
         default:
-          if (INSERTION.has(e.name) || DELETION.has(e.name)) {
-            if (this.contentStays(e, true)) items.push({ kind: 'opaque', blocks: this.container(e, false) });
-          }
+          if (INSERTION.has(e.name) || DELETION.has(e.name)) this.blockRevision(e, items);
       }
+    }
+  }
+
+  private opaque(control: XmlElement, content: XmlElement): Opaque {
+    const unsettled = this.boundaryVerdict(control) === 'open';
+    return { kind: 'opaque', blocks: this.container(content, false, unsettled), unsettled };
+  }
+
+  /**
+   * What decisions do to a control's tracked boundaries (w:customXmlInsRangeStart / ...Del... / ...Move...,
+   * right before it or inside it; both boundaries are one change): 'open' while undecided (a
+   * later decision may unwrap it), 'unwrap' when an inserted control is rejected or a deleted one
+   * accepted (its content stands in its place), else 'kept'. A proposed control is open while undecided.
+   */
+  private boundaryVerdict(control: XmlElement): 'open' | 'unwrap' | 'kept' {
+    const tag = control.first('w:sdtPr')?.first('w:tag')?.attr('w:val');
+    if (tag?.startsWith('redline:proposed:')) return this.verdicts.has(`c${tag.slice('redline:proposed:'.length)}`) ? 'kept' : 'open';
+    const boundary = /^w:customXml(Ins|Del|MoveFrom|MoveTo)RangeStart$/;
+    const siblings = control.parent?.elements() ?? [];
+    const starts: XmlElement[] = [];
+    for (let i = siblings.indexOf(control) - 1; i >= 0 && /^w:customXml/.test(siblings[i]!.name); i--) if (boundary.test(siblings[i]!.name)) starts.push(siblings[i]!);
+    const inner = control.name === 'w:sdt' ? control.first('w:sdtContent') : control;
+    for (const c of inner?.elements() ?? []) if (boundary.test(c.name)) starts.push(c);
+    if (!starts.length) return 'kept';
+    const decided = starts.find((x) => this.verdicts.has(`c${x.attr('w:id')}`));
+    if (!decided) return 'open';
+    const verdict = this.verdicts.get(`c${decided.attr('w:id')}`);
+    if (decided.name.includes('Move')) return 'kept'; // moved: gone or kept whole (movedControlGone)
+    return (decided.name.includes('Ins') ? verdict === 'reject' : verdict === 'accept') ? 'unwrap' : 'kept';
+  }
+
+  /** Whether every row left may still go: it, or each of its cells, has an undecided insertion or deletion. */
+  private tableMayGo(tbl: XmlElement): boolean {
+    const undecided = (props: XmlElement | null, names: string[]) =>
+      names.some((n) => {
+        const m = props?.first(n);
+        return !!m && !this.verdicts.has(`c${m.attr('w:id')}`);
+      });
+    const cellsLeft = (tr: XmlElement) => this.within(tr, 'w:tc').filter((tc) => !this.structureGoes(tc.first('w:tcPr') ?? tc, 'w:cellIns', 'w:cellDel'));
+    // The rows left: not decided away, and with a cell left (a row without cells goes).
+    const rows = this.within(tbl, 'w:tr').filter((tr) => !this.structureGoes(tr.first('w:trPr') ?? tr, 'w:ins', 'w:del') && cellsLeft(tr).length > 0);
+    return rows.length > 0 && rows.every((tr) => undecided(tr.first('w:trPr'), ['w:ins', 'w:del']) || cellsLeft(tr).every((tc) => undecided(tc.first('w:tcPr'), ['w:cellIns', 'w:cellDel'])));
+  }
+
+  /**
+   * A w:ins / w:del around whole paragraphs stands for a revision of each paragraph's content and
+   * mark: undecided, its paragraphs show (inserted) or not (deleted) and no join crosses it, as
+   * a later decision may still remove or keep them; kept, its paragraphs are ordinary ones; gone,
+   * each is an empty paragraph whose mark goes (a table in it goes whole).
+   */
+  private blockRevision(e: XmlElement, items: Item[]): void {
+    if (this.verdictOf(e) === null) {
+      if (this.contentStays(e, true)) items.push({ kind: 'opaque', blocks: this.container(e, false, true), unsettled: true });
+      return;
+    }
+    if (this.contentStays(e, false)) {
+      // A rejected deletion: its paragraphs' deleted text is back.
+      const restoring = this.restoring;
+      if (DELETION.has(e.name)) this.restoring = true;
+      this.collect(e, items);
+      this.restoring = restoring;
+      return;
+    }
+    for (const p of e.elements()) {
+      if (p.name === 'w:p') items.push({ kind: 'p', text: '', markGoes: true, sectPr: !!p.first('w:pPr')?.first('w:sectPr'), bare: true, mayEmpty: false });
     }
   }
 
@@ -355,11 +454,13 @@ class Simulation {
       if (n === 'w:sdt' && this.proposalRejected(e)) return;
       for (const c of e.elements()) inline(c, restored);
     };
-    for (const c of p.elements()) inline(c, false);
+    for (const c of p.elements()) inline(c, this.restoring);
     // Bare once decided: what is left is range markers (a decided insertion or deletion that goes leaves nothing).
     const gone = (c: XmlElement) => (INSERTION.has(c.name) || DELETION.has(c.name)) && this.verdictOf(c) !== null && !this.contentStays(c, false);
     const bare = p.elements().every((c) => c.name === 'w:pPr' || BETWEEN_BLOCKS.has(c.name) || gone(c) || (c.name === 'w:sdt' && this.proposalRejected(c)));
-    return { kind: 'p', text, markGoes: this.markGoes(p), sectPr: !!p.first('w:pPr')?.first('w:sectPr'), bare };
+    const content = p.elements().filter((c) => c.name !== 'w:pPr' && !BETWEEN_BLOCKS.has(c.name) && !gone(c));
+    const mayEmpty = content.length > 0 && content.every((c) => (INSERTION.has(c.name) || DELETION.has(c.name)) && this.verdictOf(c) === null);
+    return { kind: 'p', text, markGoes: this.markGoes(p), sectPr: !!p.first('w:pPr')?.first('w:sectPr'), bare, mayEmpty };
   }
 
   private markGoes(p: XmlElement): boolean {

@@ -1,9 +1,10 @@
 import { ConflictingChangeIdsError, UnknownChangeIdsError } from '../errors';
 import { insertProperty, sortBySchema } from '../ooxml/schema-order';
-import { XmlElement, isWithin, markDirty, remove, replaceWith, unwrap, walk, type XmlNode } from '../xml/tree';
+import { XmlElement, isWithin, markDirty, remove, replaceWith, unwrap, walk } from '../xml/tree';
 import type { Change } from './changes';
 import { MOVE_TYPES, type PartScan, type Site } from './sites';
 import { setId } from './ids';
+import { joinParagraphs } from './joins';
 import { repairStructure } from './structure';
 
 /**
@@ -60,13 +61,10 @@ export function applyToScans(scans: readonly PartScan[], changes: readonly Chang
     }
     if (decidedMoves.size) removeMoveRanges(root, scan.ranges, decidedMoves);
     repairStructure(root, scan.ranges);
-    if (joins.length) {
-      // Paragraphs join once the batch's rows, cells and content are gone, so a paragraph joins
-      // the paragraph that follows it in the result, whatever the batch removed in between.
-      // First to last (they were collected last to first), as batches deciding one mark each would.
-      for (const paragraph of joins.reverse()) if (isWithin(paragraph, root)) joinWithNext(paragraph);
-      repairStructure(root, scan.ranges);
-    }
+    // Paragraphs join once the batch's rows, cells and content are gone, so a paragraph joins
+    // the paragraph that follows it in the result, whatever the batch removed in between; one
+    // whose neighbour a later decision may still change waits for it (joins.ts).
+    if (joinParagraphs(root, joins, scan.ranges, scan.part)) repairStructure(root, scan.ranges);
   }
   keepMoveIds(changes, verdicts, partOf);
 }
@@ -88,19 +86,21 @@ function keepMoveIds(changes: readonly Change[], verdicts: ReadonlyMap<string, u
   }
 }
 
-/** `joins` collects, in the order decided, the paragraphs whose mark went (joined after the batch). */
+/** `joins` collects the paragraphs whose mark went (joined after the batch). */
 export function decideSite(site: Site, accept: boolean, joins: XmlElement[]): void {
   const el = site.el;
   switch (site.type) {
     case 'run-ins':
     case 'move-to':
       if (accept) unwrap(el);
+      else if (isBlockWrapper(el)) removeParagraphs(el, joins);
       else removeContent(el);
       return;
     case 'run-del':
     case 'move-from':
-      if (accept) removeContent(el);
-      else restoreDeleted(el);
+      if (!accept) restoreDeleted(el);
+      else if (isBlockWrapper(el)) removeParagraphs(el, joins);
+      else removeContent(el);
       return;
     case 'mark-ins':
     case 'mark-move-to':
@@ -170,6 +170,29 @@ function removeContent(el: XmlElement): void {
   if (parent?.name === 'm:r' && !parent.first('m:t') && !parent.elements().some((c) => c.name !== 'w:rPr')) remove(parent);
 }
 
+/**
+ * A w:ins or w:del (or move half) around whole paragraphs, at block level: Word writes the same
+ * as a revision of each paragraph's content and of its mark, and it is decided so. Kept, the
+ * wrapper goes and the paragraphs stay; gone, each paragraph loses its content and its mark
+ * (it joins its neighbour, joins.ts), and a table in it goes whole.
+ */
+function isBlockWrapper(el: XmlElement): boolean {
+  return el.elements().some((c) => c.name === 'w:p' || c.name === 'w:tbl');
+}
+
+function removeParagraphs(el: XmlElement, joins: XmlElement[]): void {
+  // Last to first, as every site is decided (`joins` is read in reverse).
+  for (const c of el.elements().reverse()) {
+    if (c.name !== 'w:p') {
+      remove(c);
+      continue;
+    }
+    for (const x of c.children.filter((n) => !(n.kind === 1 && n.name === 'w:pPr'))) remove(x);
+    joins.push(c);
+  }
+  unwrap(el);
+}
+
 /** Rejecting a deletion: the text comes back (w:delText -> w:t, w:delInstrText -> w:instrText). */
 function restoreDeleted(el: XmlElement): void {
   walk(el, (e) => {
@@ -190,122 +213,6 @@ function rename(el: XmlElement, name: string): void {
 function paragraphOfMark(marker: XmlElement): XmlElement | null {
   const p = marker.parent?.parent?.parent; // w:rPr -> w:pPr -> w:p
   return p?.name === 'w:p' ? p : null;
-}
-
-/** Block-level markup that may stand between two paragraphs and travels into the joined one. */
-const BETWEEN: ReadonlySet<string> = new Set([
-  'w:bookmarkStart', 'w:bookmarkEnd', 'w:commentRangeStart', 'w:commentRangeEnd', 'w:moveFromRangeStart',
-  'w:moveFromRangeEnd', 'w:moveToRangeStart', 'w:moveToRangeEnd', 'w:permStart', 'w:permEnd', 'w:proofErr',
-]);
-
-/**
- * Joins a paragraph whose mark went away with the next paragraph, which keeps its own properties.
- * A table that lost all its rows is passed over (it goes in the structural repair). Without a next
- * paragraph (before a table, or last in its story or cell) see joinBackward.
- */
-export function joinWithNext(p: XmlElement | null): void {
-  const container = p?.parent;
-  if (!p || !container) return;
-  const kids = container.children;
-  const between: XmlNode[] = [];
-  let next: XmlElement | null = null;
-  let stop: XmlElement | null = null;
-  for (let i = kids.indexOf(p) + 1; i < kids.length; i++) {
-    const k = kids[i]!;
-    if (k.kind !== 1) continue;
-    if (k.name === 'w:p') {
-      next = k;
-      break;
-    }
-    if (isRowlessTable(k)) continue;
-    if (!BETWEEN.has(k.name)) {
-      stop = k;
-      break;
-    }
-    between.push(k);
-  }
-  if (!next) {
-    joinBackward(p, stop);
-    return;
-  }
-  const moved = [...p.children.filter((c) => !(c.kind === 1 && c.name === 'w:pPr')), ...between];
-  const nextPPr = next.first('w:pPr');
-  const at = nextPPr ? next.children.indexOf(nextPPr) + 1 : 0;
-  const merged = [...next.children.slice(0, at), ...moved, ...next.children.slice(at)];
-  next.setChildren(merged);
-  remove(p);
-}
-
-/** A table whose rows were all removed: the structural repair removes it after the batch. */
-function isRowlessTable(el: XmlElement): boolean {
-  return el.name === 'w:tbl' && !el.elements().some((c) => c.name === 'w:tr' || c.name === 'w:sdt' || c.name === 'w:customXml');
-}
-
-/**
- * A paragraph whose mark went away with nothing to join forward (issue 17.1): directly before a
- * table, or last in its story. Word keeps a mark there (a story ends with one), so it is the mark
- * before that goes: the previous paragraph's content joins this one at its start, and this one
- * keeps its properties. An emptied paragraph so disappears into its predecessor, as Word's
- * results show. The previous paragraph's own tracked mark, if any, moves here with its content
- * (it is still to be decided, and deciding it joins onward the same way), so the document does
- * not depend on the order in which marks and content are decided.
- *
- * First in its story or cell, an empty paragraph directly before a table disappears (RP049's
- * baseline; range markers stay at block level, where they are allowed); any other stays: after a
- * table (two tables with nothing between would merge into one), or ending its story. A paragraph
- * carrying section properties stays (its w:sectPr ends a section).
- */
-function joinBackward(p: XmlElement, stop: XmlElement | null): void {
-  const pPr = p.first('w:pPr');
-  if (pPr?.first('w:sectPr')) return;
-  const atEnd = stop === null || (stop.name === 'w:sectPr' && p.parent?.name === 'w:body');
-  if (!atEnd && stop?.name !== 'w:tbl') return;
-  const content = p.children.filter((c) => !(c.kind === 1 && c.name === 'w:pPr'));
-  const previous = paragraphBefore(p);
-  if (previous?.name === 'w:p') {
-    const previousPPr = previous.first('w:pPr');
-    if (previousPPr?.first('w:sectPr')) return;
-    const marks = previousPPr?.first('w:rPr')?.elements().filter((c) => MARK_REVISIONS.has(c.name)) ?? [];
-    if (marks.length) {
-      const target = pPr ?? XmlElement.create('w:pPr');
-      if (!pPr) p.insertAt(0, target);
-      let rPr = target.first('w:rPr');
-      if (!rPr) {
-        rPr = XmlElement.create('w:rPr');
-        insertProperty(target, rPr);
-      }
-      for (const m of marks) insertProperty(rPr, m);
-    }
-    const joined = previous.children.filter((c) => !(c.kind === 1 && c.name === 'w:pPr'));
-    remove(previous);
-    const at = p.first('w:pPr') ? 1 : 0;
-    p.setChildren([...p.children.slice(0, at), ...joined, ...content]);
-  } else if (firstBlock(p) && !atEnd && content.every((c) => c.kind !== 1 || BETWEEN.has(c.name))) {
-    replaceWith(p, content.filter((c) => c.kind === 1));
-  }
-}
-
-const MARK_REVISIONS: ReadonlySet<string> = new Set(['w:ins', 'w:del', 'w:moveFrom', 'w:moveTo']);
-
-/** Whether nothing but range markers comes before `p` in its container. */
-function firstBlock(p: XmlElement): boolean {
-  const kids = p.parent!.children;
-  for (let i = kids.indexOf(p) - 1; i >= 0; i--) {
-    const k = kids[i]!;
-    if (k.kind === 1 && !BETWEEN.has(k.name) && !k.name.endsWith('Pr')) return false;
-  }
-  return true;
-}
-
-/** The paragraph-like block (w:p, or a block control or custom XML holding one) directly before `p`, if any. */
-function paragraphBefore(p: XmlElement): XmlElement | null {
-  const kids = p.parent!.children;
-  for (let i = kids.indexOf(p) - 1; i >= 0; i--) {
-    const k = kids[i]!;
-    if (k.kind !== 1 || BETWEEN.has(k.name)) continue;
-    return k.name === 'w:p' || k.name === 'w:sdt' || k.name === 'w:customXml' ? k : null;
-  }
-  return null;
 }
 
 function removeCell(cell: XmlElement): void {

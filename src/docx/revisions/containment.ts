@@ -1,5 +1,6 @@
 import type { XmlElement } from '../xml/tree';
 import type { Change } from './changes';
+import { joinDirections } from './joins';
 import { MOVE_TYPES, type Site, type SiteType } from './sites';
 
 /**
@@ -21,27 +22,38 @@ export interface Taker {
   removedOn: 'accept' | 'reject';
 }
 
-/** The element a site's decision removes, and on which verdict; null when no verdict removes anything of others. */
-function removedBy(site: Site): { el: XmlElement; on: 'accept' | 'reject' } | null {
+type Removal = { el: XmlElement; on: 'accept' | 'reject' };
+
+/** The elements a site's decision removes, and on which verdict; none when no verdict removes anything of others. */
+function removedBy(site: Site): Removal[] {
   const el = site.el;
   switch (site.type) {
     case 'run-ins':
     case 'move-to':
-      return { el, on: 'reject' };
     case 'run-del':
-    case 'move-from':
-      return { el, on: 'accept' };
+    case 'move-from': {
+      const on = site.type === 'run-ins' || site.type === 'move-to' ? 'reject' : 'accept';
+      // Around whole paragraphs, their marks go too (apply.ts, removeParagraphs): the last one may join the paragraph before.
+      const block = el.elements().some((c) => c.name === 'w:p');
+      return [{ el, on }, ...(block ? joinRemoves(el, null, on) : [])];
+    }
     case 'proposed':
-      return { el, on: 'reject' };
+      return [{ el, on: 'reject' }];
+    case 'ppr-change': {
+      // Rejecting it restores the old properties, numbering included: the live w:numPr (and the
+      // numbering change or insertion recorded in it) goes.
+      const numPr = el.parent?.name === 'w:pPr' ? el.parent.first('w:numPr') : null;
+      return numPr ? [{ el: numPr, on: 'reject' }] : [];
+    }
     case 'row-ins':
     case 'row-del': {
       const row = el.parent?.parent;
-      return row?.name === 'w:tr' ? { el: row, on: site.type === 'row-ins' ? 'reject' : 'accept' } : null;
+      return row?.name === 'w:tr' ? [{ el: row, on: site.type === 'row-ins' ? 'reject' : 'accept' }] : [];
     }
     case 'cell-ins':
     case 'cell-del': {
       const cell = el.parent?.parent;
-      return cell?.name === 'w:tc' ? { el: cell, on: site.type === 'cell-ins' ? 'reject' : 'accept' } : null;
+      return cell?.name === 'w:tc' ? [{ el: cell, on: site.type === 'cell-ins' ? 'reject' : 'accept' }] : [];
     }
     case 'mark-ins':
     case 'mark-move-to':
@@ -49,19 +61,27 @@ function removedBy(site: Site): { el: XmlElement; on: 'accept' | 'reject' } | nu
     case 'mark-move-from': {
       const pPr = el.parent?.parent;
       const p = pPr?.parent;
-      if (pPr?.name !== 'w:pPr' || p?.name !== 'w:p') return null;
-      const goesOn = site.type === 'mark-del' || site.type === 'mark-move-from' ? 'accept' : 'reject';
-      // Joining forward drops this paragraph's properties; with no paragraph after it, the one
-      // before joins it and loses its own (apply.ts, joinWithNext and joinBackward).
-      const [before, after] = neighbours(p);
-      if (after?.name === 'w:p') return { el: pPr, on: goesOn };
-      if (pPr.first('w:sectPr') || (after && after.name !== 'w:tbl' && after.name !== 'w:sectPr')) return null;
-      const beforePPr = before?.name === 'w:p' ? before.first('w:pPr') : null;
-      return beforePPr && !beforePPr.first('w:sectPr') ? { el: beforePPr, on: goesOn } : null;
+      if (pPr?.name !== 'w:pPr' || p?.name !== 'w:p') return [];
+      return joinRemoves(p, pPr, site.type === 'mark-del' || site.type === 'mark-move-from' ? 'accept' : 'reject');
     }
     default:
-      return null;
+      return [];
   }
+}
+
+/**
+ * What a paragraph mark that goes may remove (joins.ts, joinDirections): joining forward drops
+ * the paragraph's own properties (`own`); joining backward, the paragraph before joins it and
+ * loses its properties.
+ */
+function joinRemoves(block: XmlElement, own: XmlElement | null, on: 'accept' | 'reject'): Removal[] {
+  const { forward, backward } = joinDirections(block);
+  const out: Removal[] = forward && own ? [{ el: own, on }] : [];
+  if (!backward || own?.first('w:sectPr')) return out;
+  const before = neighbours(block)[0];
+  const beforePPr = before?.name === 'w:p' ? before.first('w:pPr') : null;
+  if (beforePPr && !beforePPr.first('w:sectPr')) out.push({ el: beforePPr, on });
+  return out;
 }
 
 /** Markup that may stand between blocks (apply.ts, BETWEEN). */
@@ -99,11 +119,16 @@ function isPartialMove(change: Change): boolean {
  * row is not taken: its other half stays, and the move with it; nor is what is left of a move).
  */
 export function takersOf(changes: readonly Change[]): Map<string, Taker[]> {
-  const removing = new Map<XmlElement, Taker & { mark: boolean }>();
+  // Several changes may remove one element (a paragraph's properties go when its own mark goes,
+  // and when the next paragraph's mark goes before a table): each of them takes what it holds.
+  const removing = new Map<XmlElement, (Taker & { mark: boolean })[]>();
   for (const change of changes) {
     for (const site of change.sites) {
-      const r = removedBy(site);
-      if (r) removing.set(r.el, { changeId: change.changeId, removedOn: r.on, mark: site.type.startsWith('mark-') });
+      for (const r of removedBy(site)) {
+        const list = removing.get(r.el) ?? [];
+        list.push({ changeId: change.changeId, removedOn: r.on, mark: site.type.startsWith('mark-') });
+        removing.set(r.el, list);
+      }
     }
   }
   const out = new Map<string, Taker[]>();
@@ -114,9 +139,10 @@ export function takersOf(changes: readonly Change[]): Map<string, Taker[]> {
     for (const site of change.sites) {
       const mine: Taker[] = [];
       for (let p = site.el.parent; p; p = p.parent) {
-        const t = removing.get(p);
         // A paragraph mark whose paragraph joins another travels with it: no mark takes a mark.
-        if (t && t.changeId !== change.changeId && !(t.mark && site.type.startsWith('mark-'))) mine.push({ changeId: t.changeId, removedOn: t.removedOn });
+        for (const t of removing.get(p) ?? []) {
+          if (t.changeId !== change.changeId && !(t.mark && site.type.startsWith('mark-'))) mine.push({ changeId: t.changeId, removedOn: t.removedOn });
+        }
       }
       common = common === null ? mine : common.filter((t) => mine.some((m) => m.changeId === t.changeId));
       if (!common.length) break;

@@ -124,3 +124,50 @@ describe('w:numberingChange', () => {
     expect(bodyOf(decide(docx, ['c1']))).toContain('<w:numPr><w:ilvl w:val="1"/><w:numId w:val="2"/></w:numPr>');
   });
 });
+
+describe('a paragraph mark beside a table a later decision removes', () => {
+  // c1: the mark of "before" deleted; the table's only row inserted (c2), or deleted (c3 in the second form).
+  const table = (rowMark: string) =>
+    `<w:tbl><w:tblPr/><w:tblGrid><w:gridCol w:w="3000"/></w:tblGrid><w:tr><w:trPr>${rowMark}</w:trPr><w:tc><w:p>${r('cell')}</w:p></w:tc></w:tr></w:tbl>`;
+  const docx = minimalDocx(
+    `<w:p>${r('first')}</w:p><w:p><w:pPr><w:jc w:val="center"/><w:rPr><w:del w:id="1" ${A}/></w:rPr></w:pPr>${r('before')}</w:p>` +
+      `${table(`<w:ins w:id="2" ${A}/>`)}<w:p><w:pPr><w:jc w:val="right"/></w:pPr>${r('after')}</w:p>`,
+  );
+
+  it('joins against the final neighbour whatever the order: the mark first waits for the row', () => {
+    for (const rowVerdict of ['accept', 'reject'] as const) {
+      const row = rowVerdict === 'accept' ? { accept: ['c2'] } : { reject: ['c2'] };
+      const once = decide(docx, ['c1', ...(row.accept ?? [])], row.reject ?? []);
+      expect(bodyOf(inBatches(docx, { accept: ['c1'] }, row)), rowVerdict).toBe(bodyOf(once));
+      expect(bodyOf(inBatches(docx, row, { accept: ['c1'] })), rowVerdict).toBe(bodyOf(once));
+    }
+    // The row rejected: the table goes and "before" joins "after" (keeping its properties); kept: "first" joins "before".
+    expect(bodyOf(decide(docx, ['c1'], ['c2']))).toContain('<w:jc w:val="right"/></w:pPr><w:r><w:t xml:space="preserve">before</w:t></w:r><w:r><w:t xml:space="preserve">after');
+    expect(bodyOf(decide(docx, ['c1', 'c2']))).toContain('<w:jc w:val="center"/></w:pPr><w:r><w:t xml:space="preserve">first</w:t></w:r><w:r><w:t xml:space="preserve">before');
+  });
+
+  it('waits visibly unchanged, with a hidden bookmark, and lists nothing new', () => {
+    const waiting = decide(docx, ['c1']);
+    expect(ids(waiting)).toEqual(['c2']);
+    expect(bodyOf(waiting)).toMatch(/before<\/w:t><\/w:r><w:bookmarkStart w:id="\d+" w:name="_RedlineJoin_document_1"\/><w:bookmarkEnd w:id="\d+"\/><\/w:p>/);
+    expect(bodyOf(decide(waiting, ['c2']))).not.toContain('_RedlineJoin');
+  });
+});
+
+describe('what a decision takes', () => {
+  it("a paragraph's properties go with its own mark and with the next mark joining backward: both take them", () => {
+    const docx = minimalDocx(
+      `<w:p><w:pPr><w:jc w:val="center"/><w:rPr><w:ins w:id="1" ${A}/></w:rPr><w:pPrChange w:id="2" ${A}><w:pPr/></w:pPrChange></w:pPr>${r('one')}</w:p>` +
+        `<w:p><w:pPr><w:rPr><w:del w:id="3" ${A}/></w:rPr></w:pPr>${r('two')}</w:p><w:tbl><w:tblPr/><w:tblGrid><w:gridCol w:w="3000"/></w:tblGrid><w:tr><w:tc><w:p>${r('cell')}</w:p></w:tc></w:tr></w:tbl><w:p/>`,
+    );
+    expect(openDocx(docx).takers().get('c2')).toEqual([{ changeId: 'c1', removedOn: 'reject' }, { changeId: 'c3', removedOn: 'accept' }]);
+  });
+
+  it('rejecting a paragraph property change takes the numbering change it restores away', () => {
+    const docx = minimalDocx(
+      `<w:p><w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/><w:numberingChange w:id="1" ${A} w:original=""/></w:numPr><w:jc w:val="center"/><w:pPrChange w:id="2" ${A}><w:pPr/></w:pPrChange></w:pPr>${r('one')}</w:p>`,
+    );
+    expect(openDocx(docx).takers().get('c1')).toEqual([{ changeId: 'c2', removedOn: 'reject' }]);
+    expect(ids(decide(docx, [], ['c2']))).toEqual([]);
+  });
+});

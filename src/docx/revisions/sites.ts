@@ -63,11 +63,11 @@ export interface ControlBoundary {
   target: XmlElement | null;
 }
 
-const CONTROL_RANGE = /^w:customXml(Ins|Del|MoveFrom|MoveTo)Range(Start|End)$/;
+export const CONTROL_RANGE = /^w:customXml(Ins|Del|MoveFrom|MoveTo)Range(Start|End)$/;
 const CONTROL_TYPE: Record<string, SiteType> = { Ins: 'control-ins', Del: 'control-del', MoveFrom: 'control-move-from', MoveTo: 'control-move-to' };
 
 /** The content control or custom XML element a boundary range's start marker bounds, if any. */
-function boundedBy(start: XmlElement): XmlElement | null {
+export function boundedBy(start: XmlElement): XmlElement | null {
   const parent = start.parent;
   if (!parent) return null;
   const kids = parent.children;

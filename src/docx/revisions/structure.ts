@@ -39,6 +39,7 @@ export function repairStructure(root: XmlElement, ranges: readonly XmlElement[])
     if (INLINE_WRAPPERS.has(name) && isInline(el) && el.elements().length === 0 && el.attr('w:id') === null) remove(el);
     else if (name === 'w:tr' && el.all('w:tc').length === 0 && !el.first('w:sdt') && !el.first('w:customXml')) remove(el);
     else if (name === 'w:tbl' && el.all('w:tr').length === 0 && !el.first('w:sdt') && !el.first('w:customXml')) remove(el);
+    else if (isEmptiedParagraphProperties(el)) remove(el);
   }
   for (const el of dirty) {
     if (!isWithin(el, root)) continue;
@@ -46,6 +47,16 @@ export function repairStructure(root: XmlElement, ranges: readonly XmlElement[])
     else if (el.name === 'w:body') endWithParagraph(el, el.first('w:sectPr'));
   }
   removeOrphanRanges(root, ranges);
+}
+
+/**
+ * A paragraph's properties, or its mark's, that a decision left empty: they go, so that the
+ * result does not depend on which of the decisions inside them came last (a mark revision
+ * carried into a paragraph without properties, joins.ts, leaves them empty when decided there).
+ */
+function isEmptiedParagraphProperties(el: XmlElement): boolean {
+  if (el.elements().length) return false;
+  return el.name === 'w:pPr' || (el.name === 'w:rPr' && el.parent?.name === 'w:pPr');
 }
 
 function isInline(el: XmlElement): boolean {

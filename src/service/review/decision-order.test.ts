@@ -11,7 +11,7 @@ import type { SessionGrant } from '../../contract/auth';
 import { ReviewResponse } from '../../contract/review';
 import { Prng } from '../../docx/fixture/prng';
 import { generateFixture } from '../../../test/conformance/decision-fixtures';
-import { marksBesideBlocks, planTrial } from '../../../test/conformance/decision-trials';
+import { planTrial } from '../../../test/conformance/decision-trials';
 import { partsOf } from '../../../test/support/docx-files';
 import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
 
@@ -78,7 +78,6 @@ describe('decisions over HTTP: one batch or many, in any order', () => {
 
   it('same document, revisions and track states (generated documents, random decisions and orders)', async () => {
     let trials = 0;
-    let compared = 0;
     await fc.assert(
       fc.asyncProperty(fc.nat(), fc.nat(), fc.boolean(), async (fixtureSeed, planSeed, decideAll) => {
         const bytes = generateFixture(fixtureSeed).bytes;
@@ -92,16 +91,12 @@ describe('decisions over HTTP: one batch or many, in any order', () => {
         expect(statesOf(batched)).toEqual(statesOf(once));
         expect(batched.track!.counts).toEqual(once.track!.counts);
         if (decideAll) expect(once.track!.counts.open).toBe(0);
-        // The one known limit of the document (decision-trials.ts): a mark decided beside a table a later batch removes.
-        const blocked = marksBesideBlocks(bytes);
-        if (plan.batches.slice(0, -1).some((b) => b.some((id) => blocked.has(id)))) return;
-        compared++;
         expect(batched.revisions.map((r) => r.change_id)).toEqual(once.revisions.map((r) => r.change_id));
         expect(documentOf(batched)).toEqual(documentOf(once));
       }),
       { seed: 2222, numRuns: 12 },
     );
-    expect(compared).toBeGreaterThan(trials / 2);
+    expect(trials).toBe(12);
   }, 240_000);
 
   it('accepting an inserted row leaves the changes inside it open; rejecting it takes them, recorded and refused after', async () => {

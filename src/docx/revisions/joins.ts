@@ -1,0 +1,324 @@
+import { insertProperty } from '../ooxml/schema-order';
+import { XmlElement, isWithin, remove, replaceWith, type XmlNode } from '../xml/tree';
+import { CONTROL_RANGE, boundedBy, proposedId } from './sites';
+
+/**
+ * Paragraph joins: a paragraph whose mark went (a deleted mark accepted, an inserted one
+ * rejected) joins its neighbour once the batch's rows, cells and content are gone.
+ *
+ * Where it joins depends on what follows it, and a later batch can still change that: a table
+ * whose every row is a tracked insertion or deletion may lose them all, a content control with a
+ * tracked boundary may be unwrapped (or a proposed one removed), an undecided w:ins/w:del around
+ * whole paragraphs goes one way or the other, tracked content may still all go from a first
+ * paragraph that would then vanish. Joining now, against what is there now, would make the
+ * document depend on the order of the decisions (a mark decided before its table's rows joins
+ * backward, in one batch with them forward). So such a paragraph waits: it keeps its content and
+ * properties, and a hidden bookmark (`_RedlineJoin_<part>_<n>`, which Word keeps and does not
+ * show) records that its mark went. Every later batch on the part looks at
+ * the waiting paragraphs again, and joins each whose neighbour is settled, against that final
+ * neighbour, as one batch deciding everything would have. The document so depends only on which
+ * changes were decided.
+ */
+const WAIT_NAME = '_RedlineJoin_';
+
+/**
+ * Joins (or lets wait) the paragraphs whose mark this batch took away (`gone`, last to first),
+ * and those waiting from earlier batches, first to last. `ranges` are the part's range markers (PartScan.ranges),
+ * which hold the waiting bookmarks; `part` names the part in their names. Returns whether
+ * anything was looked at.
+ */
+export function joinParagraphs(root: XmlElement, gone: readonly XmlElement[], ranges: readonly XmlElement[], part: string): boolean {
+  const waitingBefore = ranges.filter((el) => el.name === 'w:bookmarkStart' && el.attr('w:name')?.startsWith(WAIT_NAME) && el.parent?.name === 'w:p');
+  if (!gone.length && !waitingBefore.length) return false;
+  // `gone` comes last to first (apply.ts decides in reverse document order); only paragraphs
+  // waiting from earlier batches need placing among them.
+  const live = [...new Set([...gone].reverse())].filter((p) => isWithin(p, root));
+  const all = waitingBefore.length ? [...new Set([...live, ...waitingBefore.map((el) => el.parent!)])].filter((p) => isWithin(p, root)).sort(documentOrder) : live;
+  const still: XmlElement[] = [];
+  for (const p of all) {
+    if (!isWithin(p, root)) continue;
+    if (joinUnsettled(p)) {
+      still.push(p);
+      continue;
+    }
+    const marker = waitMarkerOf(p);
+    if (marker) removeWaitMarker(p, marker);
+    joinWithNext(p);
+  }
+  // Named by their order in the part, so the names (and ids) are the same whichever batches
+  // made them wait: a paragraph may wait for one mark in one order, another in another.
+  const tag = part.replace(/^.*\//, '').replace(/\.xml$/, '');
+  still.forEach((p, k) => {
+    const name = `${WAIT_NAME}${tag}_${k + 1}`;
+    const marker = waitMarkerOf(p);
+    if (marker?.attr('w:name') === name) return;
+    if (marker) removeWaitMarker(p, marker);
+    addWaitMarker(p, name);
+  });
+  return true;
+}
+
+function waitMarkerOf(p: XmlElement): XmlElement | null {
+  return p.elements().find((c) => c.name === 'w:bookmarkStart' && (c.attr('w:name') ?? '').startsWith(WAIT_NAME)) ?? null;
+}
+
+/**
+ * Bookmark ids are their own space in Word's files; the waiting ones sit far above Word's, and
+ * follow from the name (the same whichever batch wrote it).
+ */
+function waitBookmarkId(name: string): string {
+  let h = 0;
+  for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) % 1_000_000_000;
+  return String(1_000_000_000 + h);
+}
+
+function addWaitMarker(p: XmlElement, name: string): void {
+  const id = waitBookmarkId(name);
+  p.append(XmlElement.create('w:bookmarkStart', { 'w:id': id, 'w:name': name }));
+  p.append(XmlElement.create('w:bookmarkEnd', { 'w:id': id }));
+}
+
+function removeWaitMarker(p: XmlElement, start: XmlElement): void {
+  const id = start.attr('w:id');
+  const end = p.elements().find((c) => c.name === 'w:bookmarkEnd' && c.attr('w:id') === id);
+  remove(start);
+  if (end) remove(end);
+}
+
+/** Document order of two elements of one tree. */
+function documentOrder(a: XmlElement, b: XmlElement): number {
+  const path = (e: XmlElement): XmlElement[] => {
+    const out: XmlElement[] = [];
+    for (let x: XmlElement | null = e; x; x = x.parent) out.unshift(x);
+    return out;
+  };
+  const pa = path(a);
+  const pb = path(b);
+  let i = 0;
+  while (i < pa.length && i < pb.length && pa[i] === pb[i]) i++;
+  if (i === pa.length || i === pb.length) return pa.length - pb.length;
+  const parent = pa[i - 1]!;
+  return parent.children.indexOf(pa[i]!) - parent.children.indexOf(pb[i]!);
+}
+
+/**
+ * Whether how a paragraph joins can still change through decisions not taken yet: the block
+ * after it is a table that may still lose every row, or a content control that may still be
+ * unwrapped or removed, or it ends such a control; or, joining backward (a settled table after
+ * it, or its container's end), the block before it is such a table or control, or (first in its
+ * container, before a table) it holds only tracked content that may yet all go, which decides
+ * whether it vanishes.
+ */
+function joinUnsettled(p: XmlElement): boolean {
+  const next = blockAfter(p);
+  if (next?.name === 'w:p') return false;
+  if (followerMayChange(p, next)) return true;
+  const kids = p.parent!.children;
+  let previous: XmlElement | null = null;
+  for (let i = kids.indexOf(p) - 1; i >= 0 && !previous; i--) {
+    const k = kids[i]!;
+    if (k.kind === 1 && !BETWEEN.has(k.name) && !CONTROL_RANGE.test(k.name) && !k.name.endsWith('Pr')) previous = k;
+  }
+  if (previous && previous.name !== 'w:p' && blockMayChange(previous)) return true;
+  return !previous && next?.name === 'w:tbl' && mayEmpty(p);
+}
+
+/** The block after `block` in its container (range markers and emptied tables passed over), if any. */
+function blockAfter(block: XmlElement): XmlElement | null {
+  const kids = block.parent!.children;
+  for (let i = kids.indexOf(block) + 1; i < kids.length; i++) {
+    const k = kids[i]!;
+    if (k.kind === 1 && !isRowlessTable(k) && !BETWEEN.has(k.name) && !CONTROL_RANGE.test(k.name)) return k;
+  }
+  return null;
+}
+
+/** Whether what follows `block` (`next`, or its container's end) may still be removed or unwrapped. */
+function followerMayChange(block: XmlElement, next: XmlElement | null): boolean {
+  if (next) return blockMayChange(next);
+  const container = block.parent!;
+  if (MARK_REVISIONS.has(container.name)) return true;
+  const control = container.name === 'w:sdtContent' ? container.parent : container.name === 'w:customXml' ? container : null;
+  return !!control && controlMayChange(control);
+}
+
+/**
+ * A table that may lose every row, a control that may be unwrapped or removed, or an undecided
+ * revision around whole paragraphs (apply.ts, isBlockWrapper), which goes one way or the other.
+ */
+function blockMayChange(block: XmlElement): boolean {
+  if (block.name === 'w:tbl') return tableMayGo(block);
+  if (block.name === 'w:sdt' || block.name === 'w:customXml') return controlMayChange(block);
+  return MARK_REVISIONS.has(block.name);
+}
+
+/**
+ * Which ways a paragraph (or a revision around paragraphs) whose mark goes may join, now or once
+ * what follows it is settled (containment.ts: what its decision may take): forward into the
+ * paragraph after it (its own properties go), backward (the paragraph before it joins it and
+ * loses its properties: before a table or at its container's end).
+ */
+export function joinDirections(block: XmlElement): { forward: boolean; backward: boolean } {
+  const next = blockAfter(block);
+  if (next?.name === 'w:p') return { forward: true, backward: false };
+  const unsettled = followerMayChange(block, next);
+  return { forward: unsettled, backward: unsettled || next === null || next.name === 'w:tbl' || next.name === 'w:sectPr' };
+}
+
+/** Content left, all of it tracked insertions or deletions whose decisions may yet remove it. */
+function mayEmpty(p: XmlElement): boolean {
+  const content = p.elements().filter((c) => c.name !== 'w:pPr' && !BETWEEN.has(c.name));
+  return content.length > 0 && content.every((c) => MARK_REVISIONS.has(c.name));
+}
+
+/** Every row of the table still carries a tracked insertion or deletion (of itself or of all its cells). */
+function tableMayGo(tbl: XmlElement): boolean {
+  const rows = within(tbl, 'w:tr');
+  return rows.length > 0 && rows.every((tr) => {
+    const trPr = tr.first('w:trPr');
+    if (trPr?.first('w:ins') || trPr?.first('w:del')) return true;
+    const cells = within(tr, 'w:tc');
+    return cells.length > 0 && cells.every((tc) => {
+      const tcPr = tc.first('w:tcPr');
+      return !!(tcPr?.first('w:cellIns') || tcPr?.first('w:cellDel'));
+    });
+  });
+}
+
+/** Rows of a table or cells of a row, also inside row- or cell-level controls and custom XML. */
+function within(e: XmlElement, name: string): XmlElement[] {
+  const inner = (c: XmlElement) => (c.name === 'w:sdt' ? (c.first('w:sdtContent') ?? c) : c);
+  return e.elements().flatMap((c) => (c.name === name ? [c] : c.name === 'w:sdt' || c.name === 'w:customXml' ? within(inner(c), name) : []));
+}
+
+/** A proposed control still open, or a control with a tracked boundary still open (its range start names it). */
+function controlMayChange(control: XmlElement): boolean {
+  if (control.name === 'w:sdt' && proposedId(control) !== null) return true;
+  const inner = control.name === 'w:sdt' ? control.first('w:sdtContent') : control;
+  const candidates: XmlElement[] = [...(inner?.elements() ?? [])];
+  const siblings = control.parent?.children ?? [];
+  for (let i = siblings.indexOf(control) - 1; i >= 0; i--) {
+    const k = siblings[i]!;
+    if (k.kind !== 1) continue;
+    if (!CONTROL_RANGE.test(k.name)) break;
+    candidates.push(k);
+  }
+  return candidates.some((c) => CONTROL_RANGE.test(c.name) && c.name.endsWith('Start') && boundedBy(c) === control);
+}
+
+/** Block-level markup that may stand between two paragraphs and travels into the joined one. */
+const BETWEEN: ReadonlySet<string> = new Set([
+  'w:bookmarkStart', 'w:bookmarkEnd', 'w:commentRangeStart', 'w:commentRangeEnd', 'w:moveFromRangeStart',
+  'w:moveFromRangeEnd', 'w:moveToRangeStart', 'w:moveToRangeEnd', 'w:permStart', 'w:permEnd', 'w:proofErr',
+]);
+
+/**
+ * Joins a paragraph whose mark went away with the next paragraph, which keeps its own properties.
+ * A table that lost all its rows is passed over (it goes in the structural repair). Without a next
+ * paragraph (before a table, or last in its story or cell) see joinBackward.
+ */
+function joinWithNext(p: XmlElement | null): void {
+  const container = p?.parent;
+  if (!p || !container) return;
+  const kids = container.children;
+  const between: XmlNode[] = [];
+  let next: XmlElement | null = null;
+  let stop: XmlElement | null = null;
+  for (let i = kids.indexOf(p) + 1; i < kids.length; i++) {
+    const k = kids[i]!;
+    if (k.kind !== 1) continue;
+    if (k.name === 'w:p') {
+      next = k;
+      break;
+    }
+    if (isRowlessTable(k)) continue;
+    if (!BETWEEN.has(k.name)) {
+      stop = k;
+      break;
+    }
+    between.push(k);
+  }
+  if (!next) {
+    joinBackward(p, stop);
+    return;
+  }
+  const moved = [...p.children.filter((c) => !(c.kind === 1 && c.name === 'w:pPr')), ...between];
+  const nextPPr = next.first('w:pPr');
+  const at = nextPPr ? next.children.indexOf(nextPPr) + 1 : 0;
+  const merged = [...next.children.slice(0, at), ...moved, ...next.children.slice(at)];
+  next.setChildren(merged);
+  remove(p);
+}
+
+/** A table whose rows were all removed: the structural repair removes it after the batch. */
+function isRowlessTable(el: XmlElement): boolean {
+  return el.name === 'w:tbl' && !el.elements().some((c) => c.name === 'w:tr' || c.name === 'w:sdt' || c.name === 'w:customXml');
+}
+
+/**
+ * A paragraph whose mark went away with nothing to join forward (issue 17.1): directly before a
+ * table, or last in its story. Word keeps a mark there (a story ends with one), so it is the mark
+ * before that goes: the previous paragraph's content joins this one at its start, and this one
+ * keeps its properties. An emptied paragraph so disappears into its predecessor, as Word's
+ * results show. The previous paragraph's own tracked mark, if any, moves here with its content
+ * (it is still to be decided, and deciding it joins onward the same way), so the document does
+ * not depend on the order in which marks and content are decided.
+ *
+ * First in its story or cell, an empty paragraph directly before a table disappears (RP049's
+ * baseline; range markers stay at block level, where they are allowed); any other stays: after a
+ * table (two tables with nothing between would merge into one), or ending its story. A paragraph
+ * carrying section properties stays (its w:sectPr ends a section).
+ */
+function joinBackward(p: XmlElement, stop: XmlElement | null): void {
+  const pPr = p.first('w:pPr');
+  if (pPr?.first('w:sectPr')) return;
+  const atEnd = stop === null || (stop.name === 'w:sectPr' && p.parent?.name === 'w:body');
+  if (!atEnd && stop?.name !== 'w:tbl') return;
+  const content = p.children.filter((c) => !(c.kind === 1 && c.name === 'w:pPr'));
+  const previous = paragraphBefore(p);
+  if (previous?.name === 'w:p') {
+    const previousPPr = previous.first('w:pPr');
+    if (previousPPr?.first('w:sectPr')) return;
+    const marks = previousPPr?.first('w:rPr')?.elements().filter((c) => MARK_REVISIONS.has(c.name)) ?? [];
+    if (marks.length) {
+      const target = pPr ?? XmlElement.create('w:pPr');
+      if (!pPr) p.insertAt(0, target);
+      let rPr = target.first('w:rPr');
+      if (!rPr) {
+        rPr = XmlElement.create('w:rPr');
+        insertProperty(target, rPr);
+      }
+      for (const m of marks) insertProperty(rPr, m);
+    }
+    const joined = previous.children.filter((c) => !(c.kind === 1 && c.name === 'w:pPr'));
+    remove(previous);
+    const at = p.first('w:pPr') ? 1 : 0;
+    p.setChildren([...p.children.slice(0, at), ...joined, ...content]);
+  } else if (firstBlock(p) && !atEnd && content.every((c) => c.kind !== 1 || BETWEEN.has(c.name))) {
+    replaceWith(p, content.filter((c) => c.kind === 1));
+  }
+}
+
+const MARK_REVISIONS: ReadonlySet<string> = new Set(['w:ins', 'w:del', 'w:moveFrom', 'w:moveTo']);
+
+/** Whether nothing but range markers comes before `p` in its container. */
+function firstBlock(p: XmlElement): boolean {
+  const kids = p.parent!.children;
+  for (let i = kids.indexOf(p) - 1; i >= 0; i--) {
+    const k = kids[i]!;
+    if (k.kind === 1 && !BETWEEN.has(k.name) && !k.name.endsWith('Pr')) return false;
+  }
+  return true;
+}
+
+/** The paragraph-like block (w:p, or a block control or custom XML holding one) directly before `p`, if any. */
+function paragraphBefore(p: XmlElement): XmlElement | null {
+  const kids = p.parent!.children;
+  for (let i = kids.indexOf(p) - 1; i >= 0; i--) {
+    const k = kids[i]!;
+    if (k.kind !== 1 || BETWEEN.has(k.name)) continue;
+    return k.name === 'w:p' || k.name === 'w:sdt' || k.name === 'w:customXml' ? k : null;
+  }
+  return null;
+}
+
