@@ -25,17 +25,6 @@ const HAS_FILES = existsSync(FILES);
 const HAS_LO = spawnSync('soffice', ['--version']).status === 0;
 const DATE = '2025-05-01T00:00:00Z';
 
-/**
- * Pairs where the contract cannot hold, and why. Checked to still fail the way described, so a
- * fix is noticed.
- */
-const KNOWN: Record<string, string> = {
-  'WC-2050':
-    'Newer\'s footnote 1 is written <w:footnote w:id="1"/>, without any paragraph (invalid: a note holds at least one). ' +
-    'The output keeps one paragraph in the note, its text deleted, so accept-all shows one empty note paragraph more.',
-  'WC-2060': 'The same pair the other way round: older\'s note has no paragraph, so reject-all shows one empty note paragraph more.',
-};
-
 const pairs = HAS_PAIRS
   ? readFileSync(PAIRS, 'utf8').trim().split('\n').slice(1).map((l) => {
       const [id, older, newer, count] = l.split('\t');
@@ -60,8 +49,7 @@ describe.skipIf(!HAS_PAIRS)('compare: the WmlComparer pairs of corpus/compare', 
       counts.push(`  ${pair.id}: ${contract.changes} / ${pair.wmlComparer}`);
       expect(result.differences).toHaveLength(contract.changes);
       expect(structuralProblems(result.bytes)).toEqual([]);
-      if (KNOWN[pair.id]) expect(contract.problems, KNOWN[pair.id]).toHaveLength(1);
-      else expect(contract.problems).toEqual([]);
+      expect(contract.problems).toEqual([]);
     });
   }
 

@@ -27,7 +27,10 @@ export function storyParagraphs(bytes: Uint8Array, opts: { bodyOnly?: boolean } 
         if (type && type !== 'normal') continue;
         // Notes nobody references are left over from deleted references; only referenced ones count.
         out.push(`${name}#${note.attr('w:id')}`);
-        blocks(note, (t) => out.push(`${name}: ${t}`));
+        // A note without a paragraph (invalid, but written by some producers) reads as one empty paragraph, as Word opens it.
+        let n = 0;
+        blocks(note, (t) => (n++, out.push(`${name}: ${t}`)));
+        if (n === 0) out.push(`${name}: `);
       }
     } else blocks(container, (t) => out.push(`${name}: ${t}`));
   }
@@ -46,7 +49,10 @@ function blocks(container: XmlElement, emit: (text: string) => void): void {
         emit('<row>');
         for (const tc of within(tr, 'w:tc')) {
           emit('<cell>');
-          blocks(tc, emit);
+          // A cell without a paragraph (invalid) reads as one empty paragraph, as Word opens it.
+          let n = 0;
+          blocks(tc, (t) => (n++, emit(t)));
+          if (n === 0) emit('');
         }
       }
     } else if (e.name === 'w:sdt') {

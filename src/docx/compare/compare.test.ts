@@ -171,6 +171,17 @@ describe('compareDocx: other stories and units', () => {
     ]);
   });
 
+  it('a note without any paragraph (invalid, as some producers write it) reads as one empty paragraph, both ways', () => {
+    const withText = storiesDocx('Header', 'A footnote text');
+    const empty = storiesDocx('Header', null);
+    const emptied = compare(withText, empty);
+    expect(emptied.result.differences.map((d) => [d.story, d.kind, d.textPreview])).toEqual([['word/footnotes.xml', 'delete', 'A footnote text']]);
+    // The output's note is valid: it keeps a paragraph.
+    expect(readPart(emptied.result.bytes, 'word/footnotes.xml')).toMatch(/<w:footnote w:id="1"><w:p>/);
+    const filled = compare(empty, withText);
+    expect(filled.result.differences.map((d) => [d.story, d.kind, d.textPreview])).toEqual([['word/footnotes.xml', 'insert', 'A footnote text']]);
+  });
+
   it('a hyperlink is compared as a unit and kept intact', () => {
     const link = (t: string) => `<w:hyperlink w:anchor="x">${r(t)}</w:hyperlink>`;
     const { body } = compare(minimalDocx(p(r('See '), link('clause one'), r('.'))), minimalDocx(p(r('See '), link('clause two'), r('.'))));
@@ -241,7 +252,8 @@ describe('compareDocx: inputs with tracked changes', () => {
   });
 });
 
-function storiesDocx(header: string, footnote: string): Uint8Array {
+/** A body with a header and one footnote; `footnote` is the note's text, or null for a note without any paragraph. */
+function storiesDocx(header: string, footnote: string | null): Uint8Array {
   const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
   const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
   const files: Record<string, Uint8Array> = {
@@ -259,7 +271,7 @@ function storiesDocx(header: string, footnote: string): Uint8Array {
     ),
     'word/header1.xml': strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:hdr xmlns:w="${W}">${p(r(header))}</w:hdr>`),
     'word/footnotes.xml': strToU8(
-      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:footnotes xmlns:w="${W}"><w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote><w:footnote w:id="1"><w:p><w:r><w:footnoteRef/></w:r>${r(` ${footnote}`)}</w:p></w:footnote></w:footnotes>`,
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:footnotes xmlns:w="${W}"><w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote>${footnote === null ? '<w:footnote w:id="1"/>' : `<w:footnote w:id="1"><w:p><w:r><w:footnoteRef/></w:r>${r(` ${footnote}`)}</w:p></w:footnote>`}</w:footnotes>`,
     ),
   };
   return zipSync(files);

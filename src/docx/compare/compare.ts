@@ -7,6 +7,7 @@ import { previewOf } from '../revisions/preview';
 import { scanPart, type PartScan } from '../revisions/sites';
 import { walk, type XmlElement } from '../xml/tree';
 import { Interner } from './diff';
+import { repairEmptyContainers } from './empty-containers';
 import { PackageImport } from './import';
 import { Plan, RevisionWriter } from './mark';
 import { StoryReader } from './model';
@@ -53,6 +54,7 @@ export function compareDocx(older: Uint8Array, newer: Uint8Array, options: Compa
   const view = options.view ?? 'accepted';
   const keep = options.keepNewerRevisions === true;
   const newPkg = DocxPackage.open(newer, options.open);
+  repairEmptyContainers(newPkg);
   const firstId = keep ? highestRevisionId(newPkg) + 1 : (resolveAll(newPkg, view), 1);
   const rw = new RevisionWriter(options.author ?? 'Comparison', options.date ?? new Date().toISOString(), firstId);
   const plan = planChanges(older, newPkg, rw, options);
@@ -74,6 +76,7 @@ function planChanges(older: Uint8Array, newPkg: DocxPackage, rw: RevisionWriter,
   const view = options.view ?? 'accepted';
   const keep = options.keepNewerRevisions === true;
   const oldPkg = DocxPackage.open(older, options.open);
+  repairEmptyContainers(oldPkg);
   resolveAll(oldPkg, view);
   const plan = new Plan(rw);
   const importer = new PackageImport(oldPkg, newPkg);
