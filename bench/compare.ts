@@ -99,6 +99,11 @@ function benchmarkContract(): void {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  // The untracked check (keepNewerRevisions, rejected views) on a document against itself: every
+  // difference it reports is an edit nobody made.
+  const source = ingestDocx(buildBenchmarkContract()).bytes;
+  const self = compareDocx(source, source, { view: 'rejected', keepNewerRevisions: true, date: '2025-05-01T00:00:00Z' });
+  console.log(`  untracked check of the source against itself: ${self.differences.length} differences (target 0)`);
   const result = compareDocx(older, newer, { date: '2025-05-01T00:00:00Z' });
   const contract = checkContract(older, newer, result.bytes);
   console.log(`  round trip: ${contract.problems.length ? contract.problems.join('; ') : 'accept-all gives newer, reject-all gives older'}`);

@@ -5,6 +5,8 @@
  * - property: for every tracked-change file d of corpus/files, compare(reject-all(d), accept-all(d))
  *   keeps the contract and finds changes wherever d's changes change anything; and, seeded,
  *   the same for random mixes of accepted and rejected changes on either side;
+ * - property: with keepNewerRevisions (the untracked check), compare(d, d) and
+ *   compare(reject-all(d), d) add no change and list exactly d's own revisions;
  * - every output is structurally valid for Word, and LibreOffice opens a sample of them.
  */
 import { spawnSync } from 'node:child_process';
@@ -13,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compareDocx, openDocx } from '../../src/docx/index';
+import { compareDocx, ingestDocx, openDocx } from '../../src/docx/index';
 import { checkContract, contractText, decideAll } from '../support/compare-contract';
 import { structuralProblems } from './validity';
 
@@ -107,6 +109,27 @@ describe.skipIf(!HAS_FILES)('compare property: reject-all(d) against accept-all(
       }),
       { seed: 12, numRuns: 5, examples: files.map((f) => [f]) },
     );
+  }, 240_000);
+
+  it('keepNewerRevisions adds nothing between a file and itself, or its own rejected view (the untracked check)', () => {
+    // Every file as the service holds it (ingested: revision ids unique), compared with itself and
+    // with its own reject-all: nothing was edited without tracking, so the comparison adds no
+    // change, and the output lists exactly the file's own revisions.
+    const listing = (bytes: Uint8Array): string[] => openDocx(bytes).revisions().map((x) => `${x.change_id} ${x.kind} ${x.author} ${x.text_preview}`);
+    let checked = 0;
+    for (const f of files) {
+      const raw = load(f);
+      if (!raw) continue;
+      const d = ingestDocx(raw).bytes;
+      const own = listing(d);
+      for (const [label, older] of [['itself', d], ['its reject-all', decideAll(d, 'reject')]] as const) {
+        const result = compareDocx(older, d, { view: 'rejected', keepNewerRevisions: true, author: 'Untracked edit', date: DATE });
+        expect(result.differences, `${f} against ${label}`).toEqual([]);
+        expect(listing(result.bytes), `${f} against ${label}`).toEqual(own);
+      }
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(0);
   }, 240_000);
 
   it('keeps the contract on random mixes of accepted and rejected changes on either side', () => {

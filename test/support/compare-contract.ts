@@ -27,10 +27,7 @@ export function storyParagraphs(bytes: Uint8Array, opts: { bodyOnly?: boolean } 
         if (type && type !== 'normal') continue;
         // Notes nobody references are left over from deleted references; only referenced ones count.
         out.push(`${name}#${note.attr('w:id')}`);
-        // A note without a paragraph (invalid, but written by some producers) reads as one empty paragraph, as Word opens it.
-        let n = 0;
-        blocks(note, (t) => (n++, out.push(`${name}: ${t}`)));
-        if (n === 0) out.push(`${name}: `);
+        blocks(note, (t) => out.push(`${name}: ${t}`));
       }
     } else blocks(container, (t) => out.push(`${name}: ${t}`));
   }
@@ -41,25 +38,37 @@ function rank(name: string): number {
   return name === 'word/document.xml' ? 0 : name.includes('header') ? 1 : name.includes('footer') ? 2 : 3;
 }
 
+/**
+ * The paragraphs of a container as Word opens it: a container without any paragraph (a note
+ * written `<w:footnote w:id="1"/>`), or ending with a table, reads with one empty paragraph at its
+ * end (Word always ends a story, a note and a cell with a paragraph).
+ */
 function blocks(container: XmlElement, emit: (text: string) => void): void {
+  if (!blocksOf(container, emit)) emit('');
+}
+
+/** Emits the container's paragraphs; whether it ended with a paragraph. */
+function blocksOf(container: XmlElement, emit: (text: string) => void): boolean {
+  let endsWithParagraph = false;
   for (const e of container.elements()) {
-    if (e.name === 'w:p') emit(paragraphText(e));
-    else if (e.name === 'w:tbl') {
+    if (e.name === 'w:p') {
+      emit(paragraphText(e));
+      endsWithParagraph = true;
+    } else if (e.name === 'w:tbl') {
+      endsWithParagraph = false;
       for (const tr of within(e, 'w:tr')) {
         emit('<row>');
         for (const tc of within(tr, 'w:tc')) {
           emit('<cell>');
-          // A cell without a paragraph (invalid) reads as one empty paragraph, as Word opens it.
-          let n = 0;
-          blocks(tc, (t) => (n++, emit(t)));
-          if (n === 0) emit('');
+          blocks(tc, emit);
         }
       }
     } else if (e.name === 'w:sdt') {
       const c = e.first('w:sdtContent');
-      if (c) blocks(c, emit);
-    } else if (e.name === 'w:customXml') blocks(e, emit);
+      if (c) endsWithParagraph = blocksOf(c, emit);
+    } else if (e.name === 'w:customXml') endsWithParagraph = blocksOf(e, emit);
   }
+  return endsWithParagraph;
 }
 
 function paragraphText(p: XmlElement): string {

@@ -243,6 +243,34 @@ describe('compareDocx: inputs with tracked changes', () => {
     expect(openDocx(back).revisions().map((x) => x.text_preview)).toEqual(['new', 'paragraph']);
   });
 
+  it('keepNewerRevisions: identical documents carrying every kind of revision give no difference (demo contract)', () => {
+    // Property changes, moves, proposed controls, inserted numbering, rows and cells: newer's
+    // rejected view must read exactly as the engine's reject-all of the same document.
+    const demo = ingestDocx(buildDemoContract()).bytes;
+    const own = openDocx(demo).revisions().map((x) => `${x.change_id} ${x.text_preview}`);
+    for (const older of [demo, decideAll(demo, 'reject')]) {
+      const result = compareDocx(older, demo, { view: 'rejected', keepNewerRevisions: true, author: 'Untracked edit', date: DATE });
+      expect(result.differences).toEqual([]);
+      expect(openDocx(result.bytes).revisions().map((x) => `${x.change_id} ${x.text_preview}`)).toEqual(own);
+    }
+  });
+
+  it('keepNewerRevisions: a tracked property change, a proposed control and an inserted table are read in their rejected view', () => {
+    const o = minimalDocx(p(r('Plain words here.')) + pp('<w:jc w:val="left"/>', r('Aligned text.')) + p());
+    const n = minimalDocx(
+      p(r('Plain '), r('words', '<w:b/><w:rPrChange w:id="3" w:author="A" w:date="2025-01-01T00:00:00Z"><w:rPr/></w:rPrChange>'), r(' here.')) +
+        pp('<w:jc w:val="center"/><w:pPrChange w:id="4" w:author="A" w:date="2025-01-01T00:00:00Z"><w:pPr><w:jc w:val="left"/></w:pPr></w:pPrChange>', r('Aligned text.'),
+          '<w:sdt><w:sdtPr><w:tag w:val="redline:proposed:5"/></w:sdtPr><w:sdtContent>' + r(' Proposed.') + '</w:sdtContent></w:sdt>') +
+        tbl(['new', 'table']).replace(/<w:tr>/g, '<w:tr><w:trPr><w:ins w:id="6" w:author="A" w:date="2025-01-01T00:00:00Z"/></w:trPr>') + p(),
+    );
+    const result = compareDocx(o, n, { view: 'rejected', keepNewerRevisions: true, author: 'Untracked edit', date: DATE });
+    expect(result.differences).toEqual([]);
+    // An untracked edit beside them is still found.
+    const edited = minimalDocx(p(r('Plain words there.')) + pp('<w:jc w:val="left"/>', r('Aligned text.')) + p());
+    const again = compareDocx(edited, n, { view: 'rejected', keepNewerRevisions: true, author: 'Untracked edit', date: DATE });
+    expect(again.differences.map((d) => [d.kind, d.textPreview])).toEqual([['delete', 'there'], ['insert', 'here']]);
+  });
+
   it('keepNewerRevisions: an untracked edit inside text they deleted is marked around their deletion', () => {
     const o = minimalDocx(p(r('One two three four.')));
     const n = minimalDocx(p(r('One '), del(5, '<w:r><w:delText xml:space="preserve">two five four</w:delText></w:r>', 'Counterparty'), r('.')));

@@ -7,11 +7,12 @@ import { previewOf } from '../revisions/preview';
 import { scanPart, type PartScan } from '../revisions/sites';
 import { walk, type XmlElement } from '../xml/tree';
 import { Interner } from './diff';
-import { repairEmptyContainers } from './empty-containers';
+import { isContentNote, normaliseContainers } from './containers';
 import { PackageImport } from './import';
 import { Plan, RevisionWriter } from './mark';
 import { StoryReader } from './model';
 import { StoryComparison } from './story';
+import { MAY_HOLD_REVISIONS } from './view';
 
 /**
  * Comparing two versions of a document into a redline: newer's document carrying, as tracked
@@ -54,7 +55,7 @@ export function compareDocx(older: Uint8Array, newer: Uint8Array, options: Compa
   const view = options.view ?? 'accepted';
   const keep = options.keepNewerRevisions === true;
   const newPkg = DocxPackage.open(newer, options.open);
-  repairEmptyContainers(newPkg);
+  normaliseContainers(newPkg);
   const firstId = keep ? highestRevisionId(newPkg) + 1 : (resolveAll(newPkg, view), 1);
   const rw = new RevisionWriter(options.author ?? 'Comparison', options.date ?? new Date().toISOString(), firstId);
   const plan = planChanges(older, newPkg, rw, options);
@@ -76,7 +77,7 @@ function planChanges(older: Uint8Array, newPkg: DocxPackage, rw: RevisionWriter,
   const view = options.view ?? 'accepted';
   const keep = options.keepNewerRevisions === true;
   const oldPkg = DocxPackage.open(older, options.open);
-  repairEmptyContainers(oldPkg);
+  normaliseContainers(oldPkg);
   resolveAll(oldPkg, view);
   const plan = new Plan(rw);
   const importer = new PackageImport(oldPkg, newPkg);
@@ -117,7 +118,6 @@ function resolveAll(pkg: DocxPackage, view: 'accepted' | 'rejected'): void {
   applyToScans(scans, changes, view === 'accepted' ? { accept: ids, reject: [] } : { accept: [], reject: ids });
 }
 
-const MAY_HOLD_REVISIONS = /<w:(?:ins|del|moveFrom|moveTo|cellIns|cellDel|cellMerge|numberingChange|[a-zA-Z]+PrChange|tblGridChange)[\s>/]|redline:proposed:/;
 
 function highestRevisionId(pkg: DocxPackage): number {
   let max = 0;
@@ -173,11 +173,6 @@ function storyPairs(oldPkg: DocxPackage, newPkg: DocxPackage, notePairs: Readonl
     out.push({ olderPart: o.name, newerPart: n.name, containers });
   }
   return out;
-}
-
-function isContentNote(note: XmlElement): boolean {
-  const type = note.attr('w:type');
-  return !type || type === 'normal';
 }
 
 /** Our changes (those whose first revision element the comparison wrote), with where they are in newer. */

@@ -3,6 +3,7 @@ import { relsPathOf, resolveTarget } from '../package/paths';
 import { parseXml } from '../xml/parse';
 import { serializeNode } from '../xml/serialize';
 import { XmlElement, remove, walk, type XmlDocument } from '../xml/tree';
+import { isContentNote } from './containers';
 
 /**
  * Bringing older content into newer's package. A deleted passage, paragraph or table is copied
@@ -196,7 +197,7 @@ export class PackageImport {
     if (made) return made;
     const olderRoot = this.older.xml(olderPart).root;
     const root = olderRoot.cloneShallow();
-    for (const n of olderRoot.elements()) if (!isContent(n)) root.append(n.cloneDeep());
+    for (const n of olderRoot.elements()) if (!isContentNote(n)) root.append(n.cloneDeep());
     const name = this.freeName(olderPart);
     this.newer.addPart(name, xmlPart(root));
     this.addContentType(olderPart, name);
@@ -244,11 +245,6 @@ function sameBytes(older: DocxPackage, newer: DocxPackage, olderName: string, ne
   if (!a || !b || a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
-}
-
-function isContent(note: XmlElement): boolean {
-  const type = note.attr('w:type');
-  return !type || type === 'normal';
 }
 
 function checksum(bytes: Uint8Array): number {

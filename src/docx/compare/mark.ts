@@ -194,6 +194,11 @@ export class Plan {
         continue;
       }
       if (c.name === 'w:r') this.runItems(c, wraps, out);
+      else if (c.name === 'w:sdt' && c.first('w:sdtContent') && !this.recs.has(c)) {
+        // A control the view reads through (its insertion is tracked): its content is planned, the control stays around it.
+        const content = c.first('w:sdtContent')!;
+        this.items(content, [...wraps, c, content], out);
+      }
       else if (c.name === 'w:ins' || c.name === 'w:del' || c.name === 'w:moveFrom' || c.name === 'w:moveTo') this.items(c, [...wraps, c], out);
       else {
         const rec = this.recs.get(c)?.[0];
@@ -351,6 +356,8 @@ function rewrap(wraps: readonly XmlElement[], nodes: XmlNode[]): XmlNode[] {
   let out = nodes;
   for (let i = wraps.length - 1; i >= 0; i--) {
     const w = wraps[i]!.cloneShallow();
+    // A content control keeps its properties (its content element is the next wrapper).
+    if (w.name === 'w:sdt') for (const k of wraps[i]!.elements()) if (k.name !== 'w:sdtContent') w.append(k.cloneDeep());
     for (const n of out) w.append(n);
     out = [w];
   }

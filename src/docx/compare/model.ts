@@ -1,5 +1,7 @@
 import { serializeNode } from '../xml/serialize';
 import type { XmlElement, XmlNode } from '../xml/tree';
+import { proposedId } from '../revisions/sites';
+import { MAY_HOLD_REVISIONS, resolvedChildren } from './view';
 
 /**
  * What the comparison sees of a story: its blocks (paragraphs and tables, content controls and
@@ -128,11 +130,50 @@ export class StoryReader {
     return false;
   }
 
+  /** Whether `el` is a proposed content control (an insertion of the service's), which the rejected view does not see. */
+  private hidesProposal(el: XmlElement): boolean {
+    return this.view === 'rejected' && el.name === 'w:sdt' && proposedId(el) !== null;
+  }
+
+  /** Whether `marker`, the element before a content control, says the control's insertion (deletion) is tracked, so this view does not see it. */
+  private controlAbsent(marker: XmlElement): boolean {
+    if (this.view === 'plain') return false;
+    return marker.name === (this.view === 'rejected' ? 'w:customXmlInsRangeStart' : 'w:customXmlDelRangeStart');
+  }
+
   /** Whether a row or cell does not exist in this view. */
   private absent(props: XmlElement | null, row: boolean): boolean {
     if (this.view === 'plain' || !props) return false;
     const name = this.view === 'rejected' ? (row ? 'w:ins' : 'w:cellIns') : row ? 'w:del' : 'w:cellDel';
     return props.first(name) !== null;
+  }
+
+  /** Run formatting as compared, in this view (a run's own rPrChange is read as the engine decides it). */
+  runKey(run: XmlElement): string {
+    let k = this.runKeys.get(run);
+    if (k === undefined) {
+      const rPr = run.first('w:rPr');
+      k = this.view !== 'plain' && rPr?.first('w:rPrChange') ? propertiesKey(this.resolved(rPr, RPR_NOT_FORMATTING), RPR_NOT_FORMATTING) : runPropertiesKey(run);
+      this.runKeys.set(run, k);
+    }
+    return k;
+  }
+  private readonly runKeys = new WeakMap<XmlElement, string>();
+
+  /** Paragraph properties as compared, in this view (a pPrChange or an inserted numbering read as the engine decides them). */
+  paragraphKey(p: XmlElement): string {
+    const key = paragraphPropertiesKey(p);
+    if (this.view === 'plain') return key;
+    const pPr = p.first('w:pPr');
+    if (!pPr || !(pPr.first('w:pPrChange') || MAY_HOLD_REVISIONS.test(key))) return key;
+    return propertiesKey(this.resolved(pPr, PPR_NOT_COMPARED), PPR_NOT_COMPARED);
+  }
+
+  /** A properties element with the view applied to a copy (without the children `excluded`, which may hold marks of their own). */
+  private resolved(holder: XmlElement, excluded: ReadonlySet<string>): XmlElement {
+    const copy = holder.cloneShallow();
+    for (const c of holder.elements()) if (!excluded.has(c.name) || c.name.endsWith('PrChange')) copy.append(c.cloneDeep());
+    return resolvedChildren(copy, this.view as 'accepted' | 'rejected')[0] ?? copy;
   }
 
   // ---- blocks -------------------------------------------------------------------------------
@@ -149,14 +190,18 @@ export class StoryReader {
           out.push(this.paragraph(pending));
           pending = [];
         } else if (c.name === 'w:tbl') {
+          const table = this.table(c);
+          // A table all of whose rows this view does not see is not there at all (the engine removes it).
+          if (table.rows.length === 0 && this.view !== 'plain') continue;
           if (pending.length) out.push(this.paragraph(pending));
           pending = [];
-          out.push(this.table(c));
+          out.push(table);
         } else if (c.name === 'w:sdt') {
+          if (this.hidesProposal(c)) continue;
           const content = c.first('w:sdtContent');
           if (content) visit(content);
         } else if (c.name === 'w:customXml') visit(c);
-        else if (this.seen.has(c.name) || this.hidden.has(c.name)) visit(c);
+        else if (this.seen.has(c.name)) visit(c);
       }
     };
     visit(container);
@@ -181,11 +226,11 @@ export class StoryReader {
 
   paragraph(parts: XmlElement[]): Para {
     const last = parts[parts.length - 1]!;
-    let key = paragraphPropertiesKey(last) + '\u0002';
+    let key = this.paragraphKey(last) + '\u0002';
     let fmt: string | null = null;
     for (const seg of this.segments(parts)) {
       if (seg.kind === 'text') {
-        const f = runPropertiesKey(seg.run!);
+        const f = this.runKey(seg.run!);
         if (f !== fmt) {
           key += `\u0001${f}\u0001`;
           fmt = f;
@@ -281,8 +326,18 @@ export class StoryReader {
 
   private inline(parent: XmlElement, out: Segment[]): void {
     const deletedText = this.view === 'rejected';
+    let previous: XmlElement | null = null;
     for (const c of parent.children) {
-      if (c.kind !== 1 || NEUTRAL_PARAGRAPH_CHILDREN.has(c.name)) continue;
+      if (c.kind !== 1) continue;
+      const before = previous;
+      previous = c;
+      if (NEUTRAL_PARAGRAPH_CHILDREN.has(c.name)) continue;
+      if (c.name === 'w:sdt' && before && this.controlAbsent(before)) {
+        // A control whose insertion (deletion) is tracked: this view sees its content, not the control.
+        const content = c.first('w:sdtContent');
+        if (content) this.inline(content, out);
+        continue;
+      }
       if (c.name === 'w:r') {
         for (const k of c.children) {
           if (k.kind !== 1 || NEUTRAL_RUN_CHILDREN.has(k.name)) continue;
@@ -292,7 +347,7 @@ export class StoryReader {
           } else out.push({ kind: 'atom', node: k, run: c, start: 0, text: '' });
         }
       } else if (this.seen.has(c.name)) this.inline(c, out);
-      else if (this.hidden.has(c.name)) continue;
+      else if (this.hidden.has(c.name) || this.hidesProposal(c)) continue;
       else out.push({ kind: 'unit', node: c, run: null, start: 0, text: '' });
     }
   }
@@ -322,7 +377,9 @@ export class StoryReader {
 
   /** Serialised XML without the attributes that differ between saves of the same content. */
   unitKey(el: XmlElement): string {
-    return serializeNode(el)
+    let xml = serializeNode(el);
+    if (this.view !== 'plain' && MAY_HOLD_REVISIONS.test(xml)) xml = resolvedChildren(el, this.view).map(serializeNode).join('');
+    return xml
       .replace(VOLATILE_ATTRIBUTES, '')
       .replace(RELATIONSHIP_ATTRIBUTES, (_m, name: string, id: string) => ` ${name}="${this.rel(id)}"`);
   }

@@ -6,7 +6,7 @@ import {
   deleteParagraphContent, markCell, markRow, recordParagraphProperties, toDeletedText, type Insertion, type Plan,
   type RevisionWriter, type Status,
 } from './mark';
-import { OVERFLOW_SYMBOL, isSpaceAt, isWordAt, paragraphPropertiesKey, runPropertiesKey, type Block, type Cell, type Para, type Row, type Segment, type StoryReader, type Table, type Token } from './model';
+import { OVERFLOW_SYMBOL, isSpaceAt, isWordAt, type Block, type Cell, type Para, type Row, type Segment, type StoryReader, type Table, type Token } from './model';
 
 /**
  * Comparing one story (the body, a header, a note...) of the older version with the same story of
@@ -334,14 +334,14 @@ export class StoryComparison {
       const from = Math.max(sg.start, nFrom);
       const to = Math.min(sg.start + sg.text.length, nFrom + len);
       if (to <= from) continue;
-      const newKey = formatKey(sg.run!);
+      const newKey = this.ctx.newer.runKey(sg.run!);
       for (let at = from; at < to; ) {
         const oAt = at - nFrom + oFrom;
         while (k < os.length && os[k]!.start + os[k]!.text.length <= oAt) k++;
         const og = os[k];
         if (!og) break;
         const stop = Math.min(to, og.start + og.text.length - oFrom + nFrom);
-        if (og.kind === 'text' && formatKey(og.run!) !== newKey) {
+        if (og.kind === 'text' && this.ctx.older.runKey(og.run!) !== newKey) {
           this.ctx.plan.setStatus(sg.node, at - sg.start, stop - sg.start, { kind: 'format', old: this.detached(og.run!.first('w:rPr')) });
         }
         at = stop;
@@ -357,10 +357,10 @@ export class StoryComparison {
     }
     if ((o.kind !== 'text' && o.kind !== 'atom') || !o.run) return;
     if (o.kind === 'atom') this.pairNote(o.pieces[0]!.node, n.pieces[0]!.node);
-    const oldKey = formatKey(o.run);
+    const oldKey = this.ctx.older.runKey(o.run);
     for (const piece of n.pieces) {
       const run = piece.node.parent;
-      if (!run || formatKey(run) === oldKey) continue;
+      if (!run || this.ctx.newer.runKey(run) === oldKey) continue;
       plan.setStatus(piece.node, piece.from, piece.to, { kind: 'format', old: this.detached(o.run.first('w:rPr')) });
     }
   }
@@ -368,7 +368,7 @@ export class StoryComparison {
   private properties(o: Para, n: Para): void {
     const op = lastPart(o);
     const np = lastPart(n);
-    if (paragraphPropertiesKey(op) !== paragraphPropertiesKey(np)) recordParagraphProperties(np, op, this.ctx.rw);
+    if (this.ctx.older.paragraphKey(op) !== this.ctx.newer.paragraphKey(np)) recordParagraphProperties(np, op, this.ctx.rw);
   }
 
   /** Older tokens turned into what goes into newer: deleted runs, and splits where an older mark was. */
@@ -674,12 +674,6 @@ function placeBefore(plan: Plan, t: Token, ins: Insertion): void {
   else plan.before(t.pieces[0]!.node, t.pieces[0]!.from, t.pieces[0]!.to, ins);
 }
 
-const formatKeys = new WeakMap<XmlElement, string>();
-function formatKey(run: XmlElement): string {
-  let k = formatKeys.get(run);
-  if (k === undefined) formatKeys.set(run, (k = runPropertiesKey(run)));
-  return k;
-}
 
 function movable(p: Para, reader: StoryReader): boolean {
   const text = reader.tokens(p).filter((t) => t.kind === 'text').map((t) => t.key).join('').trim();
