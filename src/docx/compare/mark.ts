@@ -120,13 +120,33 @@ export class Plan {
 
   // ---- writing ------------------------------------------------------------------------------
 
+  /** Paragraphs split off a rebuilt paragraph, to insert before it once it is back in the tree. */
+  private splitOff: [XmlElement, XmlElement][] = [];
+
   /** Rebuilds every touched paragraph, then writes the paragraph marks. */
   write(): void {
-    for (const p of this.paragraphs) this.rebuild(p);
+    for (const p of this.paragraphs) {
+      this.rebuild(p);
+      for (const [np, before] of this.splitOff) before.parent!.insertBefore(np, before);
+      this.splitOff = [];
+    }
     this.writeMarks();
   }
 
   private rebuild(p: XmlElement): void {
+    // Detached while its content is regrouped: moving each of its nodes into a new run or wrapper
+    // then marks only the paragraph changed, not every ancestor up to the document each time.
+    const parent = p.parent;
+    p.parent = null;
+    try {
+      this.regroup(p);
+    } finally {
+      p.parent = parent;
+    }
+    markDirty(p);
+  }
+
+  private regroup(p: XmlElement): void {
     const items: Item[] = [];
     this.items(p, [], items);
     for (const ins of this.atEnd.get(p) ?? []) pushInsertion(items, ins);
@@ -146,7 +166,7 @@ export class Plan {
       const oldPPr = s.old!.first('w:pPr');
       if (oldPPr) np.append(cleanParagraphProperties(oldPPr.cloneDeep()));
       for (const n of s.nodes) np.append(n);
-      p.parent!.insertBefore(np, p);
+      this.splitOff.push([np, p]);
       this.marks.set(np, 'del');
       this.fromOlder.add(np);
     }

@@ -55,9 +55,8 @@ export class StoryComparison {
 
   /** Compares the block content of two containers (a body, a cell, a note) and plans the changes. */
   container(olderBlocks: Block[], newerBlocks: Block[], container: XmlElement): void {
-    const { interner } = this.ctx;
-    const a = olderBlocks.map((b) => interner.id(b.key));
-    const b = newerBlocks.map((x) => interner.id(x.key));
+    const a = olderBlocks.map((b) => b.hash);
+    const b = newerBlocks.map((x) => x.hash);
     for (const h of diffSequences(a, b)) {
       if (h.equal) {
         for (let k = h.aStart; k < h.aEnd; k++) this.pairNotes(olderBlocks[k]!, newerBlocks[k - h.aStart + h.bStart]!);
@@ -69,7 +68,7 @@ export class StoryComparison {
 
   /** Equal blocks: their note references pair in order. */
   private pairNotes(o: Block, n: Block): void {
-    if (!o.key.includes('noteReference')) return;
+    if (!o.notes) return;
     const refs = (b: Block): XmlElement[] => {
       const out: XmlElement[] = [];
       for (const el of b.kind === 'p' ? b.parts : [b.el]) {
@@ -93,19 +92,19 @@ export class StoryComparison {
 
   /** Finds moves among the whole paragraphs deleted and inserted, then plans those deletions and insertions. */
   finish(): void {
-    const byKey = new Map<string, Para[]>();
+    const byKey = new Map<number, Para[]>();
     for (const p of this.insertions) {
       if (!movable(p, this.ctx.newer)) continue;
-      const list = byKey.get(p.key);
+      const list = byKey.get(p.hash);
       if (list) list.push(p);
-      else byKey.set(p.key, [p]);
+      else byKey.set(p.hash, [p]);
     }
     const movedTo = new Map<Para, string>();
     const movedFrom = new Map<Block, string>();
     for (const d of this.deletions) {
       for (const blk of d.blocks) {
         if (blk.kind !== 'p') continue;
-        const candidates = byKey.get(blk.key);
+        const candidates = byKey.get(blk.hash);
         const target = candidates?.shift();
         if (!target) continue;
         const name = `comparison-move-${++this.moveCount}`;
@@ -169,7 +168,7 @@ export class StoryComparison {
     // Tables pair with the most similar tables, in order; the stretches between pairs are compared on their own.
     const oldTables = olds.filter((x) => x.kind === 'tbl') as Table[];
     const newTables = news.filter((x) => x.kind === 'tbl') as Table[];
-    const pairs = alignBySimilarity(oldTables.map((t) => t.key), newTables.map((t) => t.key), 0.3);
+    const pairs = alignBySimilarity(oldTables.map((t) => this.ctx.older.keyOf(t)), newTables.map((t) => this.ctx.newer.keyOf(t)), 0.3);
     let i = 0;
     let j = 0;
     for (const [pi, pj] of [...pairs, [-1, -1] as [number, number]]) {
@@ -212,7 +211,7 @@ export class StoryComparison {
     let bestScore = -1;
     for (const ro of oldRuns) {
       for (const rn of candidates) {
-        const score = similarity(ro.map((p) => p.key).join(' '), rn.map((p) => p.key).join(' '));
+        const score = similarity(ro.map((p) => this.ctx.older.keyOf(p)).join(' '), rn.map((p) => this.ctx.newer.keyOf(p)).join(' '));
         if (score > bestScore) [best, bestScore] = [[ro, rn], score];
       }
     }
@@ -514,14 +513,13 @@ export class StoryComparison {
   }
 
   private table(o: Table, n: Table): void {
-    const { interner } = this.ctx;
-    const a = o.rows.map((r) => interner.id(r.key));
-    const b = n.rows.map((r) => interner.id(r.key));
+    const a = o.rows.map((r) => r.hash);
+    const b = n.rows.map((r) => r.hash);
     for (const h of diffSequences(a, b)) {
       if (h.equal) continue;
       const olds = o.rows.slice(h.aStart, h.aEnd);
       const news = n.rows.slice(h.bStart, h.bEnd);
-      const pairs = alignBySimilarity(olds.map((r) => r.key), news.map((r) => r.key), 0.4);
+      const pairs = alignBySimilarity(olds.map((r) => this.ctx.older.keyOf(r)), news.map((r) => this.ctx.newer.keyOf(r)), 0.4);
       let i = 0;
       let j = 0;
       const flushDeleted = (upto: number, before: number): void => {
@@ -552,7 +550,7 @@ export class StoryComparison {
       o.cells.forEach((c, k) => this.container(c.blocks, n.cells[k]!.blocks, n.cells[k]!.el));
       return;
     }
-    const pairs = alignBySimilarity(o.cells.map((c) => c.key), n.cells.map((c) => c.key), 0.3);
+    const pairs = alignBySimilarity(o.cells.map((c) => this.ctx.older.keyOf(c)), n.cells.map((c) => this.ctx.newer.keyOf(c)), 0.3);
     let i = 0;
     let j = 0;
     const flushDeleted = (upto: number): void => {
