@@ -150,6 +150,36 @@ describe('compareDocx: tables', () => {
     expect(body).toContain('<w:cellIns ');
   });
 
+  it('table, row and cell formatting changes are tblPrChange, trPrChange and tcPrChange holding the older properties', () => {
+    const cell = (text: string, tcPr = '') => `<w:tc><w:tcPr><w:tcW w:w="3000" w:type="dxa"/>${tcPr}</w:tcPr>${p(r(text))}</w:tc>`;
+    const table = (tblPr: string, rows: string[]) =>
+      `<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/>${tblPr}</w:tblPr><w:tblGrid><w:gridCol w:w="3000"/><w:gridCol w:w="3000"/></w:tblGrid>${rows.join('')}</w:tbl>`;
+    const shade = '<w:shd w:val="clear" w:color="auto" w:fill="FFFF00"/>';
+    const height = '<w:trPr><w:trHeight w:val="600"/></w:trPr>';
+    // First row: same text, new height and shading (an equal row); second row: a word and the shading change too.
+    const older = minimalDocx(table('', [`<w:tr>${cell('alpha')}${cell('beta')}</w:tr>`, `<w:tr>${cell('gamma one')}${cell('delta')}</w:tr>`]) + p());
+    const newer = minimalDocx(
+      table('<w:jc w:val="center"/>', [`<w:tr>${height}${cell('alpha', shade)}${cell('beta')}</w:tr>`, `<w:tr>${cell('gamma two', shade)}${cell('delta')}</w:tr>`]) + p(),
+    );
+    const { listed, result } = compare(older, newer);
+    expect(listed.map((x) => x.kind).sort()).toEqual(['delete', 'insert', 'tbl-prop-change', 'tc-prop-change', 'tc-prop-change', 'tr-prop-change']);
+    const body = readPart(result.bytes);
+    expect(body).toMatch(/<w:tblPr><w:tblW [^>]*\/><w:jc w:val="center"\/><w:tblPrChange [^>]*><w:tblPr><w:tblW [^>]*\/><\/w:tblPr><\/w:tblPrChange><\/w:tblPr>/);
+    expect(body).toMatch(/<w:trPr><w:trHeight w:val="600"\/><w:trPrChange [^>]*><w:trPr\/><\/w:trPrChange><\/w:trPr>/);
+    // Reject-all restores older's formatting; accept-all keeps newer's.
+    const rejected = readPart(decideAll(result.bytes, 'reject'));
+    for (const gone of ['w:jc', 'w:trHeight', 'w:shd', 'PrChange']) expect(rejected).not.toContain(gone);
+    const accepted = readPart(decideAll(result.bytes, 'accept'));
+    expect(accepted.match(/<w:shd /g)).toHaveLength(2);
+    expect(accepted).toContain('<w:trHeight w:val="600"/>');
+    expect(accepted).not.toContain('PrChange');
+  });
+
+  it('identical tables give no formatting change', () => {
+    const doc = minimalDocx(tbl(['a', 'b'], ['c', 'd']) + p());
+    expect(compare(doc, doc).listed).toEqual([]);
+  });
+
   it('a table inserted between paragraphs, and one deleted', () => {
     const without = minimalDocx(p(r('Text.')) + p(r('More.')));
     const withTable = minimalDocx(p(r('Text.')) + tbl(['new', 'table']) + p(r('More.')));

@@ -1,7 +1,7 @@
 import { markProperties } from '../ooxml/paragraphs';
 import { insertProperty } from '../ooxml/schema-order';
 import { XmlElement, XmlText, markDirty, walk, type XmlNode } from '../xml/tree';
-import { NEUTRAL_RUN_CHILDREN, PPR_NOT_COMPARED, elementText } from './model';
+import { NEUTRAL_RUN_CHILDREN, PPR_NOT_COMPARED, TABLE_NOT_FORMATTING, elementText, type TableHolder } from './model';
 
 /**
  * Writing the comparison's tracked changes into newer's tree. Everything is first planned (what
@@ -477,4 +477,23 @@ export function markCell(tc: XmlElement, kind: 'cellIns' | 'cellDel', rw: Revisi
     tc.insertAt(0, tcPr);
   }
   insertProperty(tcPr, rw.element(`w:${kind}`));
+}
+
+/**
+ * Adds to newer's table, row or cell (`owner`) a w:tblPrChange, w:trPrChange or w:tcPrChange
+ * holding older's formatting (`oldOwner`'s properties without their change records and inserted
+ * or deleted marks), as Word writes them: rejecting it restores older's formatting.
+ */
+export function recordTableProperties(owner: XmlElement, oldOwner: XmlElement, holder: TableHolder, rw: RevisionWriter): void {
+  let props = owner.first(holder);
+  if (props?.first(`${holder}Change`)) return;
+  const excluded = TABLE_NOT_FORMATTING[holder];
+  const old = XmlElement.create(holder, {}, (oldOwner.first(holder)?.elements() ?? []).filter((c) => !excluded.has(c.name)).map((c) => c.cloneDeep()));
+  if (!props) {
+    props = XmlElement.create(holder);
+    // w:tblPr and w:tcPr come first in their table or cell; w:trPr after the row's w:tblPrEx.
+    const ex = holder === 'w:trPr' ? owner.first('w:tblPrEx') : null;
+    owner.insertAt(ex ? owner.children.indexOf(ex) + 1 : 0, props);
+  }
+  insertProperty(props, rw.element(`${holder}Change`, [old]));
 }

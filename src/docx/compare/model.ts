@@ -198,6 +198,15 @@ export class StoryReader {
     return propertiesKey(this.resolved(pPr, PPR_NOT_COMPARED), PPR_NOT_COMPARED);
   }
 
+  /** Table, row or cell formatting as compared (`holder`: w:tblPr, w:trPr or w:tcPr of `owner`), in this view. */
+  formattingKey(owner: XmlElement, holder: TableHolder): string {
+    const props = owner.first(holder);
+    if (!props) return '';
+    const excluded = TABLE_NOT_FORMATTING[holder];
+    if (this.view !== 'plain' && props.first(`${holder}Change`)) return propertiesKey(this.resolved(props, excluded), excluded);
+    return propertiesKey(props, excluded);
+  }
+
   /** A properties element with the view applied to a copy (without the children `excluded`, which may hold marks of their own). */
   private resolved(holder: XmlElement, excluded: ReadonlySet<string>): XmlElement {
     const copy = holder.cloneShallow();
@@ -513,6 +522,14 @@ export function paragraphPropertiesKey(p: XmlElement): string {
   return propertiesKey(p.first('w:pPr'), PPR_NOT_COMPARED);
 }
 export const PPR_NOT_COMPARED = new Set(['w:rPr', 'w:sectPr', 'w:pPrChange']);
+
+export type TableHolder = 'w:tblPr' | 'w:trPr' | 'w:tcPr';
+/** What table, row and cell properties hold besides formatting: change records, inserted and deleted rows and cells. */
+export const TABLE_NOT_FORMATTING: Record<TableHolder, ReadonlySet<string>> = {
+  'w:tblPr': new Set(['w:tblPrChange']),
+  'w:trPr': new Set(['w:ins', 'w:del', 'w:trPrChange']),
+  'w:tcPr': new Set(['w:cellIns', 'w:cellDel', 'w:cellMerge', 'w:tcPrChange']),
+};
 
 function propertiesKey(holder: XmlElement | null, excluded: ReadonlySet<string>): string {
   if (!holder) return '';

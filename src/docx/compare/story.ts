@@ -3,10 +3,10 @@ import type { Interner} from './diff';
 import { diffSequences, type Hunk } from './diff';
 import type { PackageImport } from './import';
 import {
-  deleteParagraphContent, markCell, markRow, recordParagraphProperties, toDeletedText, type Insertion, type Plan,
+  deleteParagraphContent, markCell, markRow, recordParagraphProperties, recordTableProperties, toDeletedText, type Insertion, type Plan,
   type RevisionWriter, type Status,
 } from './mark';
-import { OVERFLOW_SYMBOL, isSpaceAt, isWordAt, type Block, type Cell, type Para, type Row, type Segment, type StoryReader, type Table, type Token } from './model';
+import { OVERFLOW_SYMBOL, isSpaceAt, isWordAt, type TableHolder, type Block, type Cell, type Para, type Row, type Segment, type StoryReader, type Table, type Token } from './model';
 
 /**
  * Comparing one story (the body, a header, a note...) of the older version with the same story of
@@ -59,7 +59,12 @@ export class StoryComparison {
     const b = newerBlocks.map((x) => x.hash);
     for (const h of diffSequences(a, b)) {
       if (h.equal) {
-        for (let k = h.aStart; k < h.aEnd; k++) this.pairNotes(olderBlocks[k]!, newerBlocks[k - h.aStart + h.bStart]!);
+        for (let k = h.aStart; k < h.aEnd; k++) {
+          const o = olderBlocks[k]!;
+          const n = newerBlocks[k - h.aStart + h.bStart]!;
+          this.pairNotes(o, n);
+          if (o.kind === 'tbl' && n.kind === 'tbl') this.sameTable(o, n);
+        }
         continue;
       }
       this.hunk(olderBlocks.slice(h.aStart, h.aEnd), newerBlocks.slice(h.bStart, h.bEnd), anchorAt(newerBlocks, h.bEnd, container));
@@ -512,11 +517,41 @@ export class StoryComparison {
     }
   }
 
+  /**
+   * Formatting of a table, row or cell whose counterpart was paired: where newer's properties
+   * differ from older's, a w:tblPrChange, w:trPrChange or w:tcPrChange records older's.
+   */
+  private formatting(o: XmlElement, n: XmlElement, holder: TableHolder): void {
+    if (this.ctx.older.formattingKey(o, holder) !== this.ctx.newer.formattingKey(n, holder)) recordTableProperties(n, o, holder, this.ctx.rw);
+  }
+
+  /** A table whose content is the same (equal hashes: as many rows and cells): only its formatting may differ. */
+  private sameTable(o: Table, n: Table): void {
+    this.formatting(o.el, n.el, 'w:tblPr');
+    o.rows.forEach((r, k) => this.sameRow(r, n.rows[k]!));
+  }
+
+  private sameRow(o: Row, n: Row): void {
+    this.formatting(o.el, n.el, 'w:trPr');
+    o.cells.forEach((c, k) => {
+      const nc = n.cells[k]!;
+      this.formatting(c.el, nc.el, 'w:tcPr');
+      c.blocks.forEach((b, i) => {
+        const nb = nc.blocks[i]!;
+        if (b.kind === 'tbl' && nb.kind === 'tbl') this.sameTable(b, nb);
+      });
+    });
+  }
+
   private table(o: Table, n: Table): void {
+    this.formatting(o.el, n.el, 'w:tblPr');
     const a = o.rows.map((r) => r.hash);
     const b = n.rows.map((r) => r.hash);
     for (const h of diffSequences(a, b)) {
-      if (h.equal) continue;
+      if (h.equal) {
+        for (let k = h.aStart; k < h.aEnd; k++) this.sameRow(o.rows[k]!, n.rows[k - h.aStart + h.bStart]!);
+        continue;
+      }
       const olds = o.rows.slice(h.aStart, h.aEnd);
       const news = n.rows.slice(h.bStart, h.bEnd);
       const pairs = alignBySimilarity(olds.map((r) => this.ctx.older.keyOf(r)), news.map((r) => this.ctx.newer.keyOf(r)), 0.4);
@@ -546,8 +581,9 @@ export class StoryComparison {
   }
 
   private row(o: Row, n: Row): void {
+    this.formatting(o.el, n.el, 'w:trPr');
     if (o.cells.length === n.cells.length) {
-      o.cells.forEach((c, k) => this.container(c.blocks, n.cells[k]!.blocks, n.cells[k]!.el));
+      o.cells.forEach((c, k) => this.cell(c, n.cells[k]!));
       return;
     }
     const pairs = alignBySimilarity(o.cells.map((c) => this.ctx.older.keyOf(c)), n.cells.map((c) => this.ctx.newer.keyOf(c)), 0.3);
@@ -572,12 +608,17 @@ export class StoryComparison {
     for (const [pi, pj] of pairs) {
       flushDeleted(pi);
       for (; j < pj; j++) insertCell(n.cells[j]!);
-      this.container(o.cells[pi]!.blocks, n.cells[pj]!.blocks, n.cells[pj]!.el);
+      this.cell(o.cells[pi]!, n.cells[pj]!);
       i = pi + 1;
       j = pj + 1;
     }
     flushDeleted(o.cells.length);
     for (; j < n.cells.length; j++) insertCell(n.cells[j]!);
+  }
+
+  private cell(o: Cell, n: Cell): void {
+    this.formatting(o.el, n.el, 'w:tcPr');
+    this.container(o.blocks, n.blocks, n.el);
   }
 }
 
