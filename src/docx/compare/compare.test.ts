@@ -130,6 +130,34 @@ describe('compareDocx: formatting', () => {
   });
 });
 
+describe('compareDocx: numbering', () => {
+  const numbered = (id: string, text: string) => pp(`<w:numPr><w:ilvl w:val="0"/><w:numId w:val="${id}"/></w:numPr>`, r(text));
+
+  it('paragraphs joined while their numbering changed carry newer\'s numbering, with a pPrChange recording older\'s', () => {
+    const older = minimalDocx(numbered('1', 'Alpha one here.') + numbered('1', 'Beta two here.') + numbered('1', 'Gamma three.'));
+    const newer = minimalDocx(numbered('2', 'Alpha one here. Beta two here.') + numbered('2', 'Gamma three.'));
+    const { body, result } = compare(older, newer);
+    // No paragraph of the output shows older's list; every one records it in a pPrChange.
+    const paragraphs = body.match(/<w:p>.*?<\/w:p>/g)!;
+    expect(paragraphs).toHaveLength(3);
+    for (const para of paragraphs) expect(para).toMatch(/^<w:p><w:pPr><w:numPr><w:ilvl w:val="0"\/><w:numId w:val="2"\/><\/w:numPr>.*<w:pPrChange [^>]*><w:pPr><w:numPr><w:ilvl w:val="0"\/><w:numId w:val="1"\/><\/w:numPr><\/w:pPr><\/w:pPrChange><\/w:pPr>/);
+    expect(result.differences.filter((d) => d.kind === 'p-prop-change').map((d) => d.textPreview)).toEqual(Array(3).fill('Paragraph formatting: numbering'));
+    // Reject-all gives older's numbering back on every paragraph, accept-all newer's.
+    expect(readPart(decideAll(result.bytes, 'reject')).match(/<w:numId w:val="1"\/>/g)).toHaveLength(3);
+    const accepted = readPart(decideAll(result.bytes, 'accept'));
+    expect(accepted.match(/<w:numId w:val="2"\/>/g)).toHaveLength(2);
+    expect(accepted).not.toContain('<w:numId w:val="1"/>');
+  });
+
+  it('a split while the numbering changed: both paragraphs carry newer\'s numbering', () => {
+    const older = minimalDocx(numbered('1', 'Alpha one here. Beta two here.') + numbered('1', 'Gamma three.'));
+    const newer = minimalDocx(numbered('2', 'Alpha one here.') + numbered('2', 'Beta two here.') + numbered('2', 'Gamma three.'));
+    const { body, result } = compare(older, newer);
+    expect(body).not.toMatch(/<w:numPr><w:ilvl w:val="0"\/><w:numId w:val="1"\/><\/w:numPr>(?!<\/w:pPr><\/w:pPrChange>)/);
+    expect(readPart(decideAll(result.bytes, 'reject')).match(/<w:numId w:val="1"\/>/g)).toHaveLength(2);
+  });
+});
+
 describe('compareDocx: tables', () => {
   it('an inserted row is w:trPr/w:ins, a deleted row w:trPr/w:del', () => {
     const base = tbl(['a', 'b'], ['c', 'd']);

@@ -1,7 +1,7 @@
 import { markProperties } from '../ooxml/paragraphs';
 import { insertProperty } from '../ooxml/schema-order';
 import { XmlElement, XmlText, markDirty, walk, type XmlNode } from '../xml/tree';
-import { NEUTRAL_RUN_CHILDREN, PPR_NOT_COMPARED, TABLE_NOT_FORMATTING, elementText, type TableHolder } from './model';
+import { NEUTRAL_RUN_CHILDREN, PPR_NOT_COMPARED, TABLE_NOT_FORMATTING, elementText, paragraphPropertiesKey, type TableHolder } from './model';
 
 /**
  * Writing the comparison's tracked changes into newer's tree. Everything is first planned (what
@@ -162,9 +162,13 @@ export class Plan {
       } else segment.push(...this.wrapGroup(g));
     }
     for (const s of segments) {
+      // An older paragraph whose mark is deleted (it joins the paragraph it is split off) carries
+      // that paragraph's properties, numbering included, and a pPrChange recording its own where
+      // they differ, as Word writes a join: the output shows newer's numbering, rejecting the
+      // change restores older's.
       const np = XmlElement.create('w:p');
-      const oldPPr = s.old!.first('w:pPr');
-      if (oldPPr) np.append(cleanParagraphProperties(oldPPr.cloneDeep()));
+      if (pPr) np.append(cleanParagraphProperties(pPr.cloneDeep()));
+      if (paragraphPropertiesKey(np) !== paragraphPropertiesKey(s.old!)) recordParagraphProperties(np, s.old!, this.rw);
       for (const n of s.nodes) np.append(n);
       this.splitOff.push([np, p]);
       this.marks.set(np, 'del');
