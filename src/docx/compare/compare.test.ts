@@ -105,6 +105,30 @@ describe('compareDocx: paragraphs', () => {
     expect(body).toMatch(/<w:moveToRangeStart [^>]*\/><w:moveTo /);
   });
 
+  it('a sentence moved into a longer insertion is still a move, the new words around it inserted', () => {
+    const older = minimalDocx(p(r(`Opening words stay here. ${LONG[1]}`)) + p(r(LONG[2]!)) + p(r(LONG[3]!)));
+    const newer = minimalDocx(p(r('Opening words stay here.')) + p(r(LONG[2]!)) + p(r(`${LONG[3]} Fresh terms come first. ${LONG[1]} Further new words follow`)));
+    const { listed, body } = compare(older, newer);
+    expect(listed.map((x) => [x.kind, x.text_preview])).toEqual([
+      ['delete', `Moved: ${LONG[1]}`],
+      ['insert', 'Fresh terms come first.'],
+      ['insert', 'Further new words follow'],
+    ]);
+    expect(body).toMatch(/<w:moveToRangeStart [^>]*\/><w:moveTo [^>]*><w:r><w:t[^>]*>The<\/w:t>/);
+    expect(body).toMatch(/<\/w:moveTo><w:moveToRangeEnd [^>]*\/><w:ins /);
+  });
+
+  it('a sentence moved out of a longer deletion is still a move, the old words around it deleted', () => {
+    const older = minimalDocx(p(r(`${LONG[0]} Words to drop first. ${LONG[1]} More words to drop.`)) + p(r(LONG[2]!)));
+    const newer = minimalDocx(p(r(LONG[0]!)) + p(r(`${LONG[2]} ${LONG[1]}`)));
+    const { listed } = compare(older, newer);
+    expect(listed.map((x) => [x.kind, x.text_preview])).toEqual([
+      ['delete', 'Words to drop first.'],
+      ['delete', `Moved: ${LONG[1]}`],
+      ['delete', 'More words to drop.'],
+    ]);
+  });
+
   it('short paragraphs that change places are deleted and inserted, not moved', () => {
     const { listed } = compare(minimalDocx(p(r('A.')) + p(r('B.')) + p(r('C.'))), minimalDocx(p(r('B.')) + p(r('A.')) + p(r('C.'))));
     expect(listed.some((x) => x.text_preview.startsWith('Moved:'))).toBe(false);

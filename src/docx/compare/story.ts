@@ -127,35 +127,103 @@ export class StoryComparison {
   /**
    * A passage of at least a sentence deleted in one place and inserted word for word in another
    * is a move: w:moveFrom and w:moveTo inside their range markers, one change in the listing.
+   * A whole deleted span inserted whole elsewhere moves as one; otherwise each sentence of a
+   * deleted span found among the sentences of an inserted one (with new words around it, or old
+   * words deleted around it) moves on its own, and the words around it stay deleted or inserted.
    */
   private finishPassages(): void {
-    const { plan, rw } = this.ctx;
-    const waiting = new Map<string, (typeof this.spanInsertions)[number][]>();
+    type Ins = (typeof this.spanInsertions)[number];
+    type Del = (typeof this.spanDeletions)[number];
+    const whole = new Map<string, Ins[]>();
     for (const s of this.spanInsertions) {
-      const key = passageText(s.tokens)!;
-      waiting.set(key, [...(waiting.get(key) ?? []), s]);
+      const key = passageText(s.tokens);
+      if (key !== null) whole.set(key, [...(whole.get(key) ?? []), s]);
     }
-    const moved = new Set<(typeof this.spanInsertions)[number]>();
+    const wholeMoves = new Map<Del, Ins>();
+    const taken = new Set<Ins>();
     for (const d of this.spanDeletions) {
-      const target = waiting.get(passageText(d.tokens)!)?.shift();
-      if (!target) {
-        for (const ins of this.deletedStream(d.tokens, 'w:del')) d.place(ins);
+      const key = passageText(d.tokens);
+      const target = key === null ? undefined : whole.get(key)?.find((x) => !taken.has(x));
+      if (!target) continue;
+      wholeMoves.set(d, target);
+      taken.add(target);
+    }
+    // Sentences of the inserted spans not moved whole, by text.
+    const sentencesIn = new Map<string, { span: Ins; from: number; to: number }[]>();
+    for (const s of this.spanInsertions) {
+      if (taken.has(s)) continue;
+      for (const [from, to] of sentences(s.tokens)) {
+        const key = textOf(s.tokens, from, to);
+        sentencesIn.set(key, [...(sentencesIn.get(key) ?? []), { span: s, from, to }]);
+      }
+    }
+    const movesTo = new Map<Ins, { from: number; to: number; name: string }[]>();
+    for (const d of this.spanDeletions) {
+      const target = wholeMoves.get(d);
+      if (target) {
+        const name = `comparison-move-${++this.moveCount}`;
+        this.moveFrom(d, 0, d.tokens.length, name);
+        movesTo.set(target, [{ from: 0, to: target.tokens.length, name }]);
         continue;
       }
-      moved.add(target);
-      const name = `comparison-move-${++this.moveCount}`;
-      const [fromStart, fromEnd] = rw.rangeMarkers('moveFrom', name);
-      const [toStart, toEnd] = rw.rangeMarkers('moveTo', name);
-      d.place({ kind: 'content', nodes: [fromStart] });
-      for (const ins of this.deletedStream(d.tokens, 'w:moveFrom')) d.place(ins);
-      d.place({ kind: 'content', nodes: [fromEnd] });
-      target.before({ kind: 'content', nodes: [toStart] });
-      for (const t of target.tokens) setStatus(plan, t, { kind: 'moveTo' });
-      target.after({ kind: 'content', nodes: [toEnd] });
+      let at = 0;
+      for (const [from, to] of sentences(d.tokens)) {
+        const found = sentencesIn.get(textOf(d.tokens, from, to))?.shift();
+        if (!found) continue;
+        const name = `comparison-move-${++this.moveCount}`;
+        // White space alone between moves (or before the first) goes with the move: no change of its own.
+        const start = onlySpace(d.tokens, at, from) ? at : from;
+        if (start > at) for (const ins of this.deletedStream(d.tokens.slice(at, start), 'w:del')) d.place(ins);
+        const end = onlySpace(d.tokens, to, d.tokens.length) ? d.tokens.length : to;
+        this.moveFrom(d, start, end, name);
+        at = end;
+        const list = movesTo.get(found.span) ?? [];
+        list.push({ from: found.from, to: found.to, name });
+        movesTo.set(found.span, list);
+      }
+      if (at < d.tokens.length) for (const ins of this.deletedStream(d.tokens.slice(at), 'w:del')) d.place(ins);
     }
-    for (const s of this.spanInsertions) if (!moved.has(s)) for (const t of s.tokens) setStatus(plan, t, { kind: 'ins' });
+    for (const s of this.spanInsertions) {
+      const moves = (movesTo.get(s) ?? []).sort((x, y) => x.from - y.from);
+      moves.forEach((m, k) => {
+        const prevEnd = k > 0 ? moves[k - 1]!.to : 0;
+        if (onlySpace(s.tokens, prevEnd, m.from)) m.from = prevEnd;
+        if (k === moves.length - 1 && onlySpace(s.tokens, m.to, s.tokens.length)) m.to = s.tokens.length;
+      });
+      let k = 0;
+      s.tokens.forEach((t, i) => {
+        const move = moves[k];
+        if (move && i === move.from) this.moveRangeAt(s, i, 'start', move.name);
+        this.insertToken(t, move && i >= move.from && i < move.to ? { kind: 'moveTo' } : { kind: 'ins' });
+        if (move && i === move.to - 1) {
+          this.moveRangeAt(s, i + 1, 'end', move.name);
+          k++;
+        }
+      });
+    }
     this.spanDeletions = [];
     this.spanInsertions = [];
+  }
+
+  /** Deleted tokens [from, to) of a span become the source of move `name`, inside its range markers. */
+  private moveFrom(d: (typeof this.spanDeletions)[number], from: number, to: number, name: string): void {
+    const [start, end] = this.ctx.rw.rangeMarkers('moveFrom', name);
+    d.place({ kind: 'content', nodes: [start] });
+    for (const ins of this.deletedStream(d.tokens.slice(from, to), 'w:moveFrom')) d.place(ins);
+    d.place({ kind: 'content', nodes: [end] });
+  }
+
+  /** A moveTo range marker before token `i` of an inserted span (after its last token when `i` is its length). */
+  private moveRangeAt(s: (typeof this.spanInsertions)[number], i: number, which: 'start' | 'end', name: string): void {
+    const marker = this.ctx.rw.rangeMarkers('moveTo', name)[which === 'start' ? 0 : 1];
+    const ins: Insertion = { kind: 'content', nodes: [marker] };
+    if (i < s.tokens.length) placeBefore(this.ctx.plan, s.tokens[i]!, ins);
+    else s.after(ins);
+  }
+
+  private insertToken(t: Token, status: Status): void {
+    if (t.kind === 'mark') this.ctx.plan.marks.set(lastPart(t.para!), 'ins');
+    else setStatus(this.ctx.plan, t, status);
   }
 
   // ---- hunks -------------------------------------------------------------------------------
@@ -285,11 +353,11 @@ export class StoryComparison {
       };
       if (h.aEnd > h.aStart) {
         const deleted = oldToks.slice(h.aStart, h.aEnd);
-        if (passageText(deleted)) this.spanDeletions.push({ tokens: deleted, place: at(h.bStart) });
+        if (sentences(deleted).length) this.spanDeletions.push({ tokens: deleted, place: at(h.bStart) });
         else for (const ins of this.deletedStream(deleted, 'w:del')) at(h.bStart)(ins);
       }
       const inserted = newToks.slice(h.bStart, h.bEnd);
-      if (passageText(inserted)) this.spanInsertions.push({ tokens: inserted, before: at(h.bStart), after: at(h.bEnd) });
+      if (sentences(inserted).length) this.spanInsertions.push({ tokens: inserted, before: at(h.bStart), after: at(h.bEnd) });
       else {
         for (const t of inserted) {
           if (t.kind === 'mark') plan.marks.set(lastPart(t.para!), 'ins');
@@ -657,6 +725,55 @@ function passageText(tokens: readonly Token[]): string | null {
   if (tokens.some((t) => t.kind !== 'text')) return null;
   const text = tokens.map((t) => t.key).join('').trim();
   return text.length >= MIN_PASSAGE_CHARS && /\s/.test(text) && /[.!?;:]$/.test(text) ? text : null;
+}
+
+/**
+ * The sentences of a token span that may count as moved on their own: [from, to) from a word to
+ * the sentence's closing punctuation, text only, at least a sentence's length (MIN_PASSAGE_CHARS)
+ * with more than one word.
+ */
+function sentences(tokens: readonly Token[]): [number, number][] {
+  const out: [number, number][] = [];
+  let start = -1;
+  let chars = 0;
+  let words = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.kind !== 'text') {
+      start = -1;
+      continue;
+    }
+    if (start < 0) {
+      if (/^\s+$/.test(t.key)) continue;
+      start = i;
+      chars = 0;
+      words = 0;
+    }
+    chars += t.key.length;
+    if (isWordAt(t.key, 0)) words++;
+    if (SENTENCE_END.test(t.key)) {
+      if (chars >= MIN_PASSAGE_CHARS && words > 1) out.push([start, i + 1]);
+      start = -1;
+    }
+  }
+  return out;
+}
+const SENTENCE_END = /^[.!?;:]$/;
+
+/** Whether tokens [from, to) are white space only (and not empty). */
+function onlySpace(tokens: readonly Token[], from: number, to: number): boolean {
+  if (to <= from) return false;
+  for (let i = from; i < to; i++) {
+    const t = tokens[i]!;
+    if (t.kind !== 'text' || !/^\s+$/.test(t.key)) return false;
+  }
+  return true;
+}
+
+function textOf(tokens: readonly Token[], from: number, to: number): string {
+  let s = '';
+  for (let i = from; i < to; i++) s += tokens[i]!.key;
+  return s;
 }
 
 /** Tokens of consecutive paragraphs with a mark token between them: the first from `head`, the last up to `tailTo`. */
