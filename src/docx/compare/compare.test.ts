@@ -264,6 +264,25 @@ describe('compareDocx: other stories and units', () => {
     expect(filled.result.differences.map((d) => [d.story, d.kind, d.textPreview])).toEqual([['word/footnotes.xml', 'insert', 'A footnote text']]);
   });
 
+  it('a text box (DrawingML with its VML fallback) is compared word by word, the fallback kept consistent', () => {
+    const box = (text: string) => `<w:txbxContent>${p(r(text))}${p(r('Second box line.'))}</w:txbxContent>`;
+    const drawing = (text: string) =>
+      `<w:r><mc:AlternateContent xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape" xmlns:v="urn:schemas-microsoft-com:vml">` +
+      `<mc:Choice Requires="wps"><w:drawing><wp:anchor distT="0" distB="0" distL="0" distR="0" simplePos="0" relativeHeight="1" behindDoc="0" locked="0" layoutInCell="1" allowOverlap="1"><wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="column"><wp:posOffset>0</wp:posOffset></wp:positionH><wp:positionV relativeFrom="paragraph"><wp:posOffset>0</wp:posOffset></wp:positionV><wp:extent cx="2000000" cy="600000"/><wp:wrapSquare wrapText="bothSides"/><wp:docPr id="1" name="Text Box 1"/>` +
+      `<a:graphic><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:wsp><wps:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="2000000" cy="600000"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></wps:spPr><wps:txbx>${box(text)}</wps:txbx><wps:bodyPr/></wps:wsp></a:graphicData></a:graphic></wp:anchor></w:drawing></mc:Choice>` +
+      `<mc:Fallback><w:pict><v:shape id="Text Box 1" style="width:160pt;height:48pt"><v:textbox>${box(text)}</v:textbox></v:shape></w:pict></mc:Fallback></mc:AlternateContent></w:r>`;
+    const older = minimalDocx(p(r('Before the box. '), drawing('The box says hello to the reader.')));
+    const newer = minimalDocx(p(r('Before the box. '), drawing('The box says goodbye to the reader.')));
+    const { listed, body } = compare(older, newer);
+    expect(listed.map((x) => [x.kind, x.text_preview])).toEqual([['delete', 'hello'], ['insert', 'goodbye']]);
+    // One drawing, marked inside; the fallback holds the same marked-up text (decided with it).
+    expect(body.match(/<w:drawing>/g)).toHaveLength(1);
+    const fallback = body.slice(body.indexOf('<mc:Fallback>'));
+    expect(fallback).toMatch(/<w:del [^>]*><w:r><w:delText[^>]*>hello<\/w:delText>/);
+    expect(fallback).toMatch(/<w:ins [^>]*><w:r><w:t[^>]*>goodbye<\/w:t>/);
+    expect(readPart(decideAll(compareDocx(older, newer, { date: DATE }).bytes, 'reject'))).not.toContain('goodbye');
+  });
+
   it('a hyperlink is compared as a unit and kept intact', () => {
     const link = (t: string) => `<w:hyperlink w:anchor="x">${r(t)}</w:hyperlink>`;
     const { body } = compare(minimalDocx(p(r('See '), link('clause one'), r('.'))), minimalDocx(p(r('See '), link('clause two'), r('.'))));

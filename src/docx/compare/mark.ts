@@ -1,6 +1,6 @@
 import { markProperties } from '../ooxml/paragraphs';
 import { insertProperty } from '../ooxml/schema-order';
-import { XmlElement, XmlText, markDirty, walk, type XmlNode } from '../xml/tree';
+import { XmlElement, XmlRaw, XmlText, markDirty, walk, type XmlNode } from '../xml/tree';
 import { NEUTRAL_RUN_CHILDREN, PPR_NOT_COMPARED, TABLE_NOT_FORMATTING, elementText, paragraphPropertiesKey, type TableHolder } from './model';
 
 /**
@@ -68,6 +68,8 @@ export class Plan {
   private paragraphs = new Set<XmlElement>();
   /** Elements copied from older into newer (deleted paragraphs, rows, cells, split-off paragraphs). */
   readonly fromOlder = new Set<XmlElement>();
+  /** Atoms of newer whose text boxes were compared: their mc:Fallback copies are made to match. */
+  readonly boxOwners = new Set<XmlElement>();
 
   constructor(private readonly rw: RevisionWriter) {}
 
@@ -131,6 +133,7 @@ export class Plan {
       this.splitOff = [];
     }
     this.writeMarks();
+    for (const owner of this.boxOwners) syncFallbacks(owner);
   }
 
   private rebuild(p: XmlElement): void {
@@ -500,4 +503,41 @@ export function recordTableProperties(owner: XmlElement, oldOwner: XmlElement, h
     owner.insertAt(ex ? owner.children.indexOf(ex) + 1 : 0, props);
   }
   insertProperty(props, rw.element(`${holder}Change`, [old]));
+}
+
+/**
+ * After the text boxes of a drawing were marked up, the VML copy in its mc:Fallback still shows
+ * newer's text without the changes: each of its text boxes takes a copy of the marked-up box of
+ * the Choice (the engine decides a revision and its Fallback copy together). A Fallback whose
+ * boxes do not correspond one to one is dropped, as Word drops it when it rewrites a drawing.
+ */
+function syncFallbacks(owner: XmlElement): void {
+  const alternates: XmlElement[] = [];
+  walk(owner, (e) => {
+    if (e.name === 'mc:AlternateContent') alternates.push(e);
+    return e.name !== 'w:txbxContent';
+  });
+  for (const alt of alternates) {
+    const fallback = alt.first('mc:Fallback');
+    const choice = alt.first('mc:Choice');
+    if (!fallback || !choice) continue;
+    const boxes = (root: XmlElement): XmlElement[] => {
+      const out: XmlElement[] = [];
+      walk(root, (e) => {
+        if (e.name === 'w:txbxContent') {
+          out.push(e);
+          return false;
+        }
+        return true;
+      });
+      return out;
+    };
+    const marked = boxes(choice);
+    const copies = boxes(fallback);
+    if (marked.length !== copies.length) {
+      alt.setChildren(alt.children.filter((c) => c !== fallback));
+      continue;
+    }
+    copies.forEach((box, k) => box.setChildren(marked[k]!.children.map((c) => (c.kind === 1 ? c.cloneDeep() : c.kind === 2 ? new XmlText(c.text) : new XmlRaw(c.raw)))));
+  }
 }

@@ -320,7 +320,7 @@ export class StoryReader {
     let text = '';
     for (const seg of segs) {
       seg.start = text.length;
-      if (seg.kind !== 'text') seg.text = this.symbol(seg.kind === 'atom' ? `\u0003${this.atomKey(seg.node)}` : `\u0004${this.unitKey(seg.node)}`);
+      if (seg.kind !== 'text') seg.text = this.symbol(seg.kind === 'atom' ? `\u0003${this.atomKey(seg.node, true)}` : `\u0004${this.unitKey(seg.node)}`);
       text += seg.text;
     }
     para.flat = { text, segs };
@@ -354,7 +354,7 @@ export class StoryReader {
         continue;
       }
       if (seg.kind === 'atom') {
-        out.push({ kind: 'atom', key: `\u0003${this.atomKey(seg.node)}`, pieces: [{ node: seg.node, from: 0, to: 0 }], unit: null, run: seg.run, para: null });
+        out.push({ kind: 'atom', key: `\u0003${this.atomKey(seg.node, true)}`, pieces: [{ node: seg.node, from: 0, to: 0 }], unit: null, run: seg.run, para: null });
         i++;
         continue;
       }
@@ -419,7 +419,13 @@ export class StoryReader {
   }
 
   /** A run child compared as one token: its name and what it holds, relationship ids resolved. */
-  atomKey(el: XmlElement): string {
+  /**
+   * `withoutBoxes`: the key without what text boxes hold (and without the mc:Fallback copy), so a
+   * drawing or shape whose text box text changed still pairs with its older self and the text
+   * box is compared word by word (see StoryComparison.pairTextBoxes). The paragraph's hash uses
+   * the whole key, so the paragraph is still seen to differ.
+   */
+  atomKey(el: XmlElement, withoutBoxes = false): string {
     switch (el.name) {
       case 'w:tab':
       case 'w:cr':
@@ -436,8 +442,10 @@ export class StoryReader {
       case 'w:footnoteReference':
       case 'w:endnoteReference':
         return el.name;
-      default:
-        return this.unitKey(el);
+      default: {
+        const key = this.unitKey(el);
+        return withoutBoxes && key.includes('<w:txbxContent') ? key.replace(FALLBACK, '').replace(TEXT_BOX_CONTENT, '<w:txbxContent/>') : key;
+      }
     }
   }
 
@@ -449,6 +457,23 @@ export class StoryReader {
       .replace(VOLATILE_ATTRIBUTES, '')
       .replace(RELATIONSHIP_ATTRIBUTES, (_m, name: string, id: string) => ` ${name}="${this.rel(id)}"`);
   }
+}
+
+const FALLBACK = /<mc:Fallback\b[^>]*>[\s\S]*?<\/mc:Fallback>/g;
+const TEXT_BOX_CONTENT = /<w:txbxContent\b[^>]*>[\s\S]*?<\/w:txbxContent>/g;
+
+/** The text box contents an atom holds (not those of an mc:Fallback copy), in order. */
+export function textBoxesOf(el: XmlElement): XmlElement[] {
+  const out: XmlElement[] = [];
+  const visit = (e: XmlElement): void => {
+    for (const c of e.children) {
+      if (c.kind !== 1 || c.name === 'mc:Fallback') continue;
+      if (c.name === 'w:txbxContent') out.push(c);
+      else visit(c);
+    }
+  };
+  visit(el);
+  return out;
 }
 
 const SYMBOL_BASE = 0xe000;

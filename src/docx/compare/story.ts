@@ -6,7 +6,7 @@ import {
   deleteParagraphContent, markCell, markRow, recordParagraphProperties, recordTableProperties, toDeletedText, type Insertion, type Plan,
   type RevisionWriter, type Status,
 } from './mark';
-import { OVERFLOW_SYMBOL, isSpaceAt, isWordAt, type TableHolder, type Block, type Cell, type Para, type Row, type Segment, type StoryReader, type Table, type Token } from './model';
+import { OVERFLOW_SYMBOL, isSpaceAt, isWordAt, textBoxesOf, type TableHolder, type Block, type Cell, type Para, type Row, type Segment, type StoryReader, type Table, type Token } from './model';
 
 /**
  * Comparing one story (the body, a header, a note...) of the older version with the same story of
@@ -88,6 +88,26 @@ export class StoryComparison {
     refs(o).forEach((r, k) => {
       if (ns[k]) this.pairNote(r, ns[k]);
     });
+  }
+
+  /** Atoms the comparison found equal (their keys without text box content): notes pair, text boxes are compared. */
+  private pairAtoms(o: XmlElement, n: XmlElement): void {
+    this.pairNote(o, n);
+    this.pairTextBoxes(o, n);
+  }
+
+  /**
+   * The text boxes of a drawing or shape (w:txbxContent in DrawingML or VML) compared like any
+   * other story, block by block and word by word. An mc:Fallback copy of newer's box is then made
+   * consistent with the marked-up Choice (Plan.syncFallbacks).
+   */
+  private pairTextBoxes(o: XmlElement, n: XmlElement): void {
+    if (!n.name.startsWith('w:') && n.name !== 'mc:AlternateContent') return;
+    const ob = textBoxesOf(o);
+    const nb = textBoxesOf(n);
+    if (ob.length === 0 || ob.length !== nb.length) return;
+    ob.forEach((box, k) => this.container(this.ctx.older.blocks(box), this.ctx.newer.blocks(nb[k]!), nb[k]!));
+    this.ctx.plan.boxOwners.add(n);
   }
 
   private pairNote(o: XmlElement, n: XmlElement): void {
@@ -399,7 +419,7 @@ export class StoryComparison {
     const atoms = (segs: readonly Segment[], from: number): XmlElement[] =>
       segs.filter((sg) => sg.kind === 'atom' && sg.start >= from && sg.start < from + len).map((sg) => sg.node);
     const oa = atoms(os, oFrom);
-    atoms(ns, nFrom).forEach((el, i) => this.pairNote(oa[i]!, el));
+    atoms(ns, nFrom).forEach((el, i) => this.pairAtoms(oa[i]!, el));
     let k = 0;
     for (const sg of ns) {
       if (sg.kind !== 'text') continue;
@@ -428,7 +448,7 @@ export class StoryComparison {
       return;
     }
     if ((o.kind !== 'text' && o.kind !== 'atom') || !o.run) return;
-    if (o.kind === 'atom') this.pairNote(o.pieces[0]!.node, n.pieces[0]!.node);
+    if (o.kind === 'atom') this.pairAtoms(o.pieces[0]!.node, n.pieces[0]!.node);
     const oldKey = this.ctx.older.runKey(o.run);
     for (const piece of n.pieces) {
       const run = piece.node.parent;
