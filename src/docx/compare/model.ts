@@ -164,13 +164,16 @@ export class StoryReader {
 
   /** Run formatting as compared, in this view (a run's own rPrChange is read as the engine decides it). */
   runKey(run: XmlElement): string {
-    const rPr = run.first('w:rPr');
-    if (this.view === 'plain' || !rPr?.first('w:rPrChange')) return runPropertiesKey(run);
-    let k = this.resolvedRunKeys.get(run);
-    if (k === undefined) this.resolvedRunKeys.set(run, (k = propertiesKey(this.resolved(rPr, RPR_NOT_FORMATTING), RPR_NOT_FORMATTING)));
+    // Asked for every token of a changed paragraph, so kept per run (only changed paragraphs' runs ask).
+    let k = this.runKeys.get(run);
+    if (k === undefined) {
+      const rPr = run.first('w:rPr');
+      k = this.view !== 'plain' && rPr?.first('w:rPrChange') ? propertiesKey(this.resolved(rPr, RPR_NOT_FORMATTING), RPR_NOT_FORMATTING) : runPropertiesKey(run);
+      this.runKeys.set(run, k);
+    }
     return k;
   }
-  private readonly resolvedRunKeys = new WeakMap<XmlElement, string>();
+  private readonly runKeys = new WeakMap<XmlElement, string>();
 
   /** A hash of `runKey(run)`, read from the source text of the properties without copying it. */
   runHash(run: XmlElement): number {
