@@ -275,14 +275,26 @@ export class Plan {
       }
       const el = k as XmlElement;
       if (el.name === 'w:t' || el.name === 'w:delText') {
+        // Adjacent pieces of the same status (the words and spaces of one change) become one text element.
         const text = elementText(el);
         let at = 0;
+        let from = -1;
+        let status: Status | null = null;
         for (const rec of recs) {
+          const joins = from >= 0 && rec.from === at && rec.before.length === 0 && rec.to > rec.from && sameStatus(status, rec.status);
+          if (from >= 0 && !joins) {
+            add(textElement(el.name, text.slice(from, at)), status);
+            from = -1;
+          }
           if (rec.from > at) add(textElement(el.name, text.slice(at, rec.from)), null);
           flushBefore(rec.before);
-          if (rec.to > rec.from) add(textElement(el.name, text.slice(rec.from, rec.to)), rec.status);
+          if (rec.to > rec.from && from < 0) {
+            from = rec.from;
+            status = rec.status;
+          }
           at = Math.max(at, rec.to);
         }
+        if (from >= 0) add(textElement(el.name, text.slice(from, at)), status);
         if (at < text.length) add(textElement(el.name, text.slice(at)), null);
       } else {
         const rec = recs[0]!;

@@ -6,7 +6,7 @@ import {
   deleteParagraphContent, markCell, markRow, recordParagraphProperties, recordTableProperties, toDeletedText, type Insertion, type Plan,
   type RevisionWriter, type Status,
 } from './mark';
-import { OVERFLOW_SYMBOL, isSpaceAt, isWordAt, textBoxesOf, type TableHolder, type Block, type Cell, type Para, type Row, type Segment, type StoryReader, type Table, type Token } from './model';
+import { OVERFLOW_SYMBOL, elementText, isSpaceAt, isWordAt, textBoxesOf, type TableHolder, type Block, type Cell, type Para, type Row, type Segment, type StoryReader, type Table, type Token } from './model';
 
 /**
  * Comparing one story (the body, a header, a note...) of the older version with the same story of
@@ -204,7 +204,7 @@ export class StoryComparison {
       if (at < d.tokens.length) for (const ins of this.deletedStream(d.tokens.slice(at), 'w:del')) d.place(ins);
     }
     for (const s of this.spanInsertions) {
-      const moves = (movesTo.get(s) ?? []).sort((x, y) => x.from - y.from);
+      const moves = (movesTo.get(s) ?? []).sort((x, y) => x.from - y.from).map((m) => ({ ...m, markers: this.ctx.rw.rangeMarkers('moveTo', m.name) }));
       moves.forEach((m, k) => {
         const prevEnd = k > 0 ? moves[k - 1]!.to : 0;
         if (onlySpace(s.tokens, prevEnd, m.from)) m.from = prevEnd;
@@ -213,10 +213,10 @@ export class StoryComparison {
       let k = 0;
       s.tokens.forEach((t, i) => {
         const move = moves[k];
-        if (move && i === move.from) this.moveRangeAt(s, i, 'start', move.name);
+        if (move && i === move.from) this.moveRangeAt(s, i, move.markers[0]);
         this.insertToken(t, move && i >= move.from && i < move.to ? { kind: 'moveTo' } : { kind: 'ins' });
         if (move && i === move.to - 1) {
-          this.moveRangeAt(s, i + 1, 'end', move.name);
+          this.moveRangeAt(s, i + 1, move.markers[1]);
           k++;
         }
       });
@@ -234,8 +234,7 @@ export class StoryComparison {
   }
 
   /** A moveTo range marker before token `i` of an inserted span (after its last token when `i` is its length). */
-  private moveRangeAt(s: (typeof this.spanInsertions)[number], i: number, which: 'start' | 'end', name: string): void {
-    const marker = this.ctx.rw.rangeMarkers('moveTo', name)[which === 'start' ? 0 : 1];
+  private moveRangeAt(s: (typeof this.spanInsertions)[number], i: number, marker: XmlElement): void {
     const ins: Insertion = { kind: 'content', nodes: [marker] };
     if (i < s.tokens.length) placeBefore(this.ctx.plan, s.tokens[i]!, ins);
     else s.after(ins);
@@ -468,7 +467,8 @@ export class StoryComparison {
     const { rw, importer, olderPart, newerPart } = this.ctx;
     const out: Insertion[] = [];
     let del: XmlElement | null = null;
-    let run: { src: XmlElement; el: XmlElement } | null = null;
+    /** The run being filled: its source, its copy, and the text element and offset its last delText ends at. */
+    let run: { src: XmlElement; el: XmlElement; from: XmlElement | null; to: number } | null = null;
     let nodes: XmlElement[] = [];
     const flush = (): void => {
       if (nodes.length) out.push({ kind: 'content', nodes });
@@ -507,13 +507,20 @@ export class StoryComparison {
           const el = src.cloneShallow();
           const rPr = src.first('w:rPr');
           if (rPr) el.append(rPr.cloneDeep());
-          run = { src, el };
+          run = { src, el, from: null, to: -1 };
           ensureDel().append(el);
         }
         if (t.kind === 'text') {
-          const text = piece.node.children.map((c) => (c.kind === 2 ? c.text : '')).join('').slice(piece.from, piece.to);
-          run.el.append(XmlElement.create('w:delText', { 'xml:space': 'preserve' }, [new XmlText(text)]));
+          // The words and spaces of one text element deleted together become one w:delText.
+          const last = run.el.children[run.el.children.length - 1];
+          const text = elementText(piece.node).slice(piece.from, piece.to);
+          if (last?.kind === 1 && last.name === 'w:delText' && run.from === piece.node && run.to === piece.from) {
+            last.setChildren([new XmlText(elementText(last) + text)]);
+          } else run.el.append(XmlElement.create('w:delText', { 'xml:space': 'preserve' }, [new XmlText(text)]));
+          run.from = piece.node;
+          run.to = piece.to;
         } else {
+          run.from = null;
           const copy = piece.node.cloneDeep();
           toDeletedText(copy);
           run.el.append(copy);
