@@ -136,6 +136,7 @@ export function checkContract(olderView: Uint8Array, newerView: Uint8Array, outp
   const revisions = doc.revisions();
   const ids = revisions.map((r) => r.change_id);
   if (new Set(ids).size !== ids.length) problems.push('duplicate change ids');
+  problems.push(...unpairedMoveRanges(output));
   const accepted = decideAll(output, 'accept');
   const rejected = decideAll(output, 'reject');
   for (const [what, got, want] of [
@@ -155,4 +156,20 @@ function firstDifference(got: string[], want: string[]): string {
     if (got[i] !== want[i]) return `paragraph ${i}: got ${JSON.stringify(got[i]?.slice(0, 120))}, want ${JSON.stringify(want[i]?.slice(0, 120))} (${got.length} vs ${want.length} paragraphs)`;
   }
   return 'same paragraphs';
+}
+
+/** Move range starts without an end of the same kind and id (or ends without a start), in every story part. */
+function unpairedMoveRanges(bytes: Uint8Array): string[] {
+  const files = unzipSync(bytes, { filter: (f) => /^word\/(document|header\d*|footer\d*|footnotes|endnotes)\.xml$/.test(f.name) });
+  const out: string[] = [];
+  for (const [name, data] of Object.entries(files)) {
+    const xml = new TextDecoder().decode(data);
+    const ids = (what: string): string[] => [...xml.matchAll(new RegExp(`<w:${what}\\b[^>]*?\\sw:id="([^"]*)"`, 'g'))].map((m) => m[1]!).sort();
+    for (const kind of ['moveFrom', 'moveTo']) {
+      const starts = ids(`${kind}RangeStart`);
+      const ends = ids(`${kind}RangeEnd`);
+      if (starts.join() !== ends.join()) out.push(`${name}: ${kind} range starts ${starts.join(',')} and ends ${ends.join(',')} do not pair`);
+    }
+  }
+  return out;
 }
