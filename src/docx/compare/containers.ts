@@ -36,8 +36,17 @@ function endWithParagraph(container: XmlElement, tail: XmlElement | null): void 
 }
 
 const BLOCKS = new Set(['w:p', 'w:tbl', 'w:sdt', 'w:customXml', 'w:ins', 'w:del', 'w:moveFrom', 'w:moveTo', 'mc:AlternateContent']);
-/** A cell that ends right after its properties or has nothing, or a table that ends a container. */
-const MAY_NEED_A_PARAGRAPH = /<\/w:tcPr>\s*<\/w:tc>|<w:tc(?:\s[^>]*)?\/>|<w:tc(?:\s[^>]*)?>\s*<\/w:tc>|<\/w:tbl>\s*(?:<w:bookmarkEnd[^>]*>\s*)*(?:<w:sectPr|<\/w:(?:body|tc|hdr|ftr)>)/;
+/**
+ * A cell that ends right after its properties or has nothing, or a table that ends a container:
+ * three patterns, each led by its own literal (one alternation led by "<" scans a 300-page
+ * document character by character).
+ */
+const NEEDS_A_PARAGRAPH = [
+  /<\/w:tbl>\s*(?:<w:bookmarkEnd[^>]*>\s*)*(?:<w:sectPr|<\/w:(?:body|tc|hdr|ftr)>)/,
+  /<\/w:tcPr>\s*<\/w:tc>/,
+  /<w:tc(?:\s[^>]*)?(?:\/>|>\s*<\/w:tc>)/,
+];
+const MAY_NEED_A_PARAGRAPH = { test: (src: string): boolean => NEEDS_A_PARAGRAPH.some((re) => re.test(src)) };
 
 /** A note with content (not a separator). */
 export function isContentNote(note: XmlElement): boolean {
