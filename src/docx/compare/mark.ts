@@ -484,7 +484,8 @@ export function markRow(tr: XmlElement, kind: 'ins' | 'del', rw: RevisionWriter)
     const ex = tr.first('w:tblPrEx');
     tr.insertAt(ex ? tr.children.indexOf(ex) + 1 : 0, trPr);
   }
-  if (trPr.first('w:ins') || trPr.first('w:del')) return;
+  // A row newer deleted may still be one the comparison finds inserted (a row both inserted and deleted is valid).
+  if (trPr.first(`w:${kind}`)) return;
   insertProperty(trPr, rw.element(`w:${kind}`));
 }
 
