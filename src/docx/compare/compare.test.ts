@@ -3,7 +3,7 @@
  * round-trip contract (accept-all gives newer, reject-all gives older, ids unique, nothing left
  * after deciding) and for the changes it should list.
  */
-import { strToU8, zipSync } from 'fflate';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { checkContract, decideAll } from '../../../test/support/compare-contract';
 import { del, ins, minimalDocx, r, readPart } from '../../../test/support/docx-files';
@@ -178,6 +178,42 @@ describe('compareDocx: numbering', () => {
     const { body, result } = compare(older, newer);
     expect(body).not.toMatch(/<w:numPr><w:ilvl w:val="0"\/><w:numId w:val="1"\/><\/w:numPr>(?!<\/w:pPr><\/w:pPrChange>)/);
     expect(readPart(decideAll(result.bytes, 'reject')).match(/<w:numId w:val="1"\/>/g)).toHaveLength(2);
+  });
+});
+
+describe('compareDocx: numbering compared by definition', () => {
+  const level = (fmt: string, text: string) => `<w:lvl w:ilvl="0" w:tplc="0409000F"><w:start w:val="1"/><w:numFmt w:val="${fmt}"/><w:lvlText w:val="${text}"/><w:ind w:left="720" w:hanging="360"/></w:lvl>`;
+  const numbering = (defs: [numId: string, abstractId: string, nsid: string, fmt: string][]) =>
+    `<w:numbering xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">${defs
+      .map(([, a, nsid, fmt]) => `<w:abstractNum w:abstractNumId="${a}"><w:nsid w:val="${nsid}"/><w:multiLevelType w:val="hybridMultilevel"/>${level(fmt, fmt === 'bullet' ? '•' : '%1.')}</w:abstractNum>`)
+      .join('')}${defs.map(([n, a]) => `<w:num w:numId="${n}"><w:abstractNumId w:val="${a}"/></w:num>`).join('')}</w:numbering>`;
+  const numbered = (id: string, text: string) => pp(`<w:numPr><w:ilvl w:val="0"/><w:numId w:val="${id}"/></w:numPr>`, r(text));
+
+  it('the same list under another numId is no change; the same numId defined otherwise is one', () => {
+    const older = numberedDocx(numbering([['1', '0', '1A2B3C4D', 'decimal']]), numbered('1', 'First clause here.'));
+    const renumbered = numberedDocx(numbering([['7', '4', '5E6F7A8B', 'decimal']]), numbered('7', 'First clause here.'));
+    expect(compare(older, renumbered).listed).toEqual([]);
+    const restyled = numberedDocx(numbering([['1', '0', '1A2B3C4D', 'bullet']]), numbered('1', 'First clause here.'));
+    const { listed, result } = compare(older, restyled);
+    expect(listed.map((x) => [x.kind, x.text_preview])).toEqual([['p-prop-change', 'Paragraph formatting: numbering']]);
+    // Older's list is carried into the output's numbering under a fresh id: rejecting gives it back.
+    const formatAfter = (verdict: 'accept' | 'reject'): string => {
+      const decided = decideAll(result.bytes, verdict);
+      const numId = /<w:numId w:val="(\d+)"\/>/.exec(readPart(decided))![1];
+      const part = readPart(decided, 'word/numbering.xml');
+      const abstractId = new RegExp(`<w:num w:numId="${numId}"><w:abstractNumId w:val="(\\d+)"`).exec(part)![1];
+      return new RegExp(`<w:abstractNum w:abstractNumId="${abstractId}">.*?<w:numFmt w:val="(\\w+)"`).exec(part)![1]!;
+    };
+    expect(formatAfter('reject')).toBe('decimal');
+    expect(formatAfter('accept')).toBe('bullet');
+  });
+
+  it('a deleted numbered paragraph keeps older\'s list in the output', () => {
+    const older = numberedDocx(numbering([['3', '0', '1A2B3C4D', 'decimal']]), numbered('3', 'Kept clause here.') + numbered('3', 'Deleted clause here.'));
+    const newer = numberedDocx(numbering([['1', '0', '99999999', 'bullet'], ['2', '1', '1A2B3C4D', 'decimal']]), numbered('2', 'Kept clause here.'));
+    const { body } = compare(older, newer);
+    // Older's numId 3 means newer's numId 2 (the same decimal list), not whatever 3 is in newer.
+    expect(body.match(/<w:numId w:val="(\d+)"\/>/g)).toEqual(['<w:numId w:val="2"/>', '<w:numId w:val="2"/>']);
   });
 });
 
@@ -379,6 +415,20 @@ describe('compareDocx: inputs with tracked changes', () => {
     expect(result.differences.map((d) => d.textPreview)).toEqual(['three', 'five']);
   });
 });
+
+/** A document with a numbering part. */
+function numberedDocx(numberingXml: string, body: string): Uint8Array {
+  const files = unzipSync(minimalDocx(body));
+  files['word/numbering.xml'] = strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>${numberingXml}`);
+  files['[Content_Types].xml'] = strToU8(
+    strFromU8(files['[Content_Types].xml']!).replace('</Types>', '<Override PartName="/word/numbering.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"/></Types>'),
+  );
+  const rels = files['word/_rels/document.xml.rels'] ? strFromU8(files['word/_rels/document.xml.rels']) : '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>';
+  files['word/_rels/document.xml.rels'] = strToU8(
+    rels.replace('</Relationships>', '<Relationship Id="rIdNum" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering" Target="numbering.xml"/></Relationships>'),
+  );
+  return zipSync(files);
+}
 
 /** A body with a header and one footnote; `footnote` is the note's text, or null for a note without any paragraph. */
 function storiesDocx(header: string, footnote: string | null): Uint8Array {

@@ -11,6 +11,7 @@ import { isContentNote, normaliseContainers } from './containers';
 import { PackageImport } from './import';
 import { Plan, RevisionWriter } from './mark';
 import { StoryReader } from './model';
+import { Numbering } from './numbering';
 import { StoryComparison } from './story';
 import { MAY_HOLD_REVISIONS } from './view';
 
@@ -80,14 +81,16 @@ function planChanges(older: Uint8Array, newPkg: DocxPackage, rw: RevisionWriter,
   normaliseContainers(oldPkg);
   resolveAll(oldPkg, view);
   const plan = new Plan(rw);
-  const importer = new PackageImport(oldPkg, newPkg);
+  const olderNumbering = new Numbering(oldPkg);
+  const newerNumbering = new Numbering(newPkg);
+  const importer = new PackageImport(oldPkg, newPkg, olderNumbering, newerNumbering);
   const interner = new Interner();
   const symbols = new Map<string, string>();
   const notePairs = new Map<string, string>();
   for (const pair of storyPairs(oldPkg, newPkg, notePairs)) {
     const ctx = {
-      older: new StoryReader('plain', importer.relationshipKey(oldPkg, pair.olderPart), symbols),
-      newer: new StoryReader(keep ? view : 'plain', importer.relationshipKey(newPkg, pair.newerPart), symbols),
+      older: new StoryReader('plain', importer.relationshipKey(oldPkg, pair.olderPart), symbols, (id) => olderNumbering.key(id)),
+      newer: new StoryReader(keep ? view : 'plain', importer.relationshipKey(newPkg, pair.newerPart), symbols, (id) => newerNumbering.key(id)),
       olderPart: pair.olderPart,
       newerPart: pair.newerPart,
       plan,

@@ -460,10 +460,10 @@ export function deleteParagraphContent(p: XmlElement, rw: RevisionWriter, wrappe
   p.setChildren(out);
 }
 
-/** Adds a w:pPrChange recording `oldP`'s paragraph properties to newer's paragraph `p`. */
-export function recordParagraphProperties(p: XmlElement, oldP: XmlElement, rw: RevisionWriter): void {
+/** Adds a w:pPrChange recording `oldP`'s paragraph properties to newer's paragraph `p`; returns it (null if `p` had one). */
+export function recordParagraphProperties(p: XmlElement, oldP: XmlElement, rw: RevisionWriter): XmlElement | null {
   let pPr = p.first('w:pPr');
-  if (pPr?.first('w:pPrChange')) return;
+  if (pPr?.first('w:pPrChange')) return null;
   const old = XmlElement.create(
     'w:pPr',
     {},
@@ -473,7 +473,9 @@ export function recordParagraphProperties(p: XmlElement, oldP: XmlElement, rw: R
     pPr = XmlElement.create('w:pPr');
     p.insertAt(0, pPr);
   }
-  insertProperty(pPr, rw.element('w:pPrChange', [old]));
+  const change = rw.element('w:pPrChange', [old]);
+  insertProperty(pPr, change);
+  return change;
 }
 
 /** Marks a table row inserted or deleted (w:trPr/w:ins|w:del). */

@@ -130,6 +130,8 @@ export class StoryReader {
     private readonly rel: RelationshipKey,
     /** Atom and unit keys as private-use characters; shared by the two readers of a comparison. */
     private readonly symbols: Map<string, string>,
+    /** What a numId of this reader's package means (numbering.ts); by default the id itself. */
+    private readonly numbering: (numId: string) => string = (id) => id,
   ) {
     this.seen = view === 'rejected' ? DELETIONS : view === 'accepted' ? INSERTIONS : new Set();
     this.hidden = view === 'rejected' ? INSERTIONS : view === 'accepted' ? DELETIONS : new Set();
@@ -194,11 +196,11 @@ export class StoryReader {
 
   /** Paragraph properties as compared, in this view (a pPrChange or an inserted numbering read as the engine decides them). */
   paragraphKey(p: XmlElement): string {
-    const key = paragraphPropertiesKey(p);
-    if (this.view === 'plain') return key;
+    let key = paragraphPropertiesKey(p);
     const pPr = p.first('w:pPr');
-    if (!pPr || !(pPr.first('w:pPrChange') || MAY_HOLD_REVISIONS.test(key))) return key;
-    return propertiesKey(this.resolved(pPr, PPR_NOT_COMPARED), PPR_NOT_COMPARED);
+    if (this.view !== 'plain' && pPr && (pPr.first('w:pPrChange') || MAY_HOLD_REVISIONS.test(key))) key = propertiesKey(this.resolved(pPr, PPR_NOT_COMPARED), PPR_NOT_COMPARED);
+    // A list is compared by its definition, not by its id in this package's numbering part.
+    return key.includes('<w:numId') ? key.replace(NUM_ID, (_m, id: string) => `<w:numId w:def="${hashOf(this.numbering(id))}"/>`) : key;
   }
 
   /** Table, row or cell formatting as compared (`holder`: w:tblPr, w:trPr or w:tcPr of `owner`), in this view. */
@@ -634,6 +636,14 @@ class ParagraphHasher implements InlineSink {
       this.fmt = -1;
     }
   }
+}
+
+const NUM_ID = /<w:numId w:val="([^"]*)"\s*\/>/g;
+
+function hashOf(s: string): number {
+  const h = new KeyHash();
+  h.string(s);
+  return h.value();
 }
 
 function lastOf<T>(xs: readonly T[]): T {

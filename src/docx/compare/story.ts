@@ -459,7 +459,10 @@ export class StoryComparison {
   private properties(o: Para, n: Para): void {
     const op = lastPart(o);
     const np = lastPart(n);
-    if (this.ctx.older.paragraphKey(op) !== this.ctx.newer.paragraphKey(np)) recordParagraphProperties(np, op, this.ctx.rw);
+    if (this.ctx.older.paragraphKey(op) === this.ctx.newer.paragraphKey(np)) return;
+    // Older's properties are older's package's: its numbering is carried over (import.ts).
+    const change = recordParagraphProperties(np, op, this.ctx.rw);
+    if (change) this.ctx.importer.adopt(change, this.ctx.olderPart, this.ctx.newerPart);
   }
 
   /** Older tokens turned into what goes into newer: deleted runs, and splits where an older mark was. */
@@ -486,7 +489,9 @@ export class StoryComparison {
     for (const t of tokens) {
       if (t.kind === 'mark') {
         flush();
-        out.push({ kind: 'split', oldParagraph: propertiesOnly(lastPart(t.para!)) });
+        const oldParagraph = propertiesOnly(lastPart(t.para!));
+        importer.adopt(oldParagraph, olderPart, newerPart);
+        out.push({ kind: 'split', oldParagraph });
         continue;
       }
       if (t.kind === 'unit') {
