@@ -200,8 +200,16 @@ export class StoryReader {
     const pPr = p.first('w:pPr');
     if (this.view !== 'plain' && pPr && (pPr.first('w:pPrChange') || MAY_HOLD_REVISIONS.test(key))) key = propertiesKey(this.resolved(pPr, PPR_NOT_COMPARED), PPR_NOT_COMPARED);
     // A list is compared by its definition, not by its id in this package's numbering part.
-    return key.includes('<w:numId') ? key.replace(NUM_ID, (_m, id: string) => `<w:numId w:def="${hashOf(this.numbering(id))}"/>`) : key;
+    return key.includes('<w:numId') ? key.replace(NUM_ID, (_m, id: string) => `<w:numId w:def="${this.numberingHash(id)}"/>`) : key;
   }
+
+  /** A hash of what numId `id` means, once per id (a list definition runs to kilobytes; most paragraphs of a contract are numbered). */
+  private numberingHash(id: string): number {
+    let h = this.numberingHashes.get(id);
+    if (h === undefined) this.numberingHashes.set(id, (h = hashOf(this.numbering(id))));
+    return h;
+  }
+  private readonly numberingHashes = new Map<string, number>();
 
   /** Table, row or cell formatting as compared (`holder`: w:tblPr, w:trPr or w:tcPr of `owner`), in this view. */
   formattingKey(owner: XmlElement, holder: TableHolder): string {
