@@ -38,10 +38,24 @@ function rank(name: string): number {
   return name === 'word/document.xml' ? 0 : name.includes('header') ? 1 : name.includes('footer') ? 2 : 3;
 }
 
+/**
+ * The paragraphs of a container as Word opens it: a container without any paragraph (a note
+ * written `<w:footnote w:id="1"/>`), or ending with a table, reads with one empty paragraph at its
+ * end (Word always ends a story, a note and a cell with a paragraph).
+ */
 function blocks(container: XmlElement, emit: (text: string) => void): void {
+  if (!blocksOf(container, emit)) emit('');
+}
+
+/** Emits the container's paragraphs; whether it ended with a paragraph. */
+function blocksOf(container: XmlElement, emit: (text: string) => void): boolean {
+  let endsWithParagraph = false;
   for (const e of container.elements()) {
-    if (e.name === 'w:p') emit(paragraphText(e));
-    else if (e.name === 'w:tbl') {
+    if (e.name === 'w:p') {
+      emit(paragraphText(e));
+      endsWithParagraph = true;
+    } else if (e.name === 'w:tbl') {
+      endsWithParagraph = false;
       for (const tr of within(e, 'w:tr')) {
         emit('<row>');
         for (const tc of within(tr, 'w:tc')) {
@@ -51,9 +65,10 @@ function blocks(container: XmlElement, emit: (text: string) => void): void {
       }
     } else if (e.name === 'w:sdt') {
       const c = e.first('w:sdtContent');
-      if (c) blocks(c, emit);
-    } else if (e.name === 'w:customXml') blocks(e, emit);
+      if (c) endsWithParagraph = blocksOf(c, emit);
+    } else if (e.name === 'w:customXml') endsWithParagraph = blocksOf(e, emit);
   }
+  return endsWithParagraph;
 }
 
 function paragraphText(p: XmlElement): string {
@@ -121,6 +136,7 @@ export function checkContract(olderView: Uint8Array, newerView: Uint8Array, outp
   const revisions = doc.revisions();
   const ids = revisions.map((r) => r.change_id);
   if (new Set(ids).size !== ids.length) problems.push('duplicate change ids');
+  problems.push(...unpairedMoveRanges(output));
   const accepted = decideAll(output, 'accept');
   const rejected = decideAll(output, 'reject');
   for (const [what, got, want] of [
@@ -140,4 +156,20 @@ function firstDifference(got: string[], want: string[]): string {
     if (got[i] !== want[i]) return `paragraph ${i}: got ${JSON.stringify(got[i]?.slice(0, 120))}, want ${JSON.stringify(want[i]?.slice(0, 120))} (${got.length} vs ${want.length} paragraphs)`;
   }
   return 'same paragraphs';
+}
+
+/** Move range starts without an end of the same kind and id (or ends without a start), in every story part. */
+function unpairedMoveRanges(bytes: Uint8Array): string[] {
+  const files = unzipSync(bytes, { filter: (f) => /^word\/(document|header\d*|footer\d*|footnotes|endnotes)\.xml$/.test(f.name) });
+  const out: string[] = [];
+  for (const [name, data] of Object.entries(files)) {
+    const xml = new TextDecoder().decode(data);
+    const ids = (what: string): string[] => [...xml.matchAll(new RegExp(`<w:${what}\\b[^>]*?\\sw:id="([^"]*)"`, 'g'))].map((m) => m[1]!).sort();
+    for (const kind of ['moveFrom', 'moveTo']) {
+      const starts = ids(`${kind}RangeStart`);
+      const ends = ids(`${kind}RangeEnd`);
+      if (starts.join() !== ends.join()) out.push(`${name}: ${kind} range starts ${starts.join(',')} and ends ${ends.join(',')} do not pair`);
+    }
+  }
+  return out;
 }

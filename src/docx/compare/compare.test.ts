@@ -3,7 +3,7 @@
  * round-trip contract (accept-all gives newer, reject-all gives older, ids unique, nothing left
  * after deciding) and for the changes it should list.
  */
-import { strToU8, zipSync } from 'fflate';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { checkContract, decideAll } from '../../../test/support/compare-contract';
 import { del, ins, minimalDocx, r, readPart } from '../../../test/support/docx-files';
@@ -105,6 +105,29 @@ describe('compareDocx: paragraphs', () => {
     expect(body).toMatch(/<w:moveToRangeStart [^>]*\/><w:moveTo /);
   });
 
+  it('a sentence moved into a longer insertion is still a move, the new words around it inserted', () => {
+    const older = minimalDocx(p(r(`Opening words stay here. ${LONG[1]}`)) + p(r(LONG[2]!)) + p(r(LONG[3]!)));
+    const newer = minimalDocx(p(r('Opening words stay here.')) + p(r(LONG[2]!)) + p(r(`${LONG[3]} Fresh terms come first. ${LONG[1]} Further new words follow`)));
+    const { listed, body } = compare(older, newer);
+    expect(listed.map((x) => [x.kind, x.text_preview])).toEqual([
+      ['delete', `Moved: ${LONG[1]}`],
+      ['insert', 'Fresh terms come first.'],
+      ['insert', 'Further new words follow'],
+    ]);
+    expect(body).toMatch(/<w:moveToRangeStart w:id="(\d+)"[^>]*\/><w:moveTo [^>]*><w:r><w:t[^>]*>The Customer[^<]*<\/w:t><\/w:r><\/w:moveTo><w:moveToRangeEnd w:id="\1"\/><w:ins /);
+  });
+
+  it('a sentence moved out of a longer deletion is still a move, the old words around it deleted', () => {
+    const older = minimalDocx(p(r(`${LONG[0]} Words to drop first. ${LONG[1]} More words to drop.`)) + p(r(LONG[2]!)));
+    const newer = minimalDocx(p(r(LONG[0]!)) + p(r(`${LONG[2]} ${LONG[1]}`)));
+    const { listed } = compare(older, newer);
+    expect(listed.map((x) => [x.kind, x.text_preview])).toEqual([
+      ['delete', 'Words to drop first.'],
+      ['delete', `Moved: ${LONG[1]}`],
+      ['delete', 'More words to drop.'],
+    ]);
+  });
+
   it('short paragraphs that change places are deleted and inserted, not moved', () => {
     const { listed } = compare(minimalDocx(p(r('A.')) + p(r('B.')) + p(r('C.'))), minimalDocx(p(r('B.')) + p(r('A.')) + p(r('C.'))));
     expect(listed.some((x) => x.text_preview.startsWith('Moved:'))).toBe(false);
@@ -130,6 +153,70 @@ describe('compareDocx: formatting', () => {
   });
 });
 
+describe('compareDocx: numbering', () => {
+  const numbered = (id: string, text: string) => pp(`<w:numPr><w:ilvl w:val="0"/><w:numId w:val="${id}"/></w:numPr>`, r(text));
+
+  it('paragraphs joined while their numbering changed carry newer\'s numbering, with a pPrChange recording older\'s', () => {
+    const older = minimalDocx(numbered('1', 'Alpha one here.') + numbered('1', 'Beta two here.') + numbered('1', 'Gamma three.'));
+    const newer = minimalDocx(numbered('2', 'Alpha one here. Beta two here.') + numbered('2', 'Gamma three.'));
+    const { body, result } = compare(older, newer);
+    // No paragraph of the output shows older's list; every one records it in a pPrChange.
+    const paragraphs = body.match(/<w:p>.*?<\/w:p>/g)!;
+    expect(paragraphs).toHaveLength(3);
+    for (const para of paragraphs) expect(para).toMatch(/^<w:p><w:pPr><w:numPr><w:ilvl w:val="0"\/><w:numId w:val="2"\/><\/w:numPr>.*<w:pPrChange [^>]*><w:pPr><w:numPr><w:ilvl w:val="0"\/><w:numId w:val="1"\/><\/w:numPr><\/w:pPr><\/w:pPrChange><\/w:pPr>/);
+    expect(result.differences.filter((d) => d.kind === 'p-prop-change').map((d) => d.textPreview)).toEqual(Array(3).fill('Paragraph formatting: numbering'));
+    // Reject-all gives older's numbering back on every paragraph, accept-all newer's.
+    expect(readPart(decideAll(result.bytes, 'reject')).match(/<w:numId w:val="1"\/>/g)).toHaveLength(3);
+    const accepted = readPart(decideAll(result.bytes, 'accept'));
+    expect(accepted.match(/<w:numId w:val="2"\/>/g)).toHaveLength(2);
+    expect(accepted).not.toContain('<w:numId w:val="1"/>');
+  });
+
+  it('a split while the numbering changed: both paragraphs carry newer\'s numbering', () => {
+    const older = minimalDocx(numbered('1', 'Alpha one here. Beta two here.') + numbered('1', 'Gamma three.'));
+    const newer = minimalDocx(numbered('2', 'Alpha one here.') + numbered('2', 'Beta two here.') + numbered('2', 'Gamma three.'));
+    const { body, result } = compare(older, newer);
+    expect(body).not.toMatch(/<w:numPr><w:ilvl w:val="0"\/><w:numId w:val="1"\/><\/w:numPr>(?!<\/w:pPr><\/w:pPrChange>)/);
+    expect(readPart(decideAll(result.bytes, 'reject')).match(/<w:numId w:val="1"\/>/g)).toHaveLength(2);
+  });
+});
+
+describe('compareDocx: numbering compared by definition', () => {
+  const level = (fmt: string, text: string) => `<w:lvl w:ilvl="0" w:tplc="0409000F"><w:start w:val="1"/><w:numFmt w:val="${fmt}"/><w:lvlText w:val="${text}"/><w:ind w:left="720" w:hanging="360"/></w:lvl>`;
+  const numbering = (defs: [numId: string, abstractId: string, nsid: string, fmt: string][]) =>
+    `<w:numbering xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">${defs
+      .map(([, a, nsid, fmt]) => `<w:abstractNum w:abstractNumId="${a}"><w:nsid w:val="${nsid}"/><w:multiLevelType w:val="hybridMultilevel"/>${level(fmt, fmt === 'bullet' ? '•' : '%1.')}</w:abstractNum>`)
+      .join('')}${defs.map(([n, a]) => `<w:num w:numId="${n}"><w:abstractNumId w:val="${a}"/></w:num>`).join('')}</w:numbering>`;
+  const numbered = (id: string, text: string) => pp(`<w:numPr><w:ilvl w:val="0"/><w:numId w:val="${id}"/></w:numPr>`, r(text));
+
+  it('the same list under another numId is no change; the same numId defined otherwise is one', () => {
+    const older = numberedDocx(numbering([['1', '0', '1A2B3C4D', 'decimal']]), numbered('1', 'First clause here.'));
+    const renumbered = numberedDocx(numbering([['7', '4', '5E6F7A8B', 'decimal']]), numbered('7', 'First clause here.'));
+    expect(compare(older, renumbered).listed).toEqual([]);
+    const restyled = numberedDocx(numbering([['1', '0', '1A2B3C4D', 'bullet']]), numbered('1', 'First clause here.'));
+    const { listed, result } = compare(older, restyled);
+    expect(listed.map((x) => [x.kind, x.text_preview])).toEqual([['p-prop-change', 'Paragraph formatting: numbering']]);
+    // Older's list is carried into the output's numbering under a fresh id: rejecting gives it back.
+    const formatAfter = (verdict: 'accept' | 'reject'): string => {
+      const decided = decideAll(result.bytes, verdict);
+      const numId = /<w:numId w:val="(\d+)"\/>/.exec(readPart(decided))![1];
+      const part = readPart(decided, 'word/numbering.xml');
+      const abstractId = new RegExp(`<w:num w:numId="${numId}"><w:abstractNumId w:val="(\\d+)"`).exec(part)![1];
+      return new RegExp(`<w:abstractNum w:abstractNumId="${abstractId}">.*?<w:numFmt w:val="(\\w+)"`).exec(part)![1]!;
+    };
+    expect(formatAfter('reject')).toBe('decimal');
+    expect(formatAfter('accept')).toBe('bullet');
+  });
+
+  it('a deleted numbered paragraph keeps older\'s list in the output', () => {
+    const older = numberedDocx(numbering([['3', '0', '1A2B3C4D', 'decimal']]), numbered('3', 'Kept clause here.') + numbered('3', 'Deleted clause here.'));
+    const newer = numberedDocx(numbering([['1', '0', '99999999', 'bullet'], ['2', '1', '1A2B3C4D', 'decimal']]), numbered('2', 'Kept clause here.'));
+    const { body } = compare(older, newer);
+    // Older's numId 3 means newer's numId 2 (the same decimal list), not whatever 3 is in newer.
+    expect(body.match(/<w:numId w:val="(\d+)"\/>/g)).toEqual(['<w:numId w:val="2"/>', '<w:numId w:val="2"/>']);
+  });
+});
+
 describe('compareDocx: tables', () => {
   it('an inserted row is w:trPr/w:ins, a deleted row w:trPr/w:del', () => {
     const base = tbl(['a', 'b'], ['c', 'd']);
@@ -148,6 +235,36 @@ describe('compareDocx: tables', () => {
   it('an inserted cell is w:cellIns and a deleted cell w:cellDel', () => {
     const { body } = compare(minimalDocx(tbl(['one', 'two']) + p()), minimalDocx(tbl(['one', 'two', 'three']) + p()));
     expect(body).toContain('<w:cellIns ');
+  });
+
+  it('table, row and cell formatting changes are tblPrChange, trPrChange and tcPrChange holding the older properties', () => {
+    const cell = (text: string, tcPr = '') => `<w:tc><w:tcPr><w:tcW w:w="3000" w:type="dxa"/>${tcPr}</w:tcPr>${p(r(text))}</w:tc>`;
+    const table = (tblPr: string, rows: string[]) =>
+      `<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/>${tblPr}</w:tblPr><w:tblGrid><w:gridCol w:w="3000"/><w:gridCol w:w="3000"/></w:tblGrid>${rows.join('')}</w:tbl>`;
+    const shade = '<w:shd w:val="clear" w:color="auto" w:fill="FFFF00"/>';
+    const height = '<w:trPr><w:trHeight w:val="600"/></w:trPr>';
+    // First row: same text, new height and shading (an equal row); second row: a word and the shading change too.
+    const older = minimalDocx(table('', [`<w:tr>${cell('alpha')}${cell('beta')}</w:tr>`, `<w:tr>${cell('gamma one')}${cell('delta')}</w:tr>`]) + p());
+    const newer = minimalDocx(
+      table('<w:jc w:val="center"/>', [`<w:tr>${height}${cell('alpha', shade)}${cell('beta')}</w:tr>`, `<w:tr>${cell('gamma two', shade)}${cell('delta')}</w:tr>`]) + p(),
+    );
+    const { listed, result } = compare(older, newer);
+    expect(listed.map((x) => x.kind).sort()).toEqual(['delete', 'insert', 'tbl-prop-change', 'tc-prop-change', 'tc-prop-change', 'tr-prop-change']);
+    const body = readPart(result.bytes);
+    expect(body).toMatch(/<w:tblPr><w:tblW [^>]*\/><w:jc w:val="center"\/><w:tblPrChange [^>]*><w:tblPr><w:tblW [^>]*\/><\/w:tblPr><\/w:tblPrChange><\/w:tblPr>/);
+    expect(body).toMatch(/<w:trPr><w:trHeight w:val="600"\/><w:trPrChange [^>]*><w:trPr\/><\/w:trPrChange><\/w:trPr>/);
+    // Reject-all restores older's formatting; accept-all keeps newer's.
+    const rejected = readPart(decideAll(result.bytes, 'reject'));
+    for (const gone of ['w:jc', 'w:trHeight', 'w:shd', 'PrChange']) expect(rejected).not.toContain(gone);
+    const accepted = readPart(decideAll(result.bytes, 'accept'));
+    expect(accepted.match(/<w:shd /g)).toHaveLength(2);
+    expect(accepted).toContain('<w:trHeight w:val="600"/>');
+    expect(accepted).not.toContain('PrChange');
+  });
+
+  it('identical tables give no formatting change', () => {
+    const doc = minimalDocx(tbl(['a', 'b'], ['c', 'd']) + p());
+    expect(compare(doc, doc).listed).toEqual([]);
   });
 
   it('a table inserted between paragraphs, and one deleted', () => {
@@ -169,6 +286,36 @@ describe('compareDocx: other stories and units', () => {
       ['word/footnotes.xml', 'delete', 'text'],
       ['word/footnotes.xml', 'insert', 'remark'],
     ]);
+  });
+
+  it('a note without any paragraph (invalid, as some producers write it) reads as one empty paragraph, both ways', () => {
+    const withText = storiesDocx('Header', 'A footnote text');
+    const empty = storiesDocx('Header', null);
+    const emptied = compare(withText, empty);
+    expect(emptied.result.differences.map((d) => [d.story, d.kind, d.textPreview])).toEqual([['word/footnotes.xml', 'delete', 'A footnote text']]);
+    // The output's note is valid: it keeps a paragraph.
+    expect(readPart(emptied.result.bytes, 'word/footnotes.xml')).toMatch(/<w:footnote w:id="1"><w:p>/);
+    const filled = compare(empty, withText);
+    expect(filled.result.differences.map((d) => [d.story, d.kind, d.textPreview])).toEqual([['word/footnotes.xml', 'insert', 'A footnote text']]);
+  });
+
+  it('a text box (DrawingML with its VML fallback) is compared word by word, the fallback kept consistent', () => {
+    const box = (text: string) => `<w:txbxContent>${p(r(text))}${p(r('Second box line.'))}</w:txbxContent>`;
+    const drawing = (text: string) =>
+      `<w:r><mc:AlternateContent xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape" xmlns:v="urn:schemas-microsoft-com:vml">` +
+      `<mc:Choice Requires="wps"><w:drawing><wp:anchor distT="0" distB="0" distL="0" distR="0" simplePos="0" relativeHeight="1" behindDoc="0" locked="0" layoutInCell="1" allowOverlap="1"><wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="column"><wp:posOffset>0</wp:posOffset></wp:positionH><wp:positionV relativeFrom="paragraph"><wp:posOffset>0</wp:posOffset></wp:positionV><wp:extent cx="2000000" cy="600000"/><wp:wrapSquare wrapText="bothSides"/><wp:docPr id="1" name="Text Box 1"/>` +
+      `<a:graphic><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:wsp><wps:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="2000000" cy="600000"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></wps:spPr><wps:txbx>${box(text)}</wps:txbx><wps:bodyPr/></wps:wsp></a:graphicData></a:graphic></wp:anchor></w:drawing></mc:Choice>` +
+      `<mc:Fallback><w:pict><v:shape id="Text Box 1" style="width:160pt;height:48pt"><v:textbox>${box(text)}</v:textbox></v:shape></w:pict></mc:Fallback></mc:AlternateContent></w:r>`;
+    const older = minimalDocx(p(r('Before the box. '), drawing('The box says hello to the reader.')));
+    const newer = minimalDocx(p(r('Before the box. '), drawing('The box says goodbye to the reader.')));
+    const { listed, body } = compare(older, newer);
+    expect(listed.map((x) => [x.kind, x.text_preview])).toEqual([['delete', 'hello'], ['insert', 'goodbye']]);
+    // One drawing, marked inside; the fallback holds the same marked-up text (decided with it).
+    expect(body.match(/<w:drawing>/g)).toHaveLength(1);
+    const fallback = body.slice(body.indexOf('<mc:Fallback>'));
+    expect(fallback).toMatch(/<w:del [^>]*><w:r><w:delText[^>]*>hello<\/w:delText>/);
+    expect(fallback).toMatch(/<w:ins [^>]*><w:r><w:t[^>]*>goodbye<\/w:t>/);
+    expect(readPart(decideAll(compareDocx(older, newer, { date: DATE }).bytes, 'reject'))).not.toContain('goodbye');
   });
 
   it('a hyperlink is compared as a unit and kept intact', () => {
@@ -232,6 +379,34 @@ describe('compareDocx: inputs with tracked changes', () => {
     expect(openDocx(back).revisions().map((x) => x.text_preview)).toEqual(['new', 'paragraph']);
   });
 
+  it('keepNewerRevisions: identical documents carrying every kind of revision give no difference (demo contract)', () => {
+    // Property changes, moves, proposed controls, inserted numbering, rows and cells: newer's
+    // rejected view must read exactly as the engine's reject-all of the same document.
+    const demo = ingestDocx(buildDemoContract()).bytes;
+    const own = openDocx(demo).revisions().map((x) => `${x.change_id} ${x.text_preview}`);
+    for (const older of [demo, decideAll(demo, 'reject')]) {
+      const result = compareDocx(older, demo, { view: 'rejected', keepNewerRevisions: true, author: 'Untracked edit', date: DATE });
+      expect(result.differences).toEqual([]);
+      expect(openDocx(result.bytes).revisions().map((x) => `${x.change_id} ${x.text_preview}`)).toEqual(own);
+    }
+  });
+
+  it('keepNewerRevisions: a tracked property change, a proposed control and an inserted table are read in their rejected view', () => {
+    const o = minimalDocx(p(r('Plain words here.')) + pp('<w:jc w:val="left"/>', r('Aligned text.')) + p());
+    const n = minimalDocx(
+      p(r('Plain '), r('words', '<w:b/><w:rPrChange w:id="3" w:author="A" w:date="2025-01-01T00:00:00Z"><w:rPr/></w:rPrChange>'), r(' here.')) +
+        pp('<w:jc w:val="center"/><w:pPrChange w:id="4" w:author="A" w:date="2025-01-01T00:00:00Z"><w:pPr><w:jc w:val="left"/></w:pPr></w:pPrChange>', r('Aligned text.'),
+          '<w:sdt><w:sdtPr><w:tag w:val="redline:proposed:5"/></w:sdtPr><w:sdtContent>' + r(' Proposed.') + '</w:sdtContent></w:sdt>') +
+        tbl(['new', 'table']).replace(/<w:tr>/g, '<w:tr><w:trPr><w:ins w:id="6" w:author="A" w:date="2025-01-01T00:00:00Z"/></w:trPr>') + p(),
+    );
+    const result = compareDocx(o, n, { view: 'rejected', keepNewerRevisions: true, author: 'Untracked edit', date: DATE });
+    expect(result.differences).toEqual([]);
+    // An untracked edit beside them is still found.
+    const edited = minimalDocx(p(r('Plain words there.')) + pp('<w:jc w:val="left"/>', r('Aligned text.')) + p());
+    const again = compareDocx(edited, n, { view: 'rejected', keepNewerRevisions: true, author: 'Untracked edit', date: DATE });
+    expect(again.differences.map((d) => [d.kind, d.textPreview])).toEqual([['delete', 'there'], ['insert', 'here']]);
+  });
+
   it('keepNewerRevisions: an untracked edit inside text they deleted is marked around their deletion', () => {
     const o = minimalDocx(p(r('One two three four.')));
     const n = minimalDocx(p(r('One '), del(5, '<w:r><w:delText xml:space="preserve">two five four</w:delText></w:r>', 'Counterparty'), r('.')));
@@ -241,7 +416,22 @@ describe('compareDocx: inputs with tracked changes', () => {
   });
 });
 
-function storiesDocx(header: string, footnote: string): Uint8Array {
+/** A document with a numbering part. */
+function numberedDocx(numberingXml: string, body: string): Uint8Array {
+  const files = unzipSync(minimalDocx(body));
+  files['word/numbering.xml'] = strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>${numberingXml}`);
+  files['[Content_Types].xml'] = strToU8(
+    strFromU8(files['[Content_Types].xml']!).replace('</Types>', '<Override PartName="/word/numbering.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"/></Types>'),
+  );
+  const rels = files['word/_rels/document.xml.rels'] ? strFromU8(files['word/_rels/document.xml.rels']) : '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>';
+  files['word/_rels/document.xml.rels'] = strToU8(
+    rels.replace('</Relationships>', '<Relationship Id="rIdNum" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering" Target="numbering.xml"/></Relationships>'),
+  );
+  return zipSync(files);
+}
+
+/** A body with a header and one footnote; `footnote` is the note's text, or null for a note without any paragraph. */
+function storiesDocx(header: string, footnote: string | null): Uint8Array {
   const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
   const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
   const files: Record<string, Uint8Array> = {
@@ -259,7 +449,7 @@ function storiesDocx(header: string, footnote: string): Uint8Array {
     ),
     'word/header1.xml': strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:hdr xmlns:w="${W}">${p(r(header))}</w:hdr>`),
     'word/footnotes.xml': strToU8(
-      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:footnotes xmlns:w="${W}"><w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote><w:footnote w:id="1"><w:p><w:r><w:footnoteRef/></w:r>${r(` ${footnote}`)}</w:p></w:footnote></w:footnotes>`,
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:footnotes xmlns:w="${W}"><w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote>${footnote === null ? '<w:footnote w:id="1"/>' : `<w:footnote w:id="1"><w:p><w:r><w:footnoteRef/></w:r>${r(` ${footnote}`)}</w:p></w:footnote>`}</w:footnotes>`,
     ),
   };
   return zipSync(files);

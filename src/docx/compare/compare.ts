@@ -7,10 +7,13 @@ import { previewOf } from '../revisions/preview';
 import { scanPart, type PartScan } from '../revisions/sites';
 import { walk, type XmlElement } from '../xml/tree';
 import { Interner } from './diff';
+import { isContentNote, normaliseContainers } from './containers';
 import { PackageImport } from './import';
 import { Plan, RevisionWriter } from './mark';
 import { StoryReader } from './model';
+import { Numbering } from './numbering';
 import { StoryComparison } from './story';
+import { MAY_HOLD_REVISIONS } from './view';
 
 /**
  * Comparing two versions of a document into a redline: newer's document carrying, as tracked
@@ -53,6 +56,7 @@ export function compareDocx(older: Uint8Array, newer: Uint8Array, options: Compa
   const view = options.view ?? 'accepted';
   const keep = options.keepNewerRevisions === true;
   const newPkg = DocxPackage.open(newer, options.open);
+  normaliseContainers(newPkg);
   const firstId = keep ? highestRevisionId(newPkg) + 1 : (resolveAll(newPkg, view), 1);
   const rw = new RevisionWriter(options.author ?? 'Comparison', options.date ?? new Date().toISOString(), firstId);
   const plan = planChanges(older, newPkg, rw, options);
@@ -74,16 +78,19 @@ function planChanges(older: Uint8Array, newPkg: DocxPackage, rw: RevisionWriter,
   const view = options.view ?? 'accepted';
   const keep = options.keepNewerRevisions === true;
   const oldPkg = DocxPackage.open(older, options.open);
+  normaliseContainers(oldPkg);
   resolveAll(oldPkg, view);
   const plan = new Plan(rw);
-  const importer = new PackageImport(oldPkg, newPkg);
+  const olderNumbering = new Numbering(oldPkg);
+  const newerNumbering = new Numbering(newPkg);
+  const importer = new PackageImport(oldPkg, newPkg, olderNumbering, newerNumbering);
   const interner = new Interner();
   const symbols = new Map<string, string>();
   const notePairs = new Map<string, string>();
   for (const pair of storyPairs(oldPkg, newPkg, notePairs)) {
     const ctx = {
-      older: new StoryReader('plain', importer.relationshipKey(oldPkg, pair.olderPart), symbols),
-      newer: new StoryReader(keep ? view : 'plain', importer.relationshipKey(newPkg, pair.newerPart), symbols),
+      older: new StoryReader('plain', importer.relationshipKey(oldPkg, pair.olderPart), symbols, (id) => olderNumbering.key(id)),
+      newer: new StoryReader(keep ? view : 'plain', importer.relationshipKey(newPkg, pair.newerPart), symbols, (id) => newerNumbering.key(id)),
       olderPart: pair.olderPart,
       newerPart: pair.newerPart,
       plan,
@@ -114,7 +121,6 @@ function resolveAll(pkg: DocxPackage, view: 'accepted' | 'rejected'): void {
   applyToScans(scans, changes, view === 'accepted' ? { accept: ids, reject: [] } : { accept: [], reject: ids });
 }
 
-const MAY_HOLD_REVISIONS = /<w:(?:ins|del|moveFrom|moveTo|cellIns|cellDel|cellMerge|numberingChange|[a-zA-Z]+PrChange|tblGridChange)[\s>/]|redline:proposed:/;
 
 function highestRevisionId(pkg: DocxPackage): number {
   let max = 0;
@@ -170,11 +176,6 @@ function storyPairs(oldPkg: DocxPackage, newPkg: DocxPackage, notePairs: Readonl
     out.push({ olderPart: o.name, newerPart: n.name, containers });
   }
   return out;
-}
-
-function isContentNote(note: XmlElement): boolean {
-  const type = note.attr('w:type');
-  return !type || type === 'normal';
 }
 
 /** Our changes (those whose first revision element the comparison wrote), with where they are in newer. */

@@ -3,6 +3,8 @@ import { relsPathOf, resolveTarget } from '../package/paths';
 import { parseXml } from '../xml/parse';
 import { serializeNode } from '../xml/serialize';
 import { XmlElement, remove, walk, type XmlDocument } from '../xml/tree';
+import { isContentNote } from './containers';
+import type { Numbering } from './numbering';
 
 /**
  * Bringing older content into newer's package. A deleted passage, paragraph or table is copied
@@ -37,9 +39,13 @@ export class PackageImport {
   private drawingId = 1_000_000;
   private madeParts = new Map<string, string>();
 
+  private numIds = new Map<string, string>();
+
   constructor(
     private readonly older: DocxPackage,
     private readonly newer: DocxPackage,
+    private readonly olderNumbering: Numbering,
+    private readonly newerNumbering: Numbering,
   ) {}
 
   /** A key for a relationship of `part` in `pkg` that is equal across packages exactly when it points at the same thing. */
@@ -70,6 +76,10 @@ export class PackageImport {
         if (e.attr('w14:textId') !== null) e.removeAttr('w14:textId');
       }
       if (e.name === 'wp:docPr' || e.name === 'pic:cNvPr') e.setAttr('id', String(this.drawingId++));
+      if (e.name === 'w:numId') {
+        const id = e.attr('w:val');
+        if (id !== null) e.setAttr('w:val', this.mapNumbering(id));
+      }
       if (e.name === 'w:footnoteReference' || e.name === 'w:endnoteReference') {
         const id = this.copyNote(e.name === 'w:footnoteReference' ? 'footnotes' : 'endnotes', e.attr('w:id') ?? '');
         if (id === null) doomed.push(e);
@@ -82,6 +92,26 @@ export class PackageImport {
       remove(d);
       if (run?.name === 'w:r' && run.elements().every((k) => k.name === 'w:rPr')) remove(run);
     }
+  }
+
+  /**
+   * Newer's numId for older's list `id`: one newer defines alike, else a copy of older's
+   * definition added to newer's numbering part (so older's paragraphs, and older's numbering in a
+   * pPrChange, keep older's list once rejected). Unchanged when either package has no numbering.
+   */
+  private mapNumbering(id: string): string {
+    if (id === '0' || !this.newerNumbering.root) return id;
+    let mapped = this.numIds.get(id);
+    if (mapped !== undefined) return mapped;
+    const key = this.olderNumbering.key(id);
+    mapped = this.newerNumbering.ids().find((n) => this.newerNumbering.key(n) === key);
+    if (mapped === undefined) {
+      const num = this.olderNumbering.num(id);
+      const abstract = this.olderNumbering.abstractOf(num);
+      mapped = num && abstract ? this.newerNumbering.add(num, abstract) : id;
+    }
+    this.numIds.set(id, mapped);
+    return mapped;
   }
 
   /** Writes the relationship parts this import added to. */
@@ -196,7 +226,7 @@ export class PackageImport {
     if (made) return made;
     const olderRoot = this.older.xml(olderPart).root;
     const root = olderRoot.cloneShallow();
-    for (const n of olderRoot.elements()) if (!isContent(n)) root.append(n.cloneDeep());
+    for (const n of olderRoot.elements()) if (!isContentNote(n)) root.append(n.cloneDeep());
     const name = this.freeName(olderPart);
     this.newer.addPart(name, xmlPart(root));
     this.addContentType(olderPart, name);
@@ -244,11 +274,6 @@ function sameBytes(older: DocxPackage, newer: DocxPackage, olderName: string, ne
   if (!a || !b || a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
-}
-
-function isContent(note: XmlElement): boolean {
-  const type = note.attr('w:type');
-  return !type || type === 'normal';
 }
 
 function checksum(bytes: Uint8Array): number {

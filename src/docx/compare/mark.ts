@@ -1,7 +1,7 @@
 import { markProperties } from '../ooxml/paragraphs';
 import { insertProperty } from '../ooxml/schema-order';
-import { XmlElement, XmlText, markDirty, walk, type XmlNode } from '../xml/tree';
-import { NEUTRAL_RUN_CHILDREN, PPR_NOT_COMPARED, elementText } from './model';
+import { XmlElement, XmlRaw, XmlText, markDirty, walk, type XmlNode } from '../xml/tree';
+import { NEUTRAL_RUN_CHILDREN, PPR_NOT_COMPARED, TABLE_NOT_FORMATTING, elementText, paragraphPropertiesKey, type TableHolder } from './model';
 
 /**
  * Writing the comparison's tracked changes into newer's tree. Everything is first planned (what
@@ -68,6 +68,8 @@ export class Plan {
   private paragraphs = new Set<XmlElement>();
   /** Elements copied from older into newer (deleted paragraphs, rows, cells, split-off paragraphs). */
   readonly fromOlder = new Set<XmlElement>();
+  /** Atoms of newer whose text boxes were compared: their mc:Fallback copies are made to match. */
+  readonly boxOwners = new Set<XmlElement>();
 
   constructor(private readonly rw: RevisionWriter) {}
 
@@ -120,13 +122,34 @@ export class Plan {
 
   // ---- writing ------------------------------------------------------------------------------
 
+  /** Paragraphs split off a rebuilt paragraph, to insert before it once it is back in the tree. */
+  private splitOff: [XmlElement, XmlElement][] = [];
+
   /** Rebuilds every touched paragraph, then writes the paragraph marks. */
   write(): void {
-    for (const p of this.paragraphs) this.rebuild(p);
+    for (const p of this.paragraphs) {
+      this.rebuild(p);
+      for (const [np, before] of this.splitOff) before.parent!.insertBefore(np, before);
+      this.splitOff = [];
+    }
     this.writeMarks();
+    for (const owner of this.boxOwners) syncFallbacks(owner);
   }
 
   private rebuild(p: XmlElement): void {
+    // Detached while its content is regrouped: moving each of its nodes into a new run or wrapper
+    // then marks only the paragraph changed, not every ancestor up to the document each time.
+    const parent = p.parent;
+    p.parent = null;
+    try {
+      this.regroup(p);
+    } finally {
+      p.parent = parent;
+    }
+    markDirty(p);
+  }
+
+  private regroup(p: XmlElement): void {
     const items: Item[] = [];
     this.items(p, [], items);
     for (const ins of this.atEnd.get(p) ?? []) pushInsertion(items, ins);
@@ -142,11 +165,15 @@ export class Plan {
       } else segment.push(...this.wrapGroup(g));
     }
     for (const s of segments) {
+      // An older paragraph whose mark is deleted (it joins the paragraph it is split off) carries
+      // that paragraph's properties, numbering included, and a pPrChange recording its own where
+      // they differ, as Word writes a join: the output shows newer's numbering, rejecting the
+      // change restores older's.
       const np = XmlElement.create('w:p');
-      const oldPPr = s.old!.first('w:pPr');
-      if (oldPPr) np.append(cleanParagraphProperties(oldPPr.cloneDeep()));
+      if (pPr) np.append(cleanParagraphProperties(pPr.cloneDeep()));
+      if (paragraphPropertiesKey(np) !== paragraphPropertiesKey(s.old!)) recordParagraphProperties(np, s.old!, this.rw);
       for (const n of s.nodes) np.append(n);
-      p.parent!.insertBefore(np, p);
+      this.splitOff.push([np, p]);
       this.marks.set(np, 'del');
       this.fromOlder.add(np);
     }
@@ -194,6 +221,11 @@ export class Plan {
         continue;
       }
       if (c.name === 'w:r') this.runItems(c, wraps, out);
+      else if (c.name === 'w:sdt' && c.first('w:sdtContent') && !this.recs.has(c)) {
+        // A control the view reads through (its insertion is tracked): its content is planned, the control stays around it.
+        const content = c.first('w:sdtContent')!;
+        this.items(content, [...wraps, c, content], out);
+      }
       else if (c.name === 'w:ins' || c.name === 'w:del' || c.name === 'w:moveFrom' || c.name === 'w:moveTo') this.items(c, [...wraps, c], out);
       else {
         const rec = this.recs.get(c)?.[0];
@@ -243,14 +275,26 @@ export class Plan {
       }
       const el = k as XmlElement;
       if (el.name === 'w:t' || el.name === 'w:delText') {
+        // Adjacent pieces of the same status (the words and spaces of one change) become one text element.
         const text = elementText(el);
         let at = 0;
+        let from = -1;
+        let status: Status | null = null;
         for (const rec of recs) {
+          const joins = from >= 0 && rec.from === at && rec.before.length === 0 && rec.to > rec.from && sameStatus(status, rec.status);
+          if (from >= 0 && !joins) {
+            add(textElement(el.name, text.slice(from, at)), status);
+            from = -1;
+          }
           if (rec.from > at) add(textElement(el.name, text.slice(at, rec.from)), null);
           flushBefore(rec.before);
-          if (rec.to > rec.from) add(textElement(el.name, text.slice(rec.from, rec.to)), rec.status);
+          if (rec.to > rec.from && from < 0) {
+            from = rec.from;
+            status = rec.status;
+          }
           at = Math.max(at, rec.to);
         }
+        if (from >= 0) add(textElement(el.name, text.slice(from, at)), status);
         if (at < text.length) add(textElement(el.name, text.slice(at)), null);
       } else {
         const rec = recs[0]!;
@@ -351,6 +395,8 @@ function rewrap(wraps: readonly XmlElement[], nodes: XmlNode[]): XmlNode[] {
   let out = nodes;
   for (let i = wraps.length - 1; i >= 0; i--) {
     const w = wraps[i]!.cloneShallow();
+    // A content control keeps its properties (its content element is the next wrapper).
+    if (w.name === 'w:sdt') for (const k of wraps[i]!.elements()) if (k.name !== 'w:sdtContent') w.append(k.cloneDeep());
     for (const n of out) w.append(n);
     out = [w];
   }
@@ -414,10 +460,10 @@ export function deleteParagraphContent(p: XmlElement, rw: RevisionWriter, wrappe
   p.setChildren(out);
 }
 
-/** Adds a w:pPrChange recording `oldP`'s paragraph properties to newer's paragraph `p`. */
-export function recordParagraphProperties(p: XmlElement, oldP: XmlElement, rw: RevisionWriter): void {
+/** Adds a w:pPrChange recording `oldP`'s paragraph properties to newer's paragraph `p`; returns it (null if `p` had one). */
+export function recordParagraphProperties(p: XmlElement, oldP: XmlElement, rw: RevisionWriter): XmlElement | null {
   let pPr = p.first('w:pPr');
-  if (pPr?.first('w:pPrChange')) return;
+  if (pPr?.first('w:pPrChange')) return null;
   const old = XmlElement.create(
     'w:pPr',
     {},
@@ -427,7 +473,9 @@ export function recordParagraphProperties(p: XmlElement, oldP: XmlElement, rw: R
     pPr = XmlElement.create('w:pPr');
     p.insertAt(0, pPr);
   }
-  insertProperty(pPr, rw.element('w:pPrChange', [old]));
+  const change = rw.element('w:pPrChange', [old]);
+  insertProperty(pPr, change);
+  return change;
 }
 
 /** Marks a table row inserted or deleted (w:trPr/w:ins|w:del). */
@@ -438,7 +486,8 @@ export function markRow(tr: XmlElement, kind: 'ins' | 'del', rw: RevisionWriter)
     const ex = tr.first('w:tblPrEx');
     tr.insertAt(ex ? tr.children.indexOf(ex) + 1 : 0, trPr);
   }
-  if (trPr.first('w:ins') || trPr.first('w:del')) return;
+  // A row newer deleted may still be one the comparison finds inserted (a row both inserted and deleted is valid).
+  if (trPr.first(`w:${kind}`)) return;
   insertProperty(trPr, rw.element(`w:${kind}`));
 }
 
@@ -450,4 +499,60 @@ export function markCell(tc: XmlElement, kind: 'cellIns' | 'cellDel', rw: Revisi
     tc.insertAt(0, tcPr);
   }
   insertProperty(tcPr, rw.element(`w:${kind}`));
+}
+
+/**
+ * Adds to newer's table, row or cell (`owner`) a w:tblPrChange, w:trPrChange or w:tcPrChange
+ * holding older's formatting (`oldOwner`'s properties without their change records and inserted
+ * or deleted marks), as Word writes them: rejecting it restores older's formatting.
+ */
+export function recordTableProperties(owner: XmlElement, oldOwner: XmlElement, holder: TableHolder, rw: RevisionWriter): void {
+  let props = owner.first(holder);
+  if (props?.first(`${holder}Change`)) return;
+  const excluded = TABLE_NOT_FORMATTING[holder];
+  const old = XmlElement.create(holder, {}, (oldOwner.first(holder)?.elements() ?? []).filter((c) => !excluded.has(c.name)).map((c) => c.cloneDeep()));
+  if (!props) {
+    props = XmlElement.create(holder);
+    // w:tblPr and w:tcPr come first in their table or cell; w:trPr after the row's w:tblPrEx.
+    const ex = holder === 'w:trPr' ? owner.first('w:tblPrEx') : null;
+    owner.insertAt(ex ? owner.children.indexOf(ex) + 1 : 0, props);
+  }
+  insertProperty(props, rw.element(`${holder}Change`, [old]));
+}
+
+/**
+ * After the text boxes of a drawing were marked up, the VML copy in its mc:Fallback still shows
+ * newer's text without the changes: each of its text boxes takes a copy of the marked-up box of
+ * the Choice (the engine decides a revision and its Fallback copy together). A Fallback whose
+ * boxes do not correspond one to one is dropped, as Word drops it when it rewrites a drawing.
+ */
+function syncFallbacks(owner: XmlElement): void {
+  const alternates: XmlElement[] = [];
+  walk(owner, (e) => {
+    if (e.name === 'mc:AlternateContent') alternates.push(e);
+    return e.name !== 'w:txbxContent';
+  });
+  for (const alt of alternates) {
+    const fallback = alt.first('mc:Fallback');
+    const choice = alt.first('mc:Choice');
+    if (!fallback || !choice) continue;
+    const boxes = (root: XmlElement): XmlElement[] => {
+      const out: XmlElement[] = [];
+      walk(root, (e) => {
+        if (e.name === 'w:txbxContent') {
+          out.push(e);
+          return false;
+        }
+        return true;
+      });
+      return out;
+    };
+    const marked = boxes(choice);
+    const copies = boxes(fallback);
+    if (marked.length !== copies.length) {
+      alt.setChildren(alt.children.filter((c) => c !== fallback));
+      continue;
+    }
+    copies.forEach((box, k) => box.setChildren(marked[k]!.children.map((c) => (c.kind === 1 ? c.cloneDeep() : c.kind === 2 ? new XmlText(c.text) : new XmlRaw(c.raw)))));
+  }
 }

@@ -1,5 +1,7 @@
 import { serializeNode } from '../xml/serialize';
 import type { XmlElement, XmlNode } from '../xml/tree';
+import { proposedId } from '../revisions/sites';
+import { MAY_HOLD_REVISIONS, resolvedChildren } from './view';
 
 /**
  * What the comparison sees of a story: its blocks (paragraphs and tables, content controls and
@@ -31,31 +33,45 @@ export interface Flat {
   segs: Segment[];
 }
 
+/**
+ * Blocks, rows and cells carry a 53-bit hash of what the comparison sees of them (text, run
+ * formatting, paragraph properties, atoms and units), equal exactly when nothing would be marked
+ * (two different contents colliding is a 1 in 2^53 chance per pair). The diff runs on hashes: a
+ * 300-page document's text is never copied into keys. The text key (`keyOf`), which similarity and
+ * previews need, is made on demand for the few blocks that differ.
+ */
 export interface Para {
   kind: 'p';
   flat?: Flat;
   /** The physical paragraphs this paragraph of the view is made of (one, except in the base view). */
   parts: XmlElement[];
-  key: string;
+  hash: number;
+  /** Whether it holds a footnote or endnote reference. */
+  notes: boolean;
+  key?: string;
   tokens?: Token[];
 }
 
 export interface Table {
   kind: 'tbl';
   el: XmlElement;
-  key: string;
+  hash: number;
+  notes: boolean;
+  key?: string;
   rows: Row[];
 }
 
 export interface Row {
   el: XmlElement;
-  key: string;
+  hash: number;
+  key?: string;
   cells: Cell[];
 }
 
 export interface Cell {
   el: XmlElement;
-  key: string;
+  hash: number;
+  key?: string;
   blocks: Block[];
 }
 
@@ -114,6 +130,8 @@ export class StoryReader {
     private readonly rel: RelationshipKey,
     /** Atom and unit keys as private-use characters; shared by the two readers of a comparison. */
     private readonly symbols: Map<string, string>,
+    /** What a numId of this reader's package means (numbering.ts); by default the id itself. */
+    private readonly numbering: (numId: string) => string = (id) => id,
   ) {
     this.seen = view === 'rejected' ? DELETIONS : view === 'accepted' ? INSERTIONS : new Set();
     this.hidden = view === 'rejected' ? INSERTIONS : view === 'accepted' ? DELETIONS : new Set();
@@ -128,11 +146,85 @@ export class StoryReader {
     return false;
   }
 
+  /** Whether `el` is a proposed content control (an insertion of the service's), which the rejected view does not see. */
+  private hidesProposal(el: XmlElement): boolean {
+    return this.view === 'rejected' && el.name === 'w:sdt' && proposedId(el) !== null;
+  }
+
+  /** Whether `marker`, the element before a content control, says the control's insertion (deletion) is tracked, so this view does not see it. */
+  private controlAbsent(marker: XmlElement): boolean {
+    if (this.view === 'plain') return false;
+    return marker.name === (this.view === 'rejected' ? 'w:customXmlInsRangeStart' : 'w:customXmlDelRangeStart');
+  }
+
   /** Whether a row or cell does not exist in this view. */
   private absent(props: XmlElement | null, row: boolean): boolean {
     if (this.view === 'plain' || !props) return false;
     const name = this.view === 'rejected' ? (row ? 'w:ins' : 'w:cellIns') : row ? 'w:del' : 'w:cellDel';
     return props.first(name) !== null;
+  }
+
+  /** Run formatting as compared, in this view (a run's own rPrChange is read as the engine decides it). */
+  runKey(run: XmlElement): string {
+    // Asked for every token of a changed paragraph, so kept per run (only changed paragraphs' runs ask).
+    let k = this.runKeys.get(run);
+    if (k === undefined) {
+      const rPr = run.first('w:rPr');
+      k = this.view !== 'plain' && rPr?.first('w:rPrChange') ? propertiesKey(this.resolved(rPr, RPR_NOT_FORMATTING), RPR_NOT_FORMATTING) : runPropertiesKey(run);
+      this.runKeys.set(run, k);
+    }
+    return k;
+  }
+  private readonly runKeys = new WeakMap<XmlElement, string>();
+
+  /** A hash of `runKey(run)`, read from the source text of the properties without copying it. */
+  runHash(run: XmlElement): number {
+    const rPr = run.first('w:rPr');
+    const h = new KeyHash();
+    if (!rPr) return h.value();
+    if (this.view !== 'plain' && rPr.first('w:rPrChange')) {
+      h.string(this.runKey(run));
+      return h.value();
+    }
+    for (const c of rPr.children) {
+      if (c.kind !== 1 || RPR_NOT_FORMATTING.has(c.name)) continue;
+      if (c.dirty) h.string(serializeNode(c));
+      else h.range(c.src, c.start, c.end);
+    }
+    return h.value();
+  }
+
+  /** Paragraph properties as compared, in this view (a pPrChange or an inserted numbering read as the engine decides them). */
+  paragraphKey(p: XmlElement): string {
+    let key = paragraphPropertiesKey(p);
+    const pPr = p.first('w:pPr');
+    if (this.view !== 'plain' && pPr && (pPr.first('w:pPrChange') || MAY_HOLD_REVISIONS.test(key))) key = propertiesKey(this.resolved(pPr, PPR_NOT_COMPARED), PPR_NOT_COMPARED);
+    // A list is compared by its definition, not by its id in this package's numbering part.
+    return key.includes('<w:numId') ? key.replace(NUM_ID, (_m, id: string) => `<w:numId w:def="${this.numberingHash(id)}"/>`) : key;
+  }
+
+  /** A hash of what numId `id` means, once per id (a list definition runs to kilobytes; most paragraphs of a contract are numbered). */
+  private numberingHash(id: string): number {
+    let h = this.numberingHashes.get(id);
+    if (h === undefined) this.numberingHashes.set(id, (h = hashOf(this.numbering(id))));
+    return h;
+  }
+  private readonly numberingHashes = new Map<string, number>();
+
+  /** Table, row or cell formatting as compared (`holder`: w:tblPr, w:trPr or w:tcPr of `owner`), in this view. */
+  formattingKey(owner: XmlElement, holder: TableHolder): string {
+    const props = owner.first(holder);
+    if (!props) return '';
+    const excluded = TABLE_NOT_FORMATTING[holder];
+    if (this.view !== 'plain' && props.first(`${holder}Change`)) return propertiesKey(this.resolved(props, excluded), excluded);
+    return propertiesKey(props, excluded);
+  }
+
+  /** A properties element with the view applied to a copy (without the children `excluded`, which may hold marks of their own). */
+  private resolved(holder: XmlElement, excluded: ReadonlySet<string>): XmlElement {
+    const copy = holder.cloneShallow();
+    for (const c of holder.elements()) if (!excluded.has(c.name) || c.name.endsWith('PrChange')) copy.append(c.cloneDeep());
+    return resolvedChildren(copy, this.view as 'accepted' | 'rejected')[0] ?? copy;
   }
 
   // ---- blocks -------------------------------------------------------------------------------
@@ -149,14 +241,18 @@ export class StoryReader {
           out.push(this.paragraph(pending));
           pending = [];
         } else if (c.name === 'w:tbl') {
+          const table = this.table(c);
+          // A table all of whose rows this view does not see is not there at all (the engine removes it).
+          if (table.rows.length === 0 && this.view !== 'plain') continue;
           if (pending.length) out.push(this.paragraph(pending));
           pending = [];
-          out.push(this.table(c));
+          out.push(table);
         } else if (c.name === 'w:sdt') {
+          if (this.hidesProposal(c)) continue;
           const content = c.first('w:sdtContent');
           if (content) visit(content);
         } else if (c.name === 'w:customXml') visit(c);
-        else if (this.seen.has(c.name) || this.hidden.has(c.name)) visit(c);
+        else if (this.seen.has(c.name)) visit(c);
       }
     };
     visit(container);
@@ -166,38 +262,65 @@ export class StoryReader {
 
   private table(el: XmlElement): Table {
     const rows: Row[] = [];
+    const th = new KeyHash();
+    th.code(0x10);
+    let notes = false;
     for (const tr of within(el, 'w:tr')) {
       if (this.absent(tr.first('w:trPr'), true)) continue;
       const cells: Cell[] = [];
+      const rh = new KeyHash();
       for (const tc of within(tr, 'w:tc')) {
         if (this.absent(tc.first('w:tcPr'), false)) continue;
         const blocks = this.blocks(tc);
-        cells.push({ el: tc, blocks, key: blocks.map((b) => b.key).join('\u0007') });
+        const ch = new KeyHash();
+        for (const b of blocks) {
+          ch.number(b.hash);
+          notes ||= b.notes;
+        }
+        cells.push({ el: tc, blocks, hash: ch.value() });
+        rh.number(cells[cells.length - 1]!.hash);
       }
-      rows.push({ el: tr, cells, key: cells.map((c) => c.key).join('\u0005') });
+      rows.push({ el: tr, cells, hash: rh.value() });
+      th.number(rows[rows.length - 1]!.hash);
     }
-    return { kind: 'tbl', el, rows, key: `\u0010${rows.map((r) => r.key).join('\u0006')}` };
+    return { kind: 'tbl', el, rows, hash: th.value(), notes };
   }
 
+  /** A paragraph of the view: its hash, from the same walk as its segments but without making them. */
   paragraph(parts: XmlElement[]): Para {
-    const last = parts[parts.length - 1]!;
-    let key = paragraphPropertiesKey(last) + '\u0002';
-    let fmt: string | null = null;
-    for (const seg of this.segments(parts)) {
-      if (seg.kind === 'text') {
-        const f = runPropertiesKey(seg.run!);
-        if (f !== fmt) {
-          key += `\u0001${f}\u0001`;
-          fmt = f;
+    const hasher = new ParagraphHasher(this);
+    hasher.hash.string(this.paragraphKey(parts[parts.length - 1]!));
+    hasher.hash.code(2);
+    for (const p of parts) this.inline(p, hasher);
+    return { kind: 'p', parts, hash: hasher.hash.value(), notes: hasher.notes };
+  }
+
+  /** The text key of a block, row or cell (made once, on demand): what similarity compares. */
+  keyOf(b: Block | Row | Cell): string {
+    if (b.key !== undefined) return b.key;
+    let key: string;
+    if ('kind' in b && b.kind === 'p') {
+      key = this.paragraphKey(lastOf(b.parts)) + '\u0002';
+      let fmt: string | null = null;
+      for (const seg of this.segments(b.parts)) {
+        if (seg.kind === 'text') {
+          const f = this.runKey(seg.run!);
+          if (f !== fmt) {
+            key += `\u0001${f}\u0001`;
+            fmt = f;
+          }
+          key += seg.text;
+        } else if (seg.kind === 'atom') key += `\u0003${this.atomKey(seg.node)}`;
+        else {
+          key += `\u0004${this.unitKey(seg.node)}`;
+          fmt = null;
         }
-        key += seg.text;
-      } else if (seg.kind === 'atom') key += `\u0003${this.atomKey(seg.node)}`;
-      else {
-        key += `\u0004${this.unitKey(seg.node)}`;
-        fmt = null;
       }
-    }
-    return { kind: 'p', parts, key };
+    } else if ('kind' in b) key = `\u0010${b.rows.map((r) => this.keyOf(r)).join('\u0006')}`;
+    else if ('cells' in b) key = b.cells.map((c) => this.keyOf(c)).join('\u0005');
+    else key = b.blocks.map((x) => this.keyOf(x)).join('\u0007');
+    b.key = key;
+    return key;
   }
 
   /**
@@ -210,7 +333,7 @@ export class StoryReader {
     let text = '';
     for (const seg of segs) {
       seg.start = text.length;
-      if (seg.kind !== 'text') seg.text = this.symbol(seg.kind === 'atom' ? `\u0003${this.atomKey(seg.node)}` : `\u0004${this.unitKey(seg.node)}`);
+      if (seg.kind !== 'text') seg.text = this.symbol(seg.kind === 'atom' ? `\u0003${this.atomKey(seg.node, true)}` : `\u0004${this.unitKey(seg.node)}`);
       text += seg.text;
     }
     para.flat = { text, segs };
@@ -244,7 +367,7 @@ export class StoryReader {
         continue;
       }
       if (seg.kind === 'atom') {
-        out.push({ kind: 'atom', key: `\u0003${this.atomKey(seg.node)}`, pieces: [{ node: seg.node, from: 0, to: 0 }], unit: null, run: seg.run, para: null });
+        out.push({ kind: 'atom', key: `\u0003${this.atomKey(seg.node, true)}`, pieces: [{ node: seg.node, from: 0, to: 0 }], unit: null, run: seg.run, para: null });
         i++;
         continue;
       }
@@ -274,31 +397,48 @@ export class StoryReader {
 
   /** The content of the paragraph parts in order, as this view sees it. */
   private segments(parts: readonly XmlElement[]): Segment[] {
-    const out: Segment[] = [];
-    for (const p of parts) this.inline(p, out);
-    return out;
+    const sink = new SegmentList();
+    for (const p of parts) this.inline(p, sink);
+    return sink.segs;
   }
 
-  private inline(parent: XmlElement, out: Segment[]): void {
+  /** Walks what this view sees of a paragraph's content, in order: text, atoms and units. */
+  private inline(parent: XmlElement, sink: InlineSink): void {
     const deletedText = this.view === 'rejected';
+    let previous: XmlElement | null = null;
     for (const c of parent.children) {
-      if (c.kind !== 1 || NEUTRAL_PARAGRAPH_CHILDREN.has(c.name)) continue;
+      if (c.kind !== 1) continue;
+      const before = previous;
+      previous = c;
+      if (NEUTRAL_PARAGRAPH_CHILDREN.has(c.name)) continue;
+      if (c.name === 'w:sdt' && before && this.controlAbsent(before)) {
+        // A control whose insertion (deletion) is tracked: this view sees its content, not the control.
+        const content = c.first('w:sdtContent');
+        if (content) this.inline(content, sink);
+        continue;
+      }
       if (c.name === 'w:r') {
         for (const k of c.children) {
           if (k.kind !== 1 || NEUTRAL_RUN_CHILDREN.has(k.name)) continue;
           if (k.name === 'w:t' || (deletedText && k.name === 'w:delText')) {
             const text = elementText(k);
-            if (text) out.push({ kind: 'text', node: k, run: c, start: 0, text });
-          } else out.push({ kind: 'atom', node: k, run: c, start: 0, text: '' });
+            if (text) sink.add('text', k, c, text);
+          } else sink.add('atom', k, c, '');
         }
-      } else if (this.seen.has(c.name)) this.inline(c, out);
-      else if (this.hidden.has(c.name)) continue;
-      else out.push({ kind: 'unit', node: c, run: null, start: 0, text: '' });
+      } else if (this.seen.has(c.name)) this.inline(c, sink);
+      else if (this.hidden.has(c.name) || this.hidesProposal(c)) continue;
+      else sink.add('unit', c, null, '');
     }
   }
 
   /** A run child compared as one token: its name and what it holds, relationship ids resolved. */
-  atomKey(el: XmlElement): string {
+  /**
+   * `withoutBoxes`: the key without what text boxes hold (and without the mc:Fallback copy), so a
+   * drawing or shape whose text box text changed still pairs with its older self and the text
+   * box is compared word by word (see StoryComparison.pairTextBoxes). The paragraph's hash uses
+   * the whole key, so the paragraph is still seen to differ.
+   */
+  atomKey(el: XmlElement, withoutBoxes = false): string {
     switch (el.name) {
       case 'w:tab':
       case 'w:cr':
@@ -315,17 +455,38 @@ export class StoryReader {
       case 'w:footnoteReference':
       case 'w:endnoteReference':
         return el.name;
-      default:
-        return this.unitKey(el);
+      default: {
+        const key = this.unitKey(el);
+        return withoutBoxes && key.includes('<w:txbxContent') ? key.replace(FALLBACK, '').replace(TEXT_BOX_CONTENT, '<w:txbxContent/>') : key;
+      }
     }
   }
 
   /** Serialised XML without the attributes that differ between saves of the same content. */
   unitKey(el: XmlElement): string {
-    return serializeNode(el)
+    let xml = serializeNode(el);
+    if (this.view !== 'plain' && MAY_HOLD_REVISIONS.test(xml)) xml = resolvedChildren(el, this.view).map(serializeNode).join('');
+    return xml
       .replace(VOLATILE_ATTRIBUTES, '')
       .replace(RELATIONSHIP_ATTRIBUTES, (_m, name: string, id: string) => ` ${name}="${this.rel(id)}"`);
   }
+}
+
+const FALLBACK = /<mc:Fallback\b[^>]*>[\s\S]*?<\/mc:Fallback>/g;
+const TEXT_BOX_CONTENT = /<w:txbxContent\b[^>]*>[\s\S]*?<\/w:txbxContent>/g;
+
+/** The text box contents an atom holds (not those of an mc:Fallback copy), in order. */
+export function textBoxesOf(el: XmlElement): XmlElement[] {
+  const out: XmlElement[] = [];
+  const visit = (e: XmlElement): void => {
+    for (const c of e.children) {
+      if (c.kind !== 1 || c.name === 'mc:Fallback') continue;
+      if (c.name === 'w:txbxContent') out.push(c);
+      else visit(c);
+    }
+  };
+  visit(el);
+  return out;
 }
 
 const SYMBOL_BASE = 0xe000;
@@ -400,6 +561,14 @@ export function paragraphPropertiesKey(p: XmlElement): string {
 }
 export const PPR_NOT_COMPARED = new Set(['w:rPr', 'w:sectPr', 'w:pPrChange']);
 
+export type TableHolder = 'w:tblPr' | 'w:trPr' | 'w:tcPr';
+/** What table, row and cell properties hold besides formatting: change records, inserted and deleted rows and cells. */
+export const TABLE_NOT_FORMATTING: Record<TableHolder, ReadonlySet<string>> = {
+  'w:tblPr': new Set(['w:tblPrChange']),
+  'w:trPr': new Set(['w:ins', 'w:del', 'w:trPrChange']),
+  'w:tcPr': new Set(['w:cellIns', 'w:cellDel', 'w:cellMerge', 'w:tcPrChange']),
+};
+
 function propertiesKey(holder: XmlElement | null, excluded: ReadonlySet<string>): string {
   if (!holder) return '';
   let s = '';
@@ -435,3 +604,96 @@ export function tokensText(tokens: readonly Token[]): string {
 }
 
 export type { XmlNode };
+
+/** What the walk over a paragraph's content reports to (objects, not closures: a 300-page document has many paragraphs). */
+interface InlineSink {
+  add(kind: Segment['kind'], node: XmlElement, run: XmlElement | null, text: string): void;
+}
+
+class SegmentList implements InlineSink {
+  readonly segs: Segment[] = [];
+  add(kind: Segment['kind'], node: XmlElement, run: XmlElement | null, text: string): void {
+    this.segs.push({ kind, node, run, start: 0, text });
+  }
+}
+
+/** Hashes a paragraph's content as its text key would read (formatting where it changes, text, atoms, units). */
+class ParagraphHasher implements InlineSink {
+  readonly hash = new KeyHash();
+  notes = false;
+  private fmt = -1;
+  constructor(private readonly reader: StoryReader) {}
+
+  add(kind: Segment['kind'], node: XmlElement, run: XmlElement | null, text: string): void {
+    const h = this.hash;
+    if (kind === 'text') {
+      const f = this.reader.runHash(run!);
+      if (f !== this.fmt) {
+        h.code(1);
+        h.number(f);
+        this.fmt = f;
+      }
+      h.string(text);
+    } else if (kind === 'atom') {
+      h.code(3);
+      h.string(this.reader.atomKey(node));
+      if (node.name === 'w:footnoteReference' || node.name === 'w:endnoteReference') this.notes = true;
+    } else {
+      h.code(4);
+      h.string(this.reader.unitKey(node));
+      this.fmt = -1;
+    }
+  }
+}
+
+const NUM_ID = /<w:numId w:val="([^"]*)"\s*\/>/g;
+
+function hashOf(s: string): number {
+  const h = new KeyHash();
+  h.string(s);
+  return h.value();
+}
+
+function lastOf<T>(xs: readonly T[]): T {
+  return xs[xs.length - 1]!;
+}
+
+/** Two 32-bit multiplicative hashes of a character stream, read as one 53-bit number. */
+class KeyHash {
+  private a = 0x811c9dc5;
+  private b = 0x3c6ef372;
+
+  code(c: number): void {
+    this.a = Math.imul(this.a ^ c, 0x01000193);
+    this.b = Math.imul((this.b ^ c) + 0x9e3779b9, 0x85ebca6b);
+  }
+
+  range(s: string, from: number, to: number): void {
+    let a = this.a;
+    let b = this.b;
+    for (let i = from; i < to; i++) {
+      const c = s.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul((b ^ c) + 0x9e3779b9, 0x85ebca6b);
+    }
+    this.a = a;
+    this.b = b;
+  }
+
+  string(s: string): void {
+    this.range(s, 0, s.length);
+    this.code(0xffff); // the end of a string: "ab"+"c" and "a"+"bc" differ
+  }
+
+  number(x: number): void {
+    this.code(x % 65536);
+    this.code(Math.floor(x / 65536) % 65536);
+    this.code(Math.floor(x / 4294967296) % 65536);
+    this.code(Math.floor(x / 281474976710656));
+  }
+
+  value(): number {
+    const b = this.b ^ (this.b >>> 15);
+    return ((this.a >>> 0) & 0x1fffff) * 4294967296 + (Math.imul(b, 0x2c1b3c6d) >>> 0);
+  }
+}

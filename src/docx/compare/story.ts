@@ -3,10 +3,10 @@ import type { Interner} from './diff';
 import { diffSequences, type Hunk } from './diff';
 import type { PackageImport } from './import';
 import {
-  deleteParagraphContent, markCell, markRow, recordParagraphProperties, toDeletedText, type Insertion, type Plan,
+  deleteParagraphContent, markCell, markRow, recordParagraphProperties, recordTableProperties, toDeletedText, type Insertion, type Plan,
   type RevisionWriter, type Status,
 } from './mark';
-import { OVERFLOW_SYMBOL, isSpaceAt, isWordAt, paragraphPropertiesKey, runPropertiesKey, type Block, type Cell, type Para, type Row, type Segment, type StoryReader, type Table, type Token } from './model';
+import { OVERFLOW_SYMBOL, elementText, isSpaceAt, isWordAt, textBoxesOf, type TableHolder, type Block, type Cell, type Para, type Row, type Segment, type StoryReader, type Table, type Token } from './model';
 
 /**
  * Comparing one story (the body, a header, a note...) of the older version with the same story of
@@ -55,12 +55,16 @@ export class StoryComparison {
 
   /** Compares the block content of two containers (a body, a cell, a note) and plans the changes. */
   container(olderBlocks: Block[], newerBlocks: Block[], container: XmlElement): void {
-    const { interner } = this.ctx;
-    const a = olderBlocks.map((b) => interner.id(b.key));
-    const b = newerBlocks.map((x) => interner.id(x.key));
+    const a = olderBlocks.map((b) => b.hash);
+    const b = newerBlocks.map((x) => x.hash);
     for (const h of diffSequences(a, b)) {
       if (h.equal) {
-        for (let k = h.aStart; k < h.aEnd; k++) this.pairNotes(olderBlocks[k]!, newerBlocks[k - h.aStart + h.bStart]!);
+        for (let k = h.aStart; k < h.aEnd; k++) {
+          const o = olderBlocks[k]!;
+          const n = newerBlocks[k - h.aStart + h.bStart]!;
+          this.pairNotes(o, n);
+          if (o.kind === 'tbl' && n.kind === 'tbl') this.sameTable(o, n);
+        }
         continue;
       }
       this.hunk(olderBlocks.slice(h.aStart, h.aEnd), newerBlocks.slice(h.bStart, h.bEnd), anchorAt(newerBlocks, h.bEnd, container));
@@ -69,7 +73,7 @@ export class StoryComparison {
 
   /** Equal blocks: their note references pair in order. */
   private pairNotes(o: Block, n: Block): void {
-    if (!o.key.includes('noteReference')) return;
+    if (!o.notes) return;
     const refs = (b: Block): XmlElement[] => {
       const out: XmlElement[] = [];
       for (const el of b.kind === 'p' ? b.parts : [b.el]) {
@@ -86,6 +90,26 @@ export class StoryComparison {
     });
   }
 
+  /** Atoms the comparison found equal (their keys without text box content): notes pair, text boxes are compared. */
+  private pairAtoms(o: XmlElement, n: XmlElement): void {
+    this.pairNote(o, n);
+    this.pairTextBoxes(o, n);
+  }
+
+  /**
+   * The text boxes of a drawing or shape (w:txbxContent in DrawingML or VML) compared like any
+   * other story, block by block and word by word. An mc:Fallback copy of newer's box is then made
+   * consistent with the marked-up Choice (Plan.syncFallbacks).
+   */
+  private pairTextBoxes(o: XmlElement, n: XmlElement): void {
+    if (!n.name.startsWith('w:') && n.name !== 'mc:AlternateContent') return;
+    const ob = textBoxesOf(o);
+    const nb = textBoxesOf(n);
+    if (ob.length === 0 || ob.length !== nb.length) return;
+    ob.forEach((box, k) => this.container(this.ctx.older.blocks(box), this.ctx.newer.blocks(nb[k]!), nb[k]!));
+    this.ctx.plan.boxOwners.add(n);
+  }
+
   private pairNote(o: XmlElement, n: XmlElement): void {
     if (o.name !== n.name) return;
     this.ctx.notePairs.set(`${o.name}:${o.attr('w:id')}`, n.attr('w:id') ?? '');
@@ -93,19 +117,19 @@ export class StoryComparison {
 
   /** Finds moves among the whole paragraphs deleted and inserted, then plans those deletions and insertions. */
   finish(): void {
-    const byKey = new Map<string, Para[]>();
+    const byKey = new Map<number, Para[]>();
     for (const p of this.insertions) {
       if (!movable(p, this.ctx.newer)) continue;
-      const list = byKey.get(p.key);
+      const list = byKey.get(p.hash);
       if (list) list.push(p);
-      else byKey.set(p.key, [p]);
+      else byKey.set(p.hash, [p]);
     }
     const movedTo = new Map<Para, string>();
     const movedFrom = new Map<Block, string>();
     for (const d of this.deletions) {
       for (const blk of d.blocks) {
         if (blk.kind !== 'p') continue;
-        const candidates = byKey.get(blk.key);
+        const candidates = byKey.get(blk.hash);
         const target = candidates?.shift();
         if (!target) continue;
         const name = `comparison-move-${++this.moveCount}`;
@@ -123,35 +147,102 @@ export class StoryComparison {
   /**
    * A passage of at least a sentence deleted in one place and inserted word for word in another
    * is a move: w:moveFrom and w:moveTo inside their range markers, one change in the listing.
+   * A whole deleted span inserted whole elsewhere moves as one; otherwise each sentence of a
+   * deleted span found among the sentences of an inserted one (with new words around it, or old
+   * words deleted around it) moves on its own, and the words around it stay deleted or inserted.
    */
   private finishPassages(): void {
-    const { plan, rw } = this.ctx;
-    const waiting = new Map<string, (typeof this.spanInsertions)[number][]>();
+    type Ins = (typeof this.spanInsertions)[number];
+    type Del = (typeof this.spanDeletions)[number];
+    const whole = new Map<string, Ins[]>();
     for (const s of this.spanInsertions) {
-      const key = passageText(s.tokens)!;
-      waiting.set(key, [...(waiting.get(key) ?? []), s]);
+      const key = passageText(s.tokens);
+      if (key !== null) whole.set(key, [...(whole.get(key) ?? []), s]);
     }
-    const moved = new Set<(typeof this.spanInsertions)[number]>();
+    const wholeMoves = new Map<Del, Ins>();
+    const taken = new Set<Ins>();
     for (const d of this.spanDeletions) {
-      const target = waiting.get(passageText(d.tokens)!)?.shift();
-      if (!target) {
-        for (const ins of this.deletedStream(d.tokens, 'w:del')) d.place(ins);
+      const key = passageText(d.tokens);
+      const target = key === null ? undefined : whole.get(key)?.find((x) => !taken.has(x));
+      if (!target) continue;
+      wholeMoves.set(d, target);
+      taken.add(target);
+    }
+    // Sentences of the inserted spans not moved whole, by text.
+    const sentencesIn = new Map<string, { span: Ins; from: number; to: number }[]>();
+    for (const s of this.spanInsertions) {
+      if (taken.has(s)) continue;
+      for (const [from, to] of sentences(s.tokens)) {
+        const key = textOf(s.tokens, from, to);
+        sentencesIn.set(key, [...(sentencesIn.get(key) ?? []), { span: s, from, to }]);
+      }
+    }
+    const movesTo = new Map<Ins, { from: number; to: number; name: string }[]>();
+    for (const d of this.spanDeletions) {
+      const target = wholeMoves.get(d);
+      if (target) {
+        const name = `comparison-move-${++this.moveCount}`;
+        this.moveFrom(d, 0, d.tokens.length, name);
+        movesTo.set(target, [{ from: 0, to: target.tokens.length, name }]);
         continue;
       }
-      moved.add(target);
-      const name = `comparison-move-${++this.moveCount}`;
-      const [fromStart, fromEnd] = rw.rangeMarkers('moveFrom', name);
-      const [toStart, toEnd] = rw.rangeMarkers('moveTo', name);
-      d.place({ kind: 'content', nodes: [fromStart] });
-      for (const ins of this.deletedStream(d.tokens, 'w:moveFrom')) d.place(ins);
-      d.place({ kind: 'content', nodes: [fromEnd] });
-      target.before({ kind: 'content', nodes: [toStart] });
-      for (const t of target.tokens) setStatus(plan, t, { kind: 'moveTo' });
-      target.after({ kind: 'content', nodes: [toEnd] });
+      let at = 0;
+      for (const [from, to] of sentences(d.tokens)) {
+        const found = sentencesIn.get(textOf(d.tokens, from, to))?.shift();
+        if (!found) continue;
+        const name = `comparison-move-${++this.moveCount}`;
+        // White space alone between moves (or before the first) goes with the move: no change of its own.
+        const start = onlySpace(d.tokens, at, from) ? at : from;
+        if (start > at) for (const ins of this.deletedStream(d.tokens.slice(at, start), 'w:del')) d.place(ins);
+        const end = onlySpace(d.tokens, to, d.tokens.length) ? d.tokens.length : to;
+        this.moveFrom(d, start, end, name);
+        at = end;
+        const list = movesTo.get(found.span) ?? [];
+        list.push({ from: found.from, to: found.to, name });
+        movesTo.set(found.span, list);
+      }
+      if (at < d.tokens.length) for (const ins of this.deletedStream(d.tokens.slice(at), 'w:del')) d.place(ins);
     }
-    for (const s of this.spanInsertions) if (!moved.has(s)) for (const t of s.tokens) setStatus(plan, t, { kind: 'ins' });
+    for (const s of this.spanInsertions) {
+      const moves = (movesTo.get(s) ?? []).sort((x, y) => x.from - y.from).map((m) => ({ ...m, markers: this.ctx.rw.rangeMarkers('moveTo', m.name) }));
+      moves.forEach((m, k) => {
+        const prevEnd = k > 0 ? moves[k - 1]!.to : 0;
+        if (onlySpace(s.tokens, prevEnd, m.from)) m.from = prevEnd;
+        if (k === moves.length - 1 && onlySpace(s.tokens, m.to, s.tokens.length)) m.to = s.tokens.length;
+      });
+      let k = 0;
+      s.tokens.forEach((t, i) => {
+        const move = moves[k];
+        if (move && i === move.from) this.moveRangeAt(s, i, move.markers[0]);
+        this.insertToken(t, move && i >= move.from && i < move.to ? { kind: 'moveTo' } : { kind: 'ins' });
+        if (move && i === move.to - 1) {
+          this.moveRangeAt(s, i + 1, move.markers[1]);
+          k++;
+        }
+      });
+    }
     this.spanDeletions = [];
     this.spanInsertions = [];
+  }
+
+  /** Deleted tokens [from, to) of a span become the source of move `name`, inside its range markers. */
+  private moveFrom(d: (typeof this.spanDeletions)[number], from: number, to: number, name: string): void {
+    const [start, end] = this.ctx.rw.rangeMarkers('moveFrom', name);
+    d.place({ kind: 'content', nodes: [start] });
+    for (const ins of this.deletedStream(d.tokens.slice(from, to), 'w:moveFrom')) d.place(ins);
+    d.place({ kind: 'content', nodes: [end] });
+  }
+
+  /** A moveTo range marker before token `i` of an inserted span (after its last token when `i` is its length). */
+  private moveRangeAt(s: (typeof this.spanInsertions)[number], i: number, marker: XmlElement): void {
+    const ins: Insertion = { kind: 'content', nodes: [marker] };
+    if (i < s.tokens.length) placeBefore(this.ctx.plan, s.tokens[i]!, ins);
+    else s.after(ins);
+  }
+
+  private insertToken(t: Token, status: Status): void {
+    if (t.kind === 'mark') this.ctx.plan.marks.set(lastPart(t.para!), 'ins');
+    else setStatus(this.ctx.plan, t, status);
   }
 
   // ---- hunks -------------------------------------------------------------------------------
@@ -169,7 +260,7 @@ export class StoryComparison {
     // Tables pair with the most similar tables, in order; the stretches between pairs are compared on their own.
     const oldTables = olds.filter((x) => x.kind === 'tbl') as Table[];
     const newTables = news.filter((x) => x.kind === 'tbl') as Table[];
-    const pairs = alignBySimilarity(oldTables.map((t) => t.key), newTables.map((t) => t.key), 0.3);
+    const pairs = alignBySimilarity(oldTables.map((t) => this.ctx.older.keyOf(t)), newTables.map((t) => this.ctx.newer.keyOf(t)), 0.3);
     let i = 0;
     let j = 0;
     for (const [pi, pj] of [...pairs, [-1, -1] as [number, number]]) {
@@ -212,7 +303,7 @@ export class StoryComparison {
     let bestScore = -1;
     for (const ro of oldRuns) {
       for (const rn of candidates) {
-        const score = similarity(ro.map((p) => p.key).join(' '), rn.map((p) => p.key).join(' '));
+        const score = similarity(ro.map((p) => this.ctx.older.keyOf(p)).join(' '), rn.map((p) => this.ctx.newer.keyOf(p)).join(' '));
         if (score > bestScore) [best, bestScore] = [[ro, rn], score];
       }
     }
@@ -281,11 +372,11 @@ export class StoryComparison {
       };
       if (h.aEnd > h.aStart) {
         const deleted = oldToks.slice(h.aStart, h.aEnd);
-        if (passageText(deleted)) this.spanDeletions.push({ tokens: deleted, place: at(h.bStart) });
+        if (sentences(deleted).length) this.spanDeletions.push({ tokens: deleted, place: at(h.bStart) });
         else for (const ins of this.deletedStream(deleted, 'w:del')) at(h.bStart)(ins);
       }
       const inserted = newToks.slice(h.bStart, h.bEnd);
-      if (passageText(inserted)) this.spanInsertions.push({ tokens: inserted, before: at(h.bStart), after: at(h.bEnd) });
+      if (sentences(inserted).length) this.spanInsertions.push({ tokens: inserted, before: at(h.bStart), after: at(h.bEnd) });
       else {
         for (const t of inserted) {
           if (t.kind === 'mark') plan.marks.set(lastPart(t.para!), 'ins');
@@ -327,21 +418,21 @@ export class StoryComparison {
     const atoms = (segs: readonly Segment[], from: number): XmlElement[] =>
       segs.filter((sg) => sg.kind === 'atom' && sg.start >= from && sg.start < from + len).map((sg) => sg.node);
     const oa = atoms(os, oFrom);
-    atoms(ns, nFrom).forEach((el, i) => this.pairNote(oa[i]!, el));
+    atoms(ns, nFrom).forEach((el, i) => this.pairAtoms(oa[i]!, el));
     let k = 0;
     for (const sg of ns) {
       if (sg.kind !== 'text') continue;
       const from = Math.max(sg.start, nFrom);
       const to = Math.min(sg.start + sg.text.length, nFrom + len);
       if (to <= from) continue;
-      const newKey = formatKey(sg.run!);
+      const newKey = this.ctx.newer.runKey(sg.run!);
       for (let at = from; at < to; ) {
         const oAt = at - nFrom + oFrom;
         while (k < os.length && os[k]!.start + os[k]!.text.length <= oAt) k++;
         const og = os[k];
         if (!og) break;
         const stop = Math.min(to, og.start + og.text.length - oFrom + nFrom);
-        if (og.kind === 'text' && formatKey(og.run!) !== newKey) {
+        if (og.kind === 'text' && this.ctx.older.runKey(og.run!) !== newKey) {
           this.ctx.plan.setStatus(sg.node, at - sg.start, stop - sg.start, { kind: 'format', old: this.detached(og.run!.first('w:rPr')) });
         }
         at = stop;
@@ -356,11 +447,11 @@ export class StoryComparison {
       return;
     }
     if ((o.kind !== 'text' && o.kind !== 'atom') || !o.run) return;
-    if (o.kind === 'atom') this.pairNote(o.pieces[0]!.node, n.pieces[0]!.node);
-    const oldKey = formatKey(o.run);
+    if (o.kind === 'atom') this.pairAtoms(o.pieces[0]!.node, n.pieces[0]!.node);
+    const oldKey = this.ctx.older.runKey(o.run);
     for (const piece of n.pieces) {
       const run = piece.node.parent;
-      if (!run || formatKey(run) === oldKey) continue;
+      if (!run || this.ctx.newer.runKey(run) === oldKey) continue;
       plan.setStatus(piece.node, piece.from, piece.to, { kind: 'format', old: this.detached(o.run.first('w:rPr')) });
     }
   }
@@ -368,7 +459,10 @@ export class StoryComparison {
   private properties(o: Para, n: Para): void {
     const op = lastPart(o);
     const np = lastPart(n);
-    if (paragraphPropertiesKey(op) !== paragraphPropertiesKey(np)) recordParagraphProperties(np, op, this.ctx.rw);
+    if (this.ctx.older.paragraphKey(op) === this.ctx.newer.paragraphKey(np)) return;
+    // Older's properties are older's package's: its numbering is carried over (import.ts).
+    const change = recordParagraphProperties(np, op, this.ctx.rw);
+    if (change) this.ctx.importer.adopt(change, this.ctx.olderPart, this.ctx.newerPart);
   }
 
   /** Older tokens turned into what goes into newer: deleted runs, and splits where an older mark was. */
@@ -376,7 +470,8 @@ export class StoryComparison {
     const { rw, importer, olderPart, newerPart } = this.ctx;
     const out: Insertion[] = [];
     let del: XmlElement | null = null;
-    let run: { src: XmlElement; el: XmlElement } | null = null;
+    /** The run being filled: its source, its copy, and the text element and offset its last delText ends at. */
+    let run: { src: XmlElement; el: XmlElement; from: XmlElement | null; to: number } | null = null;
     let nodes: XmlElement[] = [];
     const flush = (): void => {
       if (nodes.length) out.push({ kind: 'content', nodes });
@@ -394,7 +489,9 @@ export class StoryComparison {
     for (const t of tokens) {
       if (t.kind === 'mark') {
         flush();
-        out.push({ kind: 'split', oldParagraph: propertiesOnly(lastPart(t.para!)) });
+        const oldParagraph = propertiesOnly(lastPart(t.para!));
+        importer.adopt(oldParagraph, olderPart, newerPart);
+        out.push({ kind: 'split', oldParagraph });
         continue;
       }
       if (t.kind === 'unit') {
@@ -415,13 +512,20 @@ export class StoryComparison {
           const el = src.cloneShallow();
           const rPr = src.first('w:rPr');
           if (rPr) el.append(rPr.cloneDeep());
-          run = { src, el };
+          run = { src, el, from: null, to: -1 };
           ensureDel().append(el);
         }
         if (t.kind === 'text') {
-          const text = piece.node.children.map((c) => (c.kind === 2 ? c.text : '')).join('').slice(piece.from, piece.to);
-          run.el.append(XmlElement.create('w:delText', { 'xml:space': 'preserve' }, [new XmlText(text)]));
+          // The words and spaces of one text element deleted together become one w:delText.
+          const last = run.el.children[run.el.children.length - 1];
+          const text = elementText(piece.node).slice(piece.from, piece.to);
+          if (last?.kind === 1 && last.name === 'w:delText' && run.from === piece.node && run.to === piece.from) {
+            last.setChildren([new XmlText(elementText(last) + text)]);
+          } else run.el.append(XmlElement.create('w:delText', { 'xml:space': 'preserve' }, [new XmlText(text)]));
+          run.from = piece.node;
+          run.to = piece.to;
         } else {
+          run.from = null;
           const copy = piece.node.cloneDeep();
           toDeletedText(copy);
           run.el.append(copy);
@@ -513,15 +617,44 @@ export class StoryComparison {
     }
   }
 
+  /**
+   * Formatting of a table, row or cell whose counterpart was paired: where newer's properties
+   * differ from older's, a w:tblPrChange, w:trPrChange or w:tcPrChange records older's.
+   */
+  private formatting(o: XmlElement, n: XmlElement, holder: TableHolder): void {
+    if (this.ctx.older.formattingKey(o, holder) !== this.ctx.newer.formattingKey(n, holder)) recordTableProperties(n, o, holder, this.ctx.rw);
+  }
+
+  /** A table whose content is the same (equal hashes: as many rows and cells): only its formatting may differ. */
+  private sameTable(o: Table, n: Table): void {
+    this.formatting(o.el, n.el, 'w:tblPr');
+    o.rows.forEach((r, k) => this.sameRow(r, n.rows[k]!));
+  }
+
+  private sameRow(o: Row, n: Row): void {
+    this.formatting(o.el, n.el, 'w:trPr');
+    o.cells.forEach((c, k) => {
+      const nc = n.cells[k]!;
+      this.formatting(c.el, nc.el, 'w:tcPr');
+      c.blocks.forEach((b, i) => {
+        const nb = nc.blocks[i]!;
+        if (b.kind === 'tbl' && nb.kind === 'tbl') this.sameTable(b, nb);
+      });
+    });
+  }
+
   private table(o: Table, n: Table): void {
-    const { interner } = this.ctx;
-    const a = o.rows.map((r) => interner.id(r.key));
-    const b = n.rows.map((r) => interner.id(r.key));
+    this.formatting(o.el, n.el, 'w:tblPr');
+    const a = o.rows.map((r) => r.hash);
+    const b = n.rows.map((r) => r.hash);
     for (const h of diffSequences(a, b)) {
-      if (h.equal) continue;
+      if (h.equal) {
+        for (let k = h.aStart; k < h.aEnd; k++) this.sameRow(o.rows[k]!, n.rows[k - h.aStart + h.bStart]!);
+        continue;
+      }
       const olds = o.rows.slice(h.aStart, h.aEnd);
       const news = n.rows.slice(h.bStart, h.bEnd);
-      const pairs = alignBySimilarity(olds.map((r) => r.key), news.map((r) => r.key), 0.4);
+      const pairs = alignBySimilarity(olds.map((r) => this.ctx.older.keyOf(r)), news.map((r) => this.ctx.newer.keyOf(r)), 0.4);
       let i = 0;
       let j = 0;
       const flushDeleted = (upto: number, before: number): void => {
@@ -548,11 +681,12 @@ export class StoryComparison {
   }
 
   private row(o: Row, n: Row): void {
+    this.formatting(o.el, n.el, 'w:trPr');
     if (o.cells.length === n.cells.length) {
-      o.cells.forEach((c, k) => this.container(c.blocks, n.cells[k]!.blocks, n.cells[k]!.el));
+      o.cells.forEach((c, k) => this.cell(c, n.cells[k]!));
       return;
     }
-    const pairs = alignBySimilarity(o.cells.map((c) => c.key), n.cells.map((c) => c.key), 0.3);
+    const pairs = alignBySimilarity(o.cells.map((c) => this.ctx.older.keyOf(c)), n.cells.map((c) => this.ctx.newer.keyOf(c)), 0.3);
     let i = 0;
     let j = 0;
     const flushDeleted = (upto: number): void => {
@@ -574,12 +708,17 @@ export class StoryComparison {
     for (const [pi, pj] of pairs) {
       flushDeleted(pi);
       for (; j < pj; j++) insertCell(n.cells[j]!);
-      this.container(o.cells[pi]!.blocks, n.cells[pj]!.blocks, n.cells[pj]!.el);
+      this.cell(o.cells[pi]!, n.cells[pj]!);
       i = pi + 1;
       j = pj + 1;
     }
     flushDeleted(o.cells.length);
     for (; j < n.cells.length; j++) insertCell(n.cells[j]!);
+  }
+
+  private cell(o: Cell, n: Cell): void {
+    this.formatting(o.el, n.el, 'w:tcPr');
+    this.container(o.blocks, n.blocks, n.el);
   }
 }
 
@@ -618,6 +757,55 @@ function passageText(tokens: readonly Token[]): string | null {
   if (tokens.some((t) => t.kind !== 'text')) return null;
   const text = tokens.map((t) => t.key).join('').trim();
   return text.length >= MIN_PASSAGE_CHARS && /\s/.test(text) && /[.!?;:]$/.test(text) ? text : null;
+}
+
+/**
+ * The sentences of a token span that may count as moved on their own: [from, to) from a word to
+ * the sentence's closing punctuation, text only, at least a sentence's length (MIN_PASSAGE_CHARS)
+ * with more than one word.
+ */
+function sentences(tokens: readonly Token[]): [number, number][] {
+  const out: [number, number][] = [];
+  let start = -1;
+  let chars = 0;
+  let words = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.kind !== 'text') {
+      start = -1;
+      continue;
+    }
+    if (start < 0) {
+      if (/^\s+$/.test(t.key)) continue;
+      start = i;
+      chars = 0;
+      words = 0;
+    }
+    chars += t.key.length;
+    if (isWordAt(t.key, 0)) words++;
+    if (SENTENCE_END.test(t.key)) {
+      if (chars >= MIN_PASSAGE_CHARS && words > 1) out.push([start, i + 1]);
+      start = -1;
+    }
+  }
+  return out;
+}
+const SENTENCE_END = /^[.!?;:]$/;
+
+/** Whether tokens [from, to) are white space only (and not empty). */
+function onlySpace(tokens: readonly Token[], from: number, to: number): boolean {
+  if (to <= from) return false;
+  for (let i = from; i < to; i++) {
+    const t = tokens[i]!;
+    if (t.kind !== 'text' || !/^\s+$/.test(t.key)) return false;
+  }
+  return true;
+}
+
+function textOf(tokens: readonly Token[], from: number, to: number): string {
+  let s = '';
+  for (let i = from; i < to; i++) s += tokens[i]!.key;
+  return s;
 }
 
 /** Tokens of consecutive paragraphs with a mark token between them: the first from `head`, the last up to `tailTo`. */
@@ -674,12 +862,6 @@ function placeBefore(plan: Plan, t: Token, ins: Insertion): void {
   else plan.before(t.pieces[0]!.node, t.pieces[0]!.from, t.pieces[0]!.to, ins);
 }
 
-const formatKeys = new WeakMap<XmlElement, string>();
-function formatKey(run: XmlElement): string {
-  let k = formatKeys.get(run);
-  if (k === undefined) formatKeys.set(run, (k = runPropertiesKey(run)));
-  return k;
-}
 
 function movable(p: Para, reader: StoryReader): boolean {
   const text = reader.tokens(p).filter((t) => t.kind === 'text').map((t) => t.key).join('').trim();
