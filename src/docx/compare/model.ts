@@ -253,7 +253,7 @@ export class StoryReader {
         if (previous?.kind === 'p' && blockContainer(lastOf(previous.parts)) === blockContainer(last) && !hasSectPr(lastOf(previous.parts))) {
           out.pop();
           pending = [...previous.parts, ...pending];
-        } else if (beforeTable && !out.length && pending.every((p) => this.emptied(p) || !hasContent(p))) {
+        } else if (beforeTable && !out.length && pending.every((p) => !this.hasContent(p))) {
           pending = [];
           return;
         }
@@ -293,6 +293,11 @@ export class StoryReader {
   /** Whether paragraph `p` has no mark in this view: it joins a neighbour. */
   private markGone(p: XmlElement): boolean {
     return this.joinsNext(p) || this.emptied(p) || (this.view !== 'plain' && waitsToJoin(p));
+  }
+
+  /** Whether paragraph `p` holds anything but properties and markers in this view. */
+  private hasContent(p: XmlElement): boolean {
+    return !this.emptied(p) && p.elements().some((c) => !NEUTRAL_PARAGRAPH_CHILDREN.has(c.name) && !this.hidden.has(c.name) && !this.hidesProposal(c));
   }
 
   /** Whether `p` lies in a block-level wrapper this view does not see: its content and mark are not there. */
@@ -704,11 +709,6 @@ const WRAPPERS = new Set([...INSERTIONS, ...DELETIONS]);
 
 function hasSectPr(p: XmlElement): boolean {
   return !!p.first('w:pPr')?.first('w:sectPr');
-}
-
-/** Whether a paragraph holds anything but properties and markers. */
-function hasContent(p: XmlElement): boolean {
-  return p.elements().some((c) => !NEUTRAL_PARAGRAPH_CHILDREN.has(c.name));
 }
 
 /**
