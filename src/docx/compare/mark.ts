@@ -334,13 +334,19 @@ export class Plan {
     }
     for (const [p, kind] of this.marks) {
       const rPr = markProperties(p);
-      if (rPr.first('w:ins') || rPr.first('w:del') || rPr.first('w:moveFrom') || rPr.first('w:moveTo')) continue;
+      const own = rPr.elements().filter((c) => MARK_RECORDS.has(c.name));
+      // Newer's own deleted mark, which the rejected view sees, that older has not: it was
+      // inserted untracked, then deleted tracked. Word writes both on the mark; rejecting the
+      // insertion takes the mark away (older's join), accepting both does too (newer's).
+      if (kind === 'ins' && own.length === 1 && own[0]!.name === 'w:del') insertProperty(rPr, this.rw.element('w:ins'));
+      if (own.length) continue;
       insertProperty(rPr, this.rw.element(`w:${kind}`));
     }
   }
 }
 
 const RPR_RECORDS = new Set(['w:rPrChange', 'w:ins', 'w:del', 'w:moveFrom', 'w:moveTo']);
+const MARK_RECORDS = new Set(['w:ins', 'w:del', 'w:moveFrom', 'w:moveTo']);
 const BETWEEN_BLOCKS = new Set([
   'w:bookmarkStart', 'w:bookmarkEnd', 'w:commentRangeStart', 'w:commentRangeEnd', 'w:moveFromRangeStart',
   'w:moveFromRangeEnd', 'w:moveToRangeStart', 'w:moveToRangeEnd', 'w:permStart', 'w:permEnd', 'w:proofErr',
