@@ -414,6 +414,31 @@ describe('compareDocx: inputs with tracked changes', () => {
     expect(checkContract(decideAll(o, 'reject'), decideAll(n, 'accept'), result.bytes).problems).toEqual([]);
     expect(result.differences.map((d) => d.textPreview)).toEqual(['three', 'five']);
   });
+
+  it('keepNewerRevisions: paragraphs older has joined, which newer keeps apart by a tracked deleted mark, are joined on reject', () => {
+    // Newer's rejected view has the mark (its deletion rejected), older has not: the untracked
+    // edit inserted it, and a tracked deletion then took it away again.
+    const o = minimalDocx(p(r('Alpha beta gamma.'), r(' Delta epsilon zeta.')));
+    const n = minimalDocx(pp('<w:rPr><w:del w:id="7" w:author="A" w:date="2025-01-01T00:00:00Z"/></w:rPr>', r('Alpha beta gamma.')) + p(r(' Delta epsilon zeta.')));
+    const result = compareDocx(o, n, { view: 'rejected', keepNewerRevisions: true, author: 'Untracked edit', date: DATE });
+    expect(checkContract(decideAll(o, 'reject'), decideAll(n, 'accept'), result.bytes).problems).toEqual([]);
+    expect(readPart(result.bytes)).toMatch(/<w:rPr><w:ins w:id="\d+" w:author="Untracked edit"[^>]*\/><w:del w:id="\d+" w:author="A"/);
+  });
+
+  it('keepNewerRevisions: a paragraph inserted before a table newer inserted (tracked) carries its own inserted mark', () => {
+    // Rejected, the table loses every row and the paragraph joins the one after it; accepted,
+    // the table stays and so does the paragraph. The paragraph before it has a tracked inserted
+    // mark of newer's, so a mark moved up to it would be lost.
+    const insertedRows = (t: string) => t.replace(/<w:tr>/g, '<w:tr><w:trPr><w:ins w:id="6" w:author="A" w:date="2025-01-01T00:00:00Z"/></w:trPr>');
+    const o = minimalDocx(p(r('Alpha beta gamma.')) + p(r('Delta epsilon zeta.')));
+    const n = minimalDocx(
+      p(r('Alpha beta gamma.')) +
+        pp('<w:rPr><w:ins w:id="8" w:author="A" w:date="2025-01-01T00:00:00Z"/></w:rPr>', ins(9, r('Theirs.'), 'A')) +
+        p(r('Untracked new words.')) + insertedRows(tbl(['new', 'table'])) + p(r('Delta epsilon zeta.')),
+    );
+    const result = compareDocx(o, n, { view: 'rejected', keepNewerRevisions: true, author: 'Untracked edit', date: DATE });
+    expect(checkContract(decideAll(o, 'reject'), decideAll(n, 'accept'), result.bytes).problems).toEqual([]);
+  });
 });
 
 /** A document with a numbering part. */

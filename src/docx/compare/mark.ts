@@ -320,7 +320,17 @@ export class Plan {
         if (!this.marks.has(blocks[i]!)) continue;
         let j = i;
         while (j + 1 < blocks.length && blocks[j + 1]!.name === 'w:p' && this.marks.has(blocks[j + 1]!)) j++;
-        const next = blocks[j + 1];
+        let next = blocks[j + 1];
+        // Tables every row of which is an insertion go in the rejected view, where inserted marks
+        // go: a paragraph before one keeps its mark in the accepted view, and, rejected, joins
+        // the paragraph after the tables (the engine passes over a table left without rows).
+        if (next && isInsertedTable(next)) {
+          let n = j + 1;
+          while (n < blocks.length && isInsertedTable(blocks[n]!)) n++;
+          let allIns = true;
+          for (let k = i; k <= j; k++) allIns &&= this.marks.get(blocks[k]!) === 'ins';
+          if (allIns) next = blocks[n];
+        }
         const prev = blocks[i - 1];
         if ((!next || next.name !== 'w:p') && prev?.name === 'w:p' && !this.marks.has(prev)) {
           for (let k = i; k <= j; k++) {
@@ -334,13 +344,26 @@ export class Plan {
     }
     for (const [p, kind] of this.marks) {
       const rPr = markProperties(p);
-      if (rPr.first('w:ins') || rPr.first('w:del') || rPr.first('w:moveFrom') || rPr.first('w:moveTo')) continue;
+      const own = rPr.elements().filter((c) => MARK_RECORDS.has(c.name));
+      // Newer's own deleted mark, which the rejected view sees, that older has not: it was
+      // inserted untracked, then deleted tracked. Word writes both on the mark; rejecting the
+      // insertion takes the mark away (older's join), accepting both does too (newer's).
+      if (kind === 'ins' && own.length === 1 && own[0]!.name === 'w:del') insertProperty(rPr, this.rw.element('w:ins'));
+      if (own.length) continue;
       insertProperty(rPr, this.rw.element(`w:${kind}`));
     }
   }
 }
 
 const RPR_RECORDS = new Set(['w:rPrChange', 'w:ins', 'w:del', 'w:moveFrom', 'w:moveTo']);
+const MARK_RECORDS = new Set(['w:ins', 'w:del', 'w:moveFrom', 'w:moveTo']);
+
+/** A table whose every row carries a tracked insertion: rejecting all leaves it without rows. */
+function isInsertedTable(el: XmlElement): boolean {
+  if (el.name !== 'w:tbl') return false;
+  const rows = el.elements().filter((c) => c.name === 'w:tr');
+  return rows.length > 0 && rows.length === el.elements().filter((c) => c.name === 'w:tr' || c.name === 'w:sdt' || c.name === 'w:customXml').length && rows.every((tr) => !!tr.first('w:trPr')?.first('w:ins'));
+}
 const BETWEEN_BLOCKS = new Set([
   'w:bookmarkStart', 'w:bookmarkEnd', 'w:commentRangeStart', 'w:commentRangeEnd', 'w:moveFromRangeStart',
   'w:moveFromRangeEnd', 'w:moveToRangeStart', 'w:moveToRangeEnd', 'w:permStart', 'w:permEnd', 'w:proofErr',

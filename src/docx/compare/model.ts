@@ -229,35 +229,80 @@ export class StoryReader {
 
   // ---- blocks -------------------------------------------------------------------------------
 
+  /**
+   * The blocks of a container as this view sees them. A paragraph whose mark this view does not
+   * have (an inserted mark in the rejected view, a join still waiting in joins.ts, a paragraph
+   * of a block-level wrapper this view does not see, which loses its content too) joins the
+   * next paragraph, as the engine joins it; with no paragraph after it (before a table or at the
+   * container's end) the paragraph before it joins it instead, or, first before a table and
+   * empty, it is not there at all (joins.ts, joinBackward).
+   */
   blocks(container: XmlElement): Block[] {
     const out: Block[] = [];
     let pending: XmlElement[] = [];
+    const push = (p: XmlElement): void => {
+      // An emptied paragraph adds nothing but its properties, which only the last one keeps.
+      if (pending.length && this.emptied(lastOf(pending))) pending.pop();
+      pending.push(p);
+    };
+    const close = (beforeTable: boolean): void => {
+      if (!pending.length) return;
+      const last = lastOf(pending);
+      if (this.markGone(last) && !hasSectPr(last)) {
+        const previous = out[out.length - 1];
+        if (previous?.kind === 'p' && blockContainer(lastOf(previous.parts)) === blockContainer(last) && !hasSectPr(lastOf(previous.parts))) {
+          out.pop();
+          pending = [...previous.parts, ...pending];
+        } else if (beforeTable && !out.length && pending.every((p) => !this.hasContent(p))) {
+          pending = [];
+          return;
+        }
+      }
+      out.push(this.paragraph(pending));
+      pending = [];
+    };
     const visit = (parent: XmlElement): void => {
       for (const c of parent.children) {
         if (c.kind !== 1) continue;
         if (c.name === 'w:p') {
-          pending.push(c);
-          if (this.joinsNext(c)) continue;
+          push(c);
+          if (this.markGone(c)) continue;
           out.push(this.paragraph(pending));
           pending = [];
         } else if (c.name === 'w:tbl') {
+          // A table inside a wrapper this view does not see goes whole with it.
+          if (this.hidden.has(parent.name)) continue;
           const table = this.table(c);
           // A table all of whose rows this view does not see is not there at all (the engine removes it).
           if (table.rows.length === 0 && this.view !== 'plain') continue;
-          if (pending.length) out.push(this.paragraph(pending));
-          pending = [];
+          close(true);
           out.push(table);
         } else if (c.name === 'w:sdt') {
           if (this.hidesProposal(c)) continue;
           const content = c.first('w:sdtContent');
           if (content) visit(content);
         } else if (c.name === 'w:customXml') visit(c);
-        else if (this.seen.has(c.name)) visit(c);
+        else if (this.seen.has(c.name) || this.hidden.has(c.name)) visit(c);
       }
     };
     visit(container);
-    if (pending.length) out.push(this.paragraph(pending));
+    close(false);
     return out;
+  }
+
+  /** Whether paragraph `p` has no mark in this view: it joins a neighbour. */
+  private markGone(p: XmlElement): boolean {
+    return this.joinsNext(p) || this.emptied(p) || (this.view !== 'plain' && waitsToJoin(p));
+  }
+
+  /** Whether paragraph `p` holds anything but properties and markers in this view. */
+  private hasContent(p: XmlElement): boolean {
+    return !this.emptied(p) && p.elements().some((c) => !NEUTRAL_PARAGRAPH_CHILDREN.has(c.name) && !this.hidden.has(c.name) && !this.hidesProposal(c));
+  }
+
+  /** Whether `p` lies in a block-level wrapper this view does not see: its content and mark are not there. */
+  private emptied(p: XmlElement): boolean {
+    return !!p.parent && this.hidden.has(p.parent.name);
   }
 
   private table(el: XmlElement): Table {
@@ -404,6 +449,7 @@ export class StoryReader {
 
   /** Walks what this view sees of a paragraph's content, in order: text, atoms and units. */
   private inline(parent: XmlElement, sink: InlineSink): void {
+    if (parent.name === 'w:p' && this.emptied(parent)) return;
     const deletedText = this.view === 'rejected';
     let previous: XmlElement | null = null;
     for (const c of parent.children) {
@@ -652,6 +698,27 @@ function hashOf(s: string): number {
   const h = new KeyHash();
   h.string(s);
   return h.value();
+}
+
+/** The container a paragraph is a block of once block-level wrappers are decided (they unwrap or empty it). */
+function blockContainer(p: XmlElement): XmlElement | null {
+  const parent = p.parent;
+  return parent && WRAPPERS.has(parent.name) ? parent.parent : parent;
+}
+const WRAPPERS = new Set([...INSERTIONS, ...DELETIONS]);
+
+function hasSectPr(p: XmlElement): boolean {
+  return !!p.first('w:pPr')?.first('w:sectPr');
+}
+
+/**
+ * A paragraph whose mark a decision took away while its neighbour was still undecided: the
+ * engine marks it with a hidden bookmark of this prefix and joins it once the neighbour is
+ * settled (revisions/joins.ts), so in every decided view its mark is gone.
+ */
+const WAITING_JOIN = '_RedlineJoin_';
+function waitsToJoin(p: XmlElement): boolean {
+  return p.elements().some((c) => c.name === 'w:bookmarkStart' && (c.attr('w:name') ?? '').startsWith(WAITING_JOIN));
 }
 
 function lastOf<T>(xs: readonly T[]): T {
