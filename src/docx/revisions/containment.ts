@@ -114,13 +114,11 @@ function isPartialMove(change: Change): boolean {
 }
 
 /**
- * For every change that something could take, its takers, innermost first. Only changes whose
- * every site lies inside one element a taker removes count (a move with one half in a rejected
- * row is not taken: its other half stays, and the move with it; nor is what is left of a move).
+ * Each element some decision removes, with the changes that remove it. Several changes may remove
+ * one element (a paragraph's properties go when its own mark goes, and when the next paragraph's
+ * mark goes before a table): each of them takes what it holds.
  */
-export function takersOf(changes: readonly Change[]): Map<string, Taker[]> {
-  // Several changes may remove one element (a paragraph's properties go when its own mark goes,
-  // and when the next paragraph's mark goes before a table): each of them takes what it holds.
+function removersOf(changes: readonly Change[]): Map<XmlElement, (Taker & { mark: boolean })[]> {
   const removing = new Map<XmlElement, (Taker & { mark: boolean })[]>();
   for (const change of changes) {
     for (const site of change.sites) {
@@ -131,6 +129,16 @@ export function takersOf(changes: readonly Change[]): Map<string, Taker[]> {
       }
     }
   }
+  return removing;
+}
+
+/**
+ * For every change that something could take, its takers, innermost first. Only changes whose
+ * every site lies inside one element a taker removes count (a move with one half in a rejected
+ * row is not taken: its other half stays, and the move with it; nor is what is left of a move).
+ */
+export function takersOf(changes: readonly Change[]): Map<string, Taker[]> {
+  const removing = removersOf(changes);
   const out = new Map<string, Taker[]>();
   if (!removing.size) return out;
   for (const change of changes) {
@@ -148,6 +156,59 @@ export function takersOf(changes: readonly Change[]): Map<string, Taker[]> {
       if (!common.length) break;
     }
     if (common?.length) out.set(change.changeId, common);
+  }
+  return out;
+}
+
+/**
+ * When a change is gone whatever its own verdict: a condition on other changes' verdicts (a leaf
+ * holds when that change is decided `on` that way). A change is gone when every one of its sites
+ * is removed; a site is removed when an element around it is (a taker of that element decided
+ * its way), or when a row around it loses every cell (apply.ts drops a row left without cells).
+ */
+export type GoneWhen = { all: GoneWhen[] } | { any: GoneWhen[] } | { id: string; on: 'accept' | 'reject' };
+
+const NEVER: GoneWhen = { any: [] };
+const isNever = (c: GoneWhen) => 'any' in c && c.any.length === 0;
+const anyOf = (cs: GoneWhen[]): GoneWhen => {
+  const live = cs.filter((c) => !isNever(c));
+  return live.length === 1 ? live[0]! : { any: live };
+};
+const allOf = (cs: GoneWhen[]): GoneWhen => (cs.some(isNever) || !cs.length ? NEVER : cs.length === 1 ? cs[0]! : { all: cs });
+
+/** Whether a condition holds for these verdicts. */
+export function holds(condition: GoneWhen, verdictOf: (id: string) => 'accept' | 'reject' | undefined): boolean {
+  if ('all' in condition) return condition.all.every((c) => holds(c, verdictOf));
+  if ('any' in condition) return condition.any.some((c) => holds(c, verdictOf));
+  return verdictOf(condition.id) === condition.on;
+}
+
+/**
+ * For every change that other decisions could make vanish whatever its own verdict, the condition
+ * (GoneWhen) under which they do. The service records it with every decided change, so a change
+ * decided in the same batch as (or before) the decisions that take it away is shown the way a
+ * change that vanished as their side effect is (goneAs), whichever order they came in.
+ */
+export function goneWhenOf(changes: readonly Change[]): Map<string, GoneWhen> {
+  const removing = removersOf(changes);
+  const out = new Map<string, GoneWhen>();
+  if (!removing.size) return out;
+  for (const change of changes) {
+    const self = change.changeId;
+    const leaves = (el: XmlElement, mark: boolean): GoneWhen[] =>
+      (removing.get(el) ?? []).filter((t) => t.changeId !== self && !(t.mark && mark)).map((t) => ({ id: t.changeId, on: t.removedOn }));
+    const rowGoes = (row: XmlElement): GoneWhen => allOf(row.elements().filter((c) => c.name === 'w:tc').map((tc) => anyOf(leaves(tc, false))));
+    const sites = change.sites.map((site) => {
+      const mark = site.type.startsWith('mark-');
+      const ways: GoneWhen[] = [];
+      for (let p = site.el.parent; p; p = p.parent) {
+        ways.push(...leaves(p, mark));
+        if (p.name === 'w:tr') ways.push(rowGoes(p));
+      }
+      return anyOf(ways);
+    });
+    const condition = allOf(sites);
+    if (!isNever(condition)) out.set(self, condition);
   }
   return out;
 }
