@@ -10,6 +10,13 @@ import type { DecidedChange, TakenBy } from './track-projection';
  * kind says (OpenDocx.goneAs). `takers` is the engine's answer (OpenDocx.takers) from before the batch; it is also recorded with every decided change, so
  * the track can show a change as its taker's verdict once the taker is decided that way,
  * whichever of the two was decided first (track-projection.ts).
+ *
+ * The rule, so that the track depends only on the set of decisions: a change whose content would
+ * be gone whatever its own verdict, because of the other decisions (of its batch, earlier ones or
+ * later ones), is shown as the engine says it went: its taker's verdict when one change took it,
+ * else what its kind's going amounts to (goneAs; `moot` records the condition, OpenDocx.goneWhen).
+ * The log keeps the verdict the lawyer gave (`state`, not implied): the record never claims a
+ * decision nobody made, and never drops one somebody made.
  */
 export interface BatchVerdict {
   verdict: 'in' | 'back';
@@ -34,13 +41,16 @@ export function batchVerdicts(
     goneAs: ReadonlyMap<string, 'accept' | 'reject'>;
     goneWhen?: ReadonlyMap<string, GoneWhen>;
   },
-  /** Takers decided by earlier batches that have not yet removed what they took (heldBy). */
+  /**
+   * Takers decided by earlier batches that have not yet removed what they took (heldBy): outermost,
+   * since a mark whose paragraph waits takes the whole paragraph's properties when it joins.
+   */
   earlier: ReadonlyMap<string, readonly TakenBy[]> = new Map(),
 ): Map<string, BatchVerdict> {
   const out = new Map<string, BatchVerdict>();
   const takenByOf = (id: string): TakenBy[] => [
-    ...(earlier.get(id) ?? []),
     ...(engine.takers.get(id) ?? []).map((t): TakenBy => ({ id: t.changeId, on: t.removedOn === 'accept' ? 'in' : 'back' })),
+    ...(earlier.get(id) ?? []),
   ];
   const stillHolds = new Map<string, string[]>();
   for (const [id, takers] of engine.takers) {
