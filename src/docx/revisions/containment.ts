@@ -171,7 +171,9 @@ export type GoneWhen = { all: GoneWhen[] } | { any: GoneWhen[] } | { id: string;
 const NEVER: GoneWhen = { any: [] };
 const isNever = (c: GoneWhen) => 'any' in c && c.any.length === 0;
 const anyOf = (cs: GoneWhen[]): GoneWhen => {
-  const live = cs.filter((c) => !isNever(c));
+  // The same taker may remove several elements around one site (a paragraph and its row).
+  const seen = new Set<string>();
+  const live = cs.filter((c) => !isNever(c) && !seen.has(JSON.stringify(c)) && !!seen.add(JSON.stringify(c)));
   return live.length === 1 ? live[0]! : { any: live };
 };
 const allOf = (cs: GoneWhen[]): GoneWhen => (cs.some(isNever) || !cs.length ? NEVER : cs.length === 1 ? cs[0]! : { all: cs });
