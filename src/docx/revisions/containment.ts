@@ -113,18 +113,35 @@ function isPartialMove(change: Change): boolean {
   return !(from && to);
 }
 
+/** A change that removes an element; `markOf` is the paragraph whose mark it is, for a mark. */
+type Remover = Taker & { markOf: XmlElement | null };
+
+function markOf(site: Site): XmlElement | null {
+  return site.type.startsWith('mark-') ? site.el.parent?.parent?.parent ?? null : null;
+}
+
+/**
+ * A paragraph mark whose paragraph joins another travels with it: no mark takes another
+ * paragraph's mark. Two revisions on one mark (inserted, then deleted) go together: the one
+ * that removes the mark takes the other.
+ */
+function travelsWith(remover: Remover, site: Site): boolean {
+  const mark = markOf(site);
+  return remover.markOf !== null && mark !== null && remover.markOf !== mark;
+}
+
 /**
  * Each element some decision removes, with the changes that remove it. Several changes may remove
  * one element (a paragraph's properties go when its own mark goes, and when the next paragraph's
  * mark goes before a table): each of them takes what it holds.
  */
-function removersOf(changes: readonly Change[]): Map<XmlElement, (Taker & { mark: boolean })[]> {
-  const removing = new Map<XmlElement, (Taker & { mark: boolean })[]>();
+function removersOf(changes: readonly Change[]): Map<XmlElement, Remover[]> {
+  const removing = new Map<XmlElement, Remover[]>();
   for (const change of changes) {
     for (const site of change.sites) {
       for (const r of removedBy(site)) {
         const list = removing.get(r.el) ?? [];
-        list.push({ changeId: change.changeId, removedOn: r.on, mark: site.type.startsWith('mark-') });
+        list.push({ changeId: change.changeId, removedOn: r.on, markOf: markOf(site) });
         removing.set(r.el, list);
       }
     }
@@ -149,7 +166,7 @@ export function takersOf(changes: readonly Change[]): Map<string, Taker[]> {
       for (let p = site.el.parent; p; p = p.parent) {
         // A paragraph mark whose paragraph joins another travels with it: no mark takes a mark.
         for (const t of removing.get(p) ?? []) {
-          if (t.changeId !== change.changeId && !(t.mark && site.type.startsWith('mark-'))) mine.push({ changeId: t.changeId, removedOn: t.removedOn });
+          if (t.changeId !== change.changeId && !travelsWith(t, site)) mine.push({ changeId: t.changeId, removedOn: t.removedOn });
         }
       }
       common = common === null ? mine : common.filter((t) => mine.some((m) => m.changeId === t.changeId));
@@ -197,14 +214,13 @@ export function goneWhenOf(changes: readonly Change[]): Map<string, GoneWhen> {
   if (!removing.size) return out;
   for (const change of changes) {
     const self = change.changeId;
-    const leaves = (el: XmlElement, mark: boolean): GoneWhen[] =>
-      (removing.get(el) ?? []).filter((t) => t.changeId !== self && !(t.mark && mark)).map((t) => ({ id: t.changeId, on: t.removedOn }));
-    const rowGoes = (row: XmlElement): GoneWhen => allOf(row.elements().filter((c) => c.name === 'w:tc').map((tc) => anyOf(leaves(tc, false))));
+    const leaves = (el: XmlElement, site: Site | null): GoneWhen[] =>
+      (removing.get(el) ?? []).filter((t) => t.changeId !== self && !(site && travelsWith(t, site))).map((t) => ({ id: t.changeId, on: t.removedOn }));
+    const rowGoes = (row: XmlElement): GoneWhen => allOf(row.elements().filter((c) => c.name === 'w:tc').map((tc) => anyOf(leaves(tc, null))));
     const sites = change.sites.map((site) => {
-      const mark = site.type.startsWith('mark-');
       const ways: GoneWhen[] = [];
       for (let p = site.el.parent; p; p = p.parent) {
-        ways.push(...leaves(p, mark));
+        ways.push(...leaves(p, site));
         if (p.name === 'w:tr') ways.push(rowGoes(p));
       }
       return anyOf(ways);

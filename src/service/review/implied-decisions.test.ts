@@ -88,3 +88,16 @@ describe('a taker decided before the change it takes', () => {
     }
   });
 });
+
+describe('two revisions on one paragraph mark', () => {
+  it('an inserted mark deleted again: the decision that removes the mark takes the other revision of it', () => {
+    const docx = minimalDocx(`<w:p><w:pPr><w:rPr><w:ins w:id="1" ${A}/><w:del w:id="2" ${A}/></w:rPr></w:pPr>${r('one')}</w:p><w:p>${r('two')}</w:p>`);
+    expect(openDocx(docx).takers().get('c1')).toEqual([{ changeId: 'c2', removedOn: 'accept' }]);
+    expect(openDocx(docx).takers().get('c2')).toEqual([{ changeId: 'c1', removedOn: 'reject' }]);
+    // (Rejecting the insertion and accepting the deletion both remove the mark: which took the
+    // other depends on which came first, and the one taken was never named.)
+    expectOrderFree(docx, { c1: 'accept', c2: 'accept' }, [['c1'], ['c2']]);
+    expectOrderFree(docx, { c1: 'reject', c2: 'reject' }, [['c1'], ['c2']]);
+  });
+});
+
