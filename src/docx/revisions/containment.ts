@@ -15,6 +15,8 @@ import { MOVE_TYPES, type Site, type SiteType } from './sites';
  *
  * The service records, with every decided change, what could take it; the track shows a decided
  * change as its taker's verdict once that taker is decided that way, whichever was decided first.
+ * A change no one change takes may still go with several (every cell of its row; each half of a
+ * move with its own container): goneWhenOf says when, and the track then shows it as goneAs.
  */
 export interface Taker {
   changeId: string;
