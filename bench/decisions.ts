@@ -3,8 +3,8 @@
  * runs a short one in CI): generated documents combining the hard constructs, then every corpus
  * file, each with many random plans (one batch vs batches in random order vs halves; no change
  * appears; deciding everything leaves nothing; the independent simulation). Prints trials,
- * decisions, constructs covered and every failure, and on generated documents how often the
- * track states the service records differ between one batch and several; never fails.
+ * decisions, constructs covered and every failure, and how often the track states the service
+ * records differ between one batch and several (the first failing seeds and files are printed); never fails.
  *
  *   npm run bench:decisions [-- --seconds 300 --seed 1]
  */
@@ -26,11 +26,16 @@ const FILES = path.join(process.env.REDLINE_CORPUS ?? path.resolve(process.cwd()
 const totals = { trials: 0, decisions: 0, batches: 0, failed: 0 };
 const constructs = new Map<Construct, number>();
 /** Track states as the service records them (one batch vs the plan's batches): trials compared, trials differing, differing changes by kind. */
-const track = { trials: 0, differing: 0, kinds: new Map<string, number>() };
+type TrackCount = { trials: number; differing: number; kinds: Map<string, number> };
+const trackCount = (): TrackCount => ({ trials: 0, differing: 0, kinds: new Map() });
+const tracks = { generated: trackCount(), corpus: trackCount() };
 const failures: string[] = [];
+/** The first trials whose track states differ (seed or file: the changes). */
+const trackDiffers: string[] = [];
 
-function compareTrack(bytes: Uint8Array, plan: TrialPlan): void {
+function compareTrack(track: TrackCount, bytes: Uint8Array, plan: TrialPlan, label: string): void {
   const differences = trackStateDifferences(bytes, plan);
+  if (differences.length && trackDiffers.length < 20) trackDiffers.push(`${label}: ${differences.join(', ')}`);
   track.trials++;
   if (differences.length) track.differing++;
   for (const d of differences) {
@@ -62,7 +67,7 @@ while (Date.now() - started < half) {
   const bytes = ingestDocx(fixture.bytes).bytes;
   const plan = planTrial(openDocx(bytes).changeIds(), pick, { decideAll: fixtureSeed % 3 === 0 });
   record(`fixture ${fixtureSeed}`, runTrial(bytes, plan));
-  compareTrack(bytes, plan);
+  compareTrack(tracks.generated, bytes, plan, `fixture ${fixtureSeed}`);
   fixtureSeed++;
 }
 const generated = { ...totals };
@@ -79,7 +84,11 @@ const opened = corpus.flatMap((file) => {
 });
 let rounds = 0;
 while (opened.length && Date.now() - started < seconds * 1000) {
-  for (const { file, bytes, ids } of opened) record(file, runTrial(bytes, planTrial(ids, pick, { decideAll: rounds % 3 === 0 })));
+  for (const { file, bytes, ids } of opened) {
+    const plan = planTrial(ids, pick, { decideAll: rounds % 3 === 0 });
+    record(file, runTrial(bytes, plan));
+    compareTrack(tracks.corpus, bytes, plan, file);
+  }
   rounds++;
 }
 
@@ -87,7 +96,10 @@ const fmt = (n: number) => n.toLocaleString('en');
 console.log(`decision properties, ${((Date.now() - started) / 1000).toFixed(0)} s, seed ${seed}`);
 console.log(`  generated documents: ${fmt(generated.trials)} trials, ${fmt(generated.decisions)} decisions, ${fmt(generated.batches)} batches, ${fmt(generated.failed)} failed`);
 console.log(`  corpus (${opened.length} of ${corpus.length} files open${existsSync(FILES) ? '' : '; ../shared/corpus/files is absent'}): ${fmt(totals.trials - generated.trials)} trials in ${rounds} rounds, ${fmt(totals.decisions - generated.decisions)} decisions, ${fmt(totals.failed - generated.failed)} failed`);
-const byKind = [...track.kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${fmt(n)}`).join(', ');
-console.log(`  track states as the service records them (generated documents, one batch vs batches): ${fmt(track.trials)} trials, ${fmt(track.differing)} differ${byKind ? ` (changes by kind: ${byKind})` : ''}`);
+for (const [what, track] of Object.entries(tracks)) {
+  const byKind = [...track.kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${fmt(n)}`).join(', ');
+  console.log(`  track states as the service records them (${what}, one batch vs batches): ${fmt(track.trials)} trials, ${fmt(track.differing)} differ${byKind ? ` (changes by kind: ${byKind})` : ''}`);
+}
 console.log(`  constructs covered (documents holding each): ${[...constructs].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${fmt(n)}`).join(', ')}`);
 for (const f of failures) console.log(`  FAILED ${f}`);
+for (const t of trackDiffers) console.log(`  track states differ in ${t}`);

@@ -2,7 +2,7 @@ import type { Revision } from '../contract/revision';
 import { DocxPackage, type OpenOptions } from './package/package';
 import { applyToScans, type Decision } from './revisions/apply';
 import { groupChanges, type Change } from './revisions/changes';
-import { goneAs, takersOf, type Taker } from './revisions/containment';
+import { goneAs, goneWhenOf, takersOf, type GoneWhen, type Taker } from './revisions/containment';
 import { assignUniqueIds } from './revisions/ids';
 import type { Comment } from '../contract/comments';
 import { DocComments, type CommentTarget } from './comments/comments';
@@ -89,6 +89,14 @@ export class OpenDocx {
    */
   takers(): Map<string, Taker[]> {
     return takersOf(this.changes);
+  }
+
+  /**
+   * For each change other decisions could remove whatever its own verdict, the condition on their
+   * verdicts under which they do (revisions/containment.ts, goneWhenOf).
+   */
+  goneWhen(): Map<string, GoneWhen> {
+    return goneWhenOf(this.changes);
   }
 
   /** For each change, the verdict its disappearance amounts to when nothing named or took it. */

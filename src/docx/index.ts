@@ -35,7 +35,8 @@ export { portableCodec } from './zip/codec';
 export { DEFAULT_LIMITS } from './zip/limits';
 export type { RedlineEdit, RedlineOptions } from './redline/write';
 export { OpenDocx } from './document';
-export type { Taker } from './revisions/containment';
+export type { GoneWhen, Taker } from './revisions/containment';
+export { holds as goneWhenHolds } from './revisions/containment';
 export { compareDocx } from './compare/compare';
 export type { CompareOptions, CompareDifference, CompareResult } from './compare/compare';
 

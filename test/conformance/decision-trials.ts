@@ -15,7 +15,7 @@
  * container, as the service records them); those must be gone from the listing, never still open.
  */
 import { listRevisions, openDocx } from '../../src/docx/index';
-import { batchVerdicts } from '../../src/service/review/implied-decisions';
+import { batchVerdicts, heldBy } from '../../src/service/review/implied-decisions';
 import { effectiveState, type DecidedChange } from '../../src/service/review/track-projection';
 import { partsOf } from '../support/docx-files';
 import { simulateDecisions, type Verdict } from './decision-simulation';
@@ -165,12 +165,12 @@ function trackStates(bytes: Uint8Array, verdicts: ReadonlyMap<string, Verdict>, 
     const todo = batch.filter((id) => listed.has(id));
     if (!todo.length) continue;
     const revisions = doc.revisions();
-    const engine = { takers: doc.takers(), goneAs: doc.goneAs() };
+    const engine = { takers: doc.takers(), goneAs: doc.goneAs(), goneWhen: doc.goneWhen() };
     const { accept, reject } = decisionOf(todo, verdicts);
     doc.apply({ accept, reject });
     const named = new Map<string, 'in' | 'back'>([...accept.map((id) => [id, 'in'] as const), ...reject.map((id) => [id, 'back'] as const)]);
-    for (const [id, v] of batchVerdicts(revisions, named, new Set(doc.changeIds()), engine)) {
-      decided.set(id, { state: v.verdict, kind: null, textPreview: '', author: null, decidedAt: '', decidedByUserId: null, after: null, ...(v.takenBy.length ? { takenBy: v.takenBy } : {}), ...(v.implied ? { implied: true } : {}) });
+    for (const [id, v] of batchVerdicts(revisions, named, new Set(doc.changeIds()), engine, heldBy(decided))) {
+      decided.set(id, { state: v.verdict, kind: null, textPreview: '', author: null, decidedAt: '', decidedByUserId: null, after: null, ...(v.takenBy.length ? { takenBy: v.takenBy } : {}), ...(v.implied ? { implied: true } : {}), ...(v.stillHolds ? { stillHolds: v.stillHolds } : {}), ...(v.moot ?? {}) });
     }
   }
   return new Map([...decided.keys()].map((id) => [id, effectiveState(decided, id)]));

@@ -15,6 +15,8 @@ import { MOVE_TYPES, type Site, type SiteType } from './sites';
  *
  * The service records, with every decided change, what could take it; the track shows a decided
  * change as its taker's verdict once that taker is decided that way, whichever was decided first.
+ * A change no one change takes may still go with several (every cell of its row; each half of a
+ * move with its own container): goneWhenOf says when, and the track then shows it as goneAs.
  */
 export interface Taker {
   changeId: string;
@@ -113,24 +115,49 @@ function isPartialMove(change: Change): boolean {
   return !(from && to);
 }
 
+/** A change that removes an element; `markOf` is the paragraph whose mark it is, for a mark. */
+type Remover = Taker & { markOf: XmlElement | null };
+
+function markOf(site: Site): XmlElement | null {
+  return site.type.startsWith('mark-') ? site.el.parent?.parent?.parent ?? null : null;
+}
+
+/**
+ * A paragraph mark whose paragraph joins another travels with it: no mark takes another
+ * paragraph's mark. Two revisions on one mark (inserted, then deleted) go together: the one
+ * that removes the mark takes the other.
+ */
+function travelsWith(remover: Remover, site: Site): boolean {
+  const mark = markOf(site);
+  return remover.markOf !== null && mark !== null && remover.markOf !== mark;
+}
+
+/**
+ * Each element some decision removes, with the changes that remove it. Several changes may remove
+ * one element (a paragraph's properties go when its own mark goes, and when the next paragraph's
+ * mark goes before a table): each of them takes what it holds.
+ */
+function removersOf(changes: readonly Change[]): Map<XmlElement, Remover[]> {
+  const removing = new Map<XmlElement, Remover[]>();
+  for (const change of changes) {
+    for (const site of change.sites) {
+      for (const r of removedBy(site)) {
+        const list = removing.get(r.el) ?? [];
+        list.push({ changeId: change.changeId, removedOn: r.on, markOf: markOf(site) });
+        removing.set(r.el, list);
+      }
+    }
+  }
+  return removing;
+}
+
 /**
  * For every change that something could take, its takers, innermost first. Only changes whose
  * every site lies inside one element a taker removes count (a move with one half in a rejected
  * row is not taken: its other half stays, and the move with it; nor is what is left of a move).
  */
 export function takersOf(changes: readonly Change[]): Map<string, Taker[]> {
-  // Several changes may remove one element (a paragraph's properties go when its own mark goes,
-  // and when the next paragraph's mark goes before a table): each of them takes what it holds.
-  const removing = new Map<XmlElement, (Taker & { mark: boolean })[]>();
-  for (const change of changes) {
-    for (const site of change.sites) {
-      for (const r of removedBy(site)) {
-        const list = removing.get(r.el) ?? [];
-        list.push({ changeId: change.changeId, removedOn: r.on, mark: site.type.startsWith('mark-') });
-        removing.set(r.el, list);
-      }
-    }
-  }
+  const removing = removersOf(changes);
   const out = new Map<string, Taker[]>();
   if (!removing.size) return out;
   for (const change of changes) {
@@ -141,13 +168,67 @@ export function takersOf(changes: readonly Change[]): Map<string, Taker[]> {
       for (let p = site.el.parent; p; p = p.parent) {
         // A paragraph mark whose paragraph joins another travels with it: no mark takes a mark.
         for (const t of removing.get(p) ?? []) {
-          if (t.changeId !== change.changeId && !(t.mark && site.type.startsWith('mark-'))) mine.push({ changeId: t.changeId, removedOn: t.removedOn });
+          if (t.changeId !== change.changeId && !travelsWith(t, site)) mine.push({ changeId: t.changeId, removedOn: t.removedOn });
         }
       }
       common = common === null ? mine : common.filter((t) => mine.some((m) => m.changeId === t.changeId));
       if (!common.length) break;
     }
     if (common?.length) out.set(change.changeId, common);
+  }
+  return out;
+}
+
+/**
+ * When a change is gone whatever its own verdict: a condition on other changes' verdicts (a leaf
+ * holds when that change is decided `on` that way). A change is gone when every one of its sites
+ * is removed; a site is removed when an element around it is (a taker of that element decided
+ * its way), or when a row around it loses every cell (apply.ts drops a row left without cells).
+ */
+export type GoneWhen = { all: GoneWhen[] } | { any: GoneWhen[] } | { id: string; on: 'accept' | 'reject' };
+
+const NEVER: GoneWhen = { any: [] };
+const isNever = (c: GoneWhen) => 'any' in c && c.any.length === 0;
+const anyOf = (cs: GoneWhen[]): GoneWhen => {
+  // The same taker may remove several elements around one site (a paragraph and its row).
+  const seen = new Set<string>();
+  const live = cs.filter((c) => !isNever(c) && !seen.has(JSON.stringify(c)) && !!seen.add(JSON.stringify(c)));
+  return live.length === 1 ? live[0]! : { any: live };
+};
+const allOf = (cs: GoneWhen[]): GoneWhen => (cs.some(isNever) || !cs.length ? NEVER : cs.length === 1 ? cs[0]! : { all: cs });
+
+/** Whether a condition holds for these verdicts. */
+export function holds(condition: GoneWhen, verdictOf: (id: string) => 'accept' | 'reject' | undefined): boolean {
+  if ('all' in condition) return condition.all.every((c) => holds(c, verdictOf));
+  if ('any' in condition) return condition.any.some((c) => holds(c, verdictOf));
+  return verdictOf(condition.id) === condition.on;
+}
+
+/**
+ * For every change that other decisions could make vanish whatever its own verdict, the condition
+ * (GoneWhen) under which they do. The service records it with every decided change, so a change
+ * decided in the same batch as (or before) the decisions that take it away is shown the way a
+ * change that vanished as their side effect is (goneAs), whichever order they came in.
+ */
+export function goneWhenOf(changes: readonly Change[]): Map<string, GoneWhen> {
+  const removing = removersOf(changes);
+  const out = new Map<string, GoneWhen>();
+  if (!removing.size) return out;
+  for (const change of changes) {
+    const self = change.changeId;
+    const leaves = (el: XmlElement, site: Site | null): GoneWhen[] =>
+      (removing.get(el) ?? []).filter((t) => t.changeId !== self && !(site && travelsWith(t, site))).map((t) => ({ id: t.changeId, on: t.removedOn }));
+    const rowGoes = (row: XmlElement): GoneWhen => allOf(row.elements().filter((c) => c.name === 'w:tc').map((tc) => anyOf(leaves(tc, null))));
+    const sites = change.sites.map((site) => {
+      const ways: GoneWhen[] = [];
+      for (let p = site.el.parent; p; p = p.parent) {
+        ways.push(...leaves(p, site));
+        if (p.name === 'w:tr') ways.push(rowGoes(p));
+      }
+      return anyOf(ways);
+    });
+    const condition = allOf(sites);
+    if (!isNever(condition)) out.set(self, condition);
   }
   return out;
 }

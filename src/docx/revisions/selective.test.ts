@@ -171,3 +171,24 @@ describe('what a decision takes', () => {
     expect(ids(decide(docx, [], ['c2']))).toEqual([]);
   });
 });
+
+describe('when other decisions remove a change whatever its own verdict (goneWhen)', () => {
+  const TABLE = '<w:tbl><w:tblPr/><w:tblGrid><w:gridCol w:w="3000"/><w:gridCol w:w="3000"/></w:tblGrid>';
+  const cell = (text: string, tcPr = '') => `<w:tc>${tcPr ? `<w:tcPr>${tcPr}</w:tcPr>` : ''}<w:p>${r(text)}</w:p></w:tc>`;
+
+  it('an inserted row goes when every one of its cells goes: the condition says so, and applying it removes the row', () => {
+    const docx = minimalDocx(
+      `${TABLE}<w:tr>${cell('keep')}${cell('keep')}</w:tr><w:tr><w:trPr><w:ins w:id="1" ${A}/></w:trPr>` +
+        `${cell('a', `<w:cellDel w:id="2" ${A}/>`)}${cell('b', `<w:cellIns w:id="3" ${A}/>`)}</w:tr></w:tbl><w:p/>`,
+    );
+    // Either the row's own rejection (not counted: it is the change itself) or both cells going.
+    expect(openDocx(docx).goneWhen().get('c1')).toEqual({ all: [{ id: 'c2', on: 'accept' }, { id: 'c3', on: 'reject' }] });
+    expect(ids(decide(docx, ['c2'], ['c3']))).toEqual([]);
+    expect(ids(decide(docx, ['c2', 'c3']))).toEqual(['c1']);
+  });
+
+  it('a change nothing can remove has no condition', () => {
+    const docx = minimalDocx(`<w:p><w:ins w:id="1" ${A}>${r('new')}</w:ins></w:p>`);
+    expect(openDocx(docx).goneWhen().size).toBe(0);
+  });
+});

@@ -15,7 +15,7 @@ import { commentProblem, commentsToReplay } from './comment-problems';
 import { addThreadsToEdits, performCommentOp, type CommentOp } from './comment-ops';
 import { appendLogEntry, loadLog, loadProposals, recordProposals, type NewLogEntry, type StoredLogEntry } from './decision-log';
 import { DraftQueue } from './draft-queue';
-import { batchVerdicts } from './implied-decisions';
+import { batchVerdicts, heldBy } from './implied-decisions';
 import { recordedResult, recordResult, type IdempotentRequest, type RecordedKey } from './idempotency';
 import { OpenDrafts } from './open-drafts';
 import { predecessors, projectTrack, replayLog, type DecidedChange, type LogState } from './track-projection';
@@ -151,10 +151,10 @@ export class ReviewService {
       if (requested.length === 0) return null;
 
       const doc = timing.measureSync('open', () => this.openDraft(row.content_sha256!, bytes));
-      let engine = { takers: new Map(), goneAs: new Map() } as { takers: ReturnType<OpenDocx['takers']>; goneAs: ReturnType<OpenDocx['goneAs']> };
+      let engine = { takers: new Map(), goneAs: new Map(), goneWhen: new Map() } as { takers: ReturnType<OpenDocx['takers']>; goneAs: ReturnType<OpenDocx['goneAs']>; goneWhen: ReturnType<OpenDocx['goneWhen']> };
       try {
         timing.measureSync('apply', () => {
-          engine = { takers: doc.takers(), goneAs: doc.goneAs() };
+          engine = { takers: doc.takers(), goneAs: doc.goneAs(), goneWhen: doc.goneWhen() };
           doc.apply({ accept, reject });
         });
       } catch (error) {
@@ -166,11 +166,11 @@ export class ReviewService {
       const byId = new Map(before.items.map((item) => [item.id, item]));
       const named = new Map<string, 'in' | 'back'>([...accept.map((id) => [id, 'in'] as const), ...reject.map((id) => [id, 'back'] as const)]);
       // Named changes, and those the batch took with them (implied-decisions.ts).
-      const verdicts = batchVerdicts(analysis.revisions, named, new Set(doc.changeIds()), engine);
+      const verdicts = batchVerdicts(analysis.revisions, named, new Set(doc.changeIds()), engine, heldBy(state.decided));
       const now = new Date().toISOString();
       const decided: Record<string, DecidedChange> = {};
       const withdrawn: Record<string, string | null> = {};
-      for (const [id, { verdict, takenBy, implied }] of verdicts) {
+      for (const [id, { verdict, takenBy, implied, stillHolds, moot }] of verdicts) {
         if (!request.recordDecision) {
           withdrawn[id] = anchors.get(id) ?? null;
           continue;
@@ -178,7 +178,7 @@ export class ReviewService {
         const item = byId.get(id)!;
         decided[id] = {
           state: verdict, kind: item.kind ?? null, textPreview: item.textPreview ?? '', author: item.author ?? null,
-          decidedAt: now, decidedByUserId: actor.userId, after: anchors.get(id) ?? null, ...(takenBy.length ? { takenBy } : {}), ...(implied ? { implied } : {}),
+          decidedAt: now, decidedByUserId: actor.userId, after: anchors.get(id) ?? null, ...(takenBy.length ? { takenBy } : {}), ...(implied ? { implied } : {}), ...(stillHolds ? { stillHolds } : {}), ...(moot ?? {}),
           date: revisionById.get(id)?.date ?? null, justification: item.justification ?? null,
         };
       }

@@ -1,5 +1,6 @@
 import type { Revision } from '../../contract/revision';
 import { trackLabel, type Track, type TrackItem } from '../../contract/track';
+import { goneWhenHolds, type GoneWhen } from '../../docx';
 
 /** What the log remembers of a decided change, once it has left the document. */
 export interface DecidedChange {
@@ -16,6 +17,15 @@ export interface DecidedChange {
    * that removes it (implied-decisions.ts). Absent when nothing could.
    */
   takenBy?: TakenBy[];
+  /** Changes this one took that were still listed after its batch (implied-decisions.ts, BatchVerdict.stillHolds). */
+  stillHolds?: string[];
+  /**
+   * When other decisions remove this change whatever its own verdict (OpenDocx.goneWhen, read
+   * before its batch), and the state that amounts to (OpenDocx.goneAs). Recorded with named
+   * changes only; absent when nothing could remove it so.
+   */
+  goneWhen?: GoneWhen;
+  goneAs?: 'in' | 'back';
   /** Decided by no one: taken with another change, or gone with its row (implied-decisions.ts). */
   implied?: true;
   /** The change's own date and justification when it was decided (for the report; absent in older entries). */
@@ -35,6 +45,10 @@ export interface TakenBy {
  * A decided change's state in the track: its own verdict, unless a change that holds it was
  * decided (by someone, not implied) the way that removes it (a rejected row around an accepted insertion): then the
  * holder's, whichever of the two was decided first, so the track does not depend on the order.
+ * Failing that, when the other decisions remove it whatever its own verdict (every cell of its
+ * row deleted; both halves of a move gone with their containers), the state its kind's going
+ * amounts to (goneAs): the track then depends only on the set of decisions, never on their order.
+ * The verdict the lawyer gave is kept in the log as given (`state`); only the track shows it moot.
  */
 export function effectiveState(decided: ReadonlyMap<string, DecidedChange>, id: string): 'in' | 'back' {
   let current = decided.get(id)!;
@@ -46,8 +60,13 @@ export function effectiveState(decided: ReadonlyMap<string, DecidedChange>, id: 
     if (!outer) break;
     current = decided.get(outer.id)!;
   }
+  // A verdict that other decisions made moot: the change is shown as it goes when they take it
+  // away before it is named (implied-decisions.ts), so one batch and several agree.
+  if (current.goneWhen && current.goneAs && goneWhenHolds(current.goneWhen, (other) => verdictOf(decided.get(other)))) return current.goneAs;
   return current.state;
 }
+
+const verdictOf = (d: DecidedChange | undefined): 'accept' | 'reject' | undefined => (d ? (d.state === 'in' ? 'accept' : 'reject') : undefined);
 
 /** One entry of the append-only decision log, as the projection reads it. */
 export interface LogEntry {
