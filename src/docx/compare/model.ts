@@ -1,6 +1,7 @@
 import { serializeNode } from '../xml/serialize';
 import type { XmlElement, XmlNode } from '../xml/tree';
 import { proposedId } from '../revisions/sites';
+import { waitsToJoin } from '../revisions/joins';
 import { MAY_HOLD_REVISIONS, resolvedChildren } from './view';
 
 /**
@@ -709,16 +710,6 @@ const WRAPPERS = new Set([...INSERTIONS, ...DELETIONS]);
 
 function hasSectPr(p: XmlElement): boolean {
   return !!p.first('w:pPr')?.first('w:sectPr');
-}
-
-/**
- * A paragraph whose mark a decision took away while its neighbour was still undecided: the
- * engine marks it with a hidden bookmark of this prefix and joins it once the neighbour is
- * settled (revisions/joins.ts), so in every decided view its mark is gone.
- */
-const WAITING_JOIN = '_RedlineJoin_';
-function waitsToJoin(p: XmlElement): boolean {
-  return p.elements().some((c) => c.name === 'w:bookmarkStart' && (c.attr('w:name') ?? '').startsWith(WAITING_JOIN));
 }
 
 function lastOf<T>(xs: readonly T[]): T {
