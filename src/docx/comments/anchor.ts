@@ -1,4 +1,4 @@
-import type { Site } from '../revisions/sites';
+import { siteContent, type Site } from '../revisions/sites';
 import { ancestorNamed, childOfParagraph, firstParagraph } from '../ooxml/paragraphs';
 import { XmlElement } from '../xml/tree';
 
@@ -67,7 +67,7 @@ export function rangeOfSite(site: Site): CommentRange | null {
     case 'move-from':
     case 'move-to':
     case 'proposed': {
-      const content = site.type === 'proposed' ? (el.first('w:sdtContent') ?? el) : el;
+      const content = siteContent(site);
       if (childOfParagraph(el)) return inside(content) ?? around(el);
       return paragraphRange(firstParagraph(content), lastParagraph(content));
     }

@@ -1,6 +1,6 @@
 import { changeBookmarkName, moveOtherHalfBookmarkName } from '../../contract/bookmark';
 import type { Change } from '../revisions/changes';
-import type { PartScan, Site } from '../revisions/sites';
+import { siteContent, type PartScan, type Site } from '../revisions/sites';
 import { XmlOverlay } from '../xml/overlay';
 import { ancestorNamed, childOfParagraph, firstParagraph } from '../ooxml/paragraphs';
 import { XmlElement, XmlText, walk } from '../xml/tree';
@@ -85,7 +85,7 @@ function place(overlay: XmlOverlay, site: Site, bookmark: XmlElement[]): void {
       const top = childOfParagraph(el);
       if (top) overlay.insertBefore(top, nodes);
       else {
-        const p = firstParagraph(site.type === 'proposed' ? (el.first('w:sdtContent') ?? el) : el);
+        const p = firstParagraph(siteContent(site));
         if (p) atParagraphStart(overlay, p, nodes);
       }
       return;

@@ -127,6 +127,11 @@ export function proposedId(sdt: XmlElement): string | null {
   return tag && tag.startsWith(PROPOSED_TAG) ? tag.slice(PROPOSED_TAG.length) : null;
 }
 
+/** The element holding a site's content: a proposed content control's `w:sdtContent`, else the site's element. */
+export function siteContent(site: Site): XmlElement {
+  return site.type === 'proposed' ? (site.el.first('w:sdtContent') ?? site.el) : site.el;
+}
+
 export interface PartScan {
   part: string;
   role: PartRole;
