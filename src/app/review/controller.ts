@@ -469,12 +469,15 @@ export class ReviewController {
   private enqueue(op: ApplyOp | UndoOp): void {
     this.ownKeys.add(op.batchKey);
     this.ops.push(op);
-    this.transport.outbox?.save({
+    this.keep({
       key: op.batchKey, kind: op.kind, decisions: op.kind === 'apply' ? [...op.layer] : [], createdAt: Date.now() + op.key / 1000,
       ...(op.kind === 'apply' && op.notes ? { notes: op.notes } : {}),
-    }).catch(() => {
-      // Not kept across a reload (storage refused); the batch is still sent from memory.
     });
+  }
+
+  /** Writes a batch to the outbox; where storage refuses, it is not kept across a reload but is still sent from memory. */
+  private keep(batch: QueuedBatch): void {
+    this.transport.outbox?.save(batch).catch(() => {});
   }
 
   /**
@@ -482,19 +485,16 @@ export class ReviewController {
    * queued after everything already queued, so a page restoring it sends it last, as this one would.
    */
   private keepOpenBatch(): void {
-    const outbox = this.transport.outbox;
     if (this.openBatch.size === 0) {
-      if (this.openBatchKey !== null) outbox?.remove(this.openBatchKey).catch(() => {});
+      if (this.openBatchKey !== null) this.transport.outbox?.remove(this.openBatchKey).catch(() => {});
       this.openBatchKey = null;
       return;
     }
     this.openBatchKey ??= newBatchKey();
     this.ownKeys.add(this.openBatchKey);
-    outbox?.save({
+    this.keep({
       key: this.openBatchKey, kind: 'apply', decisions: [...this.openBatch], createdAt: Date.now() + this.nextKey / 1000,
       ...(this.batchNotes.size > 0 ? { notes: Object.fromEntries(this.batchNotes) } : {}),
-    }).catch(() => {
-      // Not kept across a reload (storage refused); the batch is still sent from memory.
     });
   }
 
