@@ -3,9 +3,10 @@
  * documents combining the hard constructs (decision-fixtures.ts): any random set of decisions,
  * posted as one batch, as several batches in a random order, and as "all accepted, then all
  * rejected" (and the reverse), gives the same document and remaining revisions; no batch makes
- * a change appear; deciding everything leaves nothing; and the result reads as the independent
- * simulation (decision-simulation.ts). Seeded and bounded: about a minute on two cores. The long
- * run is `npm run bench:decisions`.
+ * a change appear; deciding everything leaves nothing; the result reads as the independent
+ * simulation (decision-simulation.ts); and the track states the service records (one batch
+ * against the random batches) are the same. Seeded and bounded: about a minute on two cores.
+ * The long run is `npm run bench:decisions`.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { Prng } from '../../src/docx/fixture/prng';
 import { ingestDocx, openDocx } from '../../src/docx/index';
 import { generateFixture } from './decision-fixtures';
-import { planTrial, runTrial } from './decision-trials';
+import { planTrial, runTrial, trackStateDifferences } from './decision-trials';
 
 const FILES = path.join(process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus'), 'files');
 const HAS_CORPUS = existsSync(FILES);
@@ -23,7 +24,10 @@ const SEED = 1111;
 /** One trial from a plan seed: a PRNG drives the verdicts, the split and the order. */
 function trial(bytes: Uint8Array, planSeed: number, decideAll: boolean) {
   const rng = new Prng(planSeed);
-  return runTrial(bytes, planTrial(openDocx(bytes).changeIds(), (n) => Math.floor(rng.next() * n), { decideAll }));
+  const plan = planTrial(openDocx(bytes).changeIds(), (n) => Math.floor(rng.next() * n), { decideAll });
+  const result = runTrial(bytes, plan);
+  const tracks = trackStateDifferences(bytes, plan);
+  return { ...result, failures: [...result.failures, ...(tracks.length ? [`track states differ, one batch against ${plan.batches.length} batches: ${tracks.join(', ')}`] : [])] };
 }
 
 const totals = { trials: 0, decisions: 0 };
@@ -56,7 +60,7 @@ describe('selective decisions: order, batching, halves and the simulation agree'
           const result = trial(bytes, planSeed, decideAll);
           totals.trials++;
           totals.decisions += result.decisions;
-            expect(result.failures, `${file}, plan seed ${planSeed}`).toEqual([]);
+          expect(result.failures, `${file}, plan seed ${planSeed}`).toEqual([]);
         }),
         { seed: SEED, numRuns: 3 },
       );

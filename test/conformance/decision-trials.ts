@@ -15,7 +15,8 @@
  * container, as the service records them); those must be gone from the listing, never still open.
  */
 import { listRevisions, openDocx } from '../../src/docx/index';
-import { batchVerdicts, heldBy } from '../../src/service/review/implied-decisions';
+import { factsOf } from '../../src/service/review/decision-facts';
+import { batchVerdicts, namedVerdicts } from '../../src/service/review/implied-decisions';
 import { effectiveState, type DecidedChange } from '../../src/service/review/track-projection';
 import { partsOf } from '../support/docx-files';
 import { simulateDecisions, type Verdict } from './decision-simulation';
@@ -157,20 +158,26 @@ export function trackStateDifferences(bytes: Uint8Array, plan: TrialPlan): strin
   return [...new Set([...once.keys(), ...batched.keys()])].filter((id) => once.get(id) !== batched.get(id)).map((id) => `${kinds.get(id) ?? '?'}: ${id}`);
 }
 
+/** The track state of every decided change after these batches (as trackStateDifferences computes them). */
+export function trackStatesOf(bytes: Uint8Array, verdicts: Record<string, Verdict>, batches: readonly string[][]): Map<string, 'in' | 'back'> {
+  return trackStates(bytes, new Map(Object.entries(verdicts)), batches);
+}
+
 function trackStates(bytes: Uint8Array, verdicts: ReadonlyMap<string, Verdict>, batches: readonly string[][]): Map<string, 'in' | 'back'> {
   const doc = openDocx(bytes);
   const decided = new Map<string, DecidedChange>();
+  // Read once on the baseline, as the service does (decision-facts.ts).
+  const facts = factsOf(doc);
   for (const batch of batches) {
     const listed = new Set(doc.changeIds());
     const todo = batch.filter((id) => listed.has(id));
     if (!todo.length) continue;
     const revisions = doc.revisions();
-    const engine = { takers: doc.takers(), goneAs: doc.goneAs(), goneWhen: doc.goneWhen() };
     const { accept, reject } = decisionOf(todo, verdicts);
     doc.apply({ accept, reject });
     const named = new Map<string, 'in' | 'back'>([...accept.map((id) => [id, 'in'] as const), ...reject.map((id) => [id, 'back'] as const)]);
-    for (const [id, v] of batchVerdicts(revisions, named, new Set(doc.changeIds()), engine, heldBy(decided))) {
-      decided.set(id, { state: v.verdict, kind: null, textPreview: '', author: null, decidedAt: '', decidedByUserId: null, after: null, ...(v.takenBy.length ? { takenBy: v.takenBy } : {}), ...(v.implied ? { implied: true } : {}), ...(v.stillHolds ? { stillHolds: v.stillHolds } : {}), ...(v.moot ?? {}) });
+    for (const [id, v] of batchVerdicts(revisions, named, new Set(doc.changeIds()), facts, namedVerdicts(decided))) {
+      decided.set(id, { state: v.verdict, kind: null, textPreview: '', author: null, decidedAt: '', decidedByUserId: null, after: null, ...(v.takenBy.length ? { takenBy: v.takenBy } : {}), ...(v.implied ? { implied: true } : {}), ...(v.moot ?? {}) });
     }
   }
   return new Map([...decided.keys()].map((id) => [id, effectiveState(decided, id)]));

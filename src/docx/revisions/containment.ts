@@ -1,6 +1,6 @@
 import type { XmlElement } from '../xml/tree';
 import type { Change } from './changes';
-import { joinDirections } from './joins';
+import { joinDirections, mayVanish, paragraphsMaybeBefore } from './joins';
 import { MOVE_TYPES, type Site, type SiteType } from './sites';
 
 /**
@@ -73,34 +73,24 @@ function removedBy(site: Site): Removal[] {
 
 /**
  * What a paragraph mark that goes may remove (joins.ts, joinDirections): joining forward drops
- * the paragraph's own properties (`own`); joining backward, the paragraph before joins it and
- * loses its properties.
+ * the paragraph's own properties (`own`); joining backward, a paragraph before it joins it and
+ * loses its properties: the one right before, or, across blocks a later decision may unwrap or
+ * remove (a control with a tracked boundary, a revision around paragraphs, a table that may lose
+ * every row), any it may then meet (paragraphsMaybeBefore). First in its container and possibly
+ * empty, it may vanish with its own properties (mayVanish). Over-approximated on purpose: the
+ * service reads these once, on the draft before its first decision (decision-facts.ts), and a
+ * take that cannot be known yet must be there for every order of the later decisions.
  */
 function joinRemoves(block: XmlElement, own: XmlElement | null, on: 'accept' | 'reject'): Removal[] {
   const { forward, backward } = joinDirections(block);
   const out: Removal[] = forward && own ? [{ el: own, on }] : [];
   if (!backward || own?.first('w:sectPr')) return out;
-  const before = neighbours(block)[0];
-  const beforePPr = before?.name === 'w:p' ? before.first('w:pPr') : null;
-  if (beforePPr && !beforePPr.first('w:sectPr')) out.push({ el: beforePPr, on });
+  if (own && !forward && mayVanish(block)) out.push({ el: own, on });
+  for (const before of paragraphsMaybeBefore(block)) {
+    const beforePPr = before.first('w:pPr');
+    if (beforePPr && !beforePPr.first('w:sectPr')) out.push({ el: beforePPr, on });
+  }
   return out;
-}
-
-/** Markup that may stand between blocks (apply.ts, BETWEEN). */
-const BETWEEN_BLOCKS: ReadonlySet<string> = new Set([
-  'w:bookmarkStart', 'w:bookmarkEnd', 'w:commentRangeStart', 'w:commentRangeEnd', 'w:moveFromRangeStart',
-  'w:moveFromRangeEnd', 'w:moveToRangeStart', 'w:moveToRangeEnd', 'w:permStart', 'w:permEnd', 'w:proofErr',
-]);
-
-/** The blocks right before and after a paragraph in its container, range markers passed over. */
-function neighbours(p: XmlElement): [XmlElement | null, XmlElement | null] {
-  const kids = p.parent?.elements() ?? [];
-  const at = kids.indexOf(p);
-  let before: XmlElement | null = null;
-  let after: XmlElement | null = null;
-  for (let i = at - 1; i >= 0 && !before; i--) if (!BETWEEN_BLOCKS.has(kids[i]!.name)) before = kids[i]!;
-  for (let i = at + 1; i < kids.length && !after; i++) if (!BETWEEN_BLOCKS.has(kids[i]!.name)) after = kids[i]!;
-  return [before, after];
 }
 
 /**

@@ -174,6 +174,64 @@ export function joinDirections(block: XmlElement): { forward: boolean; backward:
   return { forward: unsettled, backward: unsettled || next === null || next.name === 'w:tbl' || next.name === 'w:sectPr' };
 }
 
+/**
+ * The paragraphs a paragraph (or a revision around paragraphs) that joins backward may join,
+ * whatever is decided later (containment.ts: whose properties its mark may take): the paragraph
+ * before it; across a content control that may be unwrapped or removed, or a revision around
+ * paragraphs that goes one way or the other, that block's last paragraph and what stands before
+ * it; across a table that may lose every row, what stands before it; at the start of such a
+ * control or revision, what stands before it.
+ */
+export function paragraphsMaybeBefore(block: XmlElement): XmlElement[] {
+  const out: XmlElement[] = [];
+  let at = block;
+  for (let depth = 0; depth < 32; depth++) {
+    const container = at.parent;
+    if (!container) return out;
+    const kids = container.children;
+    if (!scanBackward(kids, kids.indexOf(at) - 1, out)) return out;
+    const holder = container.name === 'w:sdtContent' ? container.parent : container;
+    if (!holder || !mayUnwrap(holder)) return out;
+    at = holder;
+  }
+  return out;
+}
+
+/** Collects paragraphs from kids[from] backward (see paragraphsMaybeBefore); true when the container's start was reached with nothing settled in the way. */
+function scanBackward(kids: readonly XmlNode[], from: number, out: XmlElement[]): boolean {
+  for (let i = from; i >= 0; i--) {
+    const k = kids[i]!;
+    if (k.kind !== 1 || BETWEEN.has(k.name) || CONTROL_RANGE.test(k.name) || k.name.endsWith('Pr')) continue;
+    if (k.name === 'w:p') {
+      out.push(k);
+      return false;
+    }
+    if (mayUnwrap(k)) {
+      const inner = k.name === 'w:sdt' ? k.first('w:sdtContent') : k;
+      if (inner) scanBackward(inner.children, inner.children.length - 1, out);
+      continue;
+    }
+    if (k.name === 'w:tbl' && tableMayGo(k)) continue;
+    return false;
+  }
+  return true;
+}
+
+/** A control or revision around blocks that a later decision may unwrap or remove. */
+function mayUnwrap(el: XmlElement): boolean {
+  if (MARK_REVISIONS.has(el.name)) return true;
+  return (el.name === 'w:sdt' || el.name === 'w:customXml') && controlMayChange(el);
+}
+
+/**
+ * A paragraph first in its container whose content is empty or may all go: joining backward
+ * with nothing before it, it disappears, its properties with it (joinBackward).
+ */
+export function mayVanish(p: XmlElement): boolean {
+  if (p.name !== 'w:p' || !firstBlock(p)) return false;
+  return mayEmpty(p) || p.elements().every((c) => c.name === 'w:pPr' || BETWEEN.has(c.name));
+}
+
 /** Content left, all of it tracked insertions or deletions whose decisions may yet remove it. */
 function mayEmpty(p: XmlElement): boolean {
   const content = p.elements().filter((c) => c.name !== 'w:pPr' && !BETWEEN.has(c.name));

@@ -114,4 +114,41 @@ describe('decisions over HTTP: one batch or many, in any order', () => {
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ code: 'already_decided', ids: ['c2'] });
   }, 60_000);
+
+  it("reads a draft's decision facts on its baseline, also on an instance that never saw the draft before", async () => {
+    // A paragraph mark at a control's end (c1) whose join waits for the control's tracked
+    // boundary (c3); rejected, the mark takes the properties of the paragraph before the control
+    // (c2) once the boundary goes. Read before each batch instead, the facts of the later batches
+    // no longer hold c1's take, and the track disagrees with one batch.
+    const { minimalDocx } = await import('../../../test/support/docx-files');
+    const A = 'w:author="Ann" w:date="2025-01-01T00:00:00Z"';
+    const r = (text: string) => `<w:r><w:t xml:space="preserve">${text}</w:t></w:r>`;
+    const docx = minimalDocx(
+      `<w:p><w:pPr><w:jc w:val="center"/><w:pPrChange w:id="2" ${A}><w:pPr/></w:pPrChange></w:pPr>${r('before')}</w:p>` +
+        `<w:customXmlInsRangeStart w:id="3" ${A}/><w:sdt><w:sdtPr/><w:sdtContent><w:customXmlInsRangeEnd w:id="3"/>` +
+        `<w:p><w:pPr><w:rPr><w:ins w:id="1" ${A}/></w:rPr></w:pPr>${r('inside')}</w:p></w:sdtContent></w:sdt>` +
+        `<w:tbl><w:tblPr/><w:tblGrid><w:gridCol w:w="3000"/></w:tblGrid><w:tr><w:tc><w:p>${r('cell')}</w:p></w:tc></w:tr></w:tbl><w:p>${r('after')}</w:p>`,
+    );
+    const verdicts = new Map<string, 'accept' | 'reject'>([['c1', 'reject'], ['c2', 'accept'], ['c3', 'reject']]);
+    const [one, many] = await draftsOf(docx, 2);
+    const once = await post(one!, verdicts, [['c1', 'c2', 'c3']]);
+    expect(statesOf(once)).toEqual({ c1: 'back', c2: 'back', c3: 'back' });
+    await post(many!, verdicts, [['c1']]);
+    // The later batches on a second instance: nothing of the draft in its memory.
+    const { createService } = await import('../app');
+    const other = await createService(t.config, { db: t.ctx.db, logger: false });
+    try {
+      // Rejecting the boundary settles the join: c2 goes with it, taken by the earlier c1.
+      const answer = await other.app.inject({
+        method: 'POST', url: `/api/documents/${many}/revisions/apply`, headers: t.headers(lawyer), payload: { accepted_change_ids: [], rejected_change_ids: ['c3'] },
+      });
+      expect(answer.statusCode, answer.body).toBe(200);
+      const last = ReviewResponse.parse(answer.json());
+      expect(last.revisions).toEqual([]);
+      expect(statesOf(last)).toEqual(statesOf(once));
+      expect(documentOf(last)).toEqual(documentOf(once));
+    } finally {
+      await other.close();
+    }
+  }, 60_000);
 });

@@ -1,12 +1,14 @@
 /**
- * Track states as the service records them (batchVerdicts, then effectiveState) for the causes
- * that made one batch and several disagree: a verdict that other decisions make moot (the
- * change goes whatever it says), and a taker decided before the change it takes, whose
- * paragraph waits (joins.ts) so the change is still listed when it is decided.
+ * Track states as the service records them (batchVerdicts on the baseline's facts, then
+ * effectiveState) for the causes that made one batch and several disagree: a verdict that other
+ * decisions make moot (the change goes whatever it says); a taker decided before the change it
+ * takes, whose paragraph waits (joins.ts) so the change is still listed when it is decided; a
+ * join across a control or a revision around paragraphs that a later decision unwraps; a taker
+ * whose own verdict was moot; and two revisions of one mark, which take each other.
  */
 import { describe, expect, it } from 'vitest';
 import { minimalDocx, r } from '../../../test/support/docx-files';
-import { trackStateDifferences, type TrialPlan } from '../../../test/conformance/decision-trials';
+import { trackStateDifferences, trackStatesOf, type TrialPlan } from '../../../test/conformance/decision-trials';
 import { openDocx } from '../../docx';
 import { effectiveState, type DecidedChange } from './track-projection';
 
@@ -94,10 +96,78 @@ describe('two revisions on one paragraph mark', () => {
     const docx = minimalDocx(`<w:p><w:pPr><w:rPr><w:ins w:id="1" ${A}/><w:del w:id="2" ${A}/></w:rPr></w:pPr>${r('one')}</w:p><w:p>${r('two')}</w:p>`);
     expect(openDocx(docx).takers().get('c1')).toEqual([{ changeId: 'c2', removedOn: 'accept' }]);
     expect(openDocx(docx).takers().get('c2')).toEqual([{ changeId: 'c1', removedOn: 'reject' }]);
-    // (Rejecting the insertion and accepting the deletion both remove the mark: which took the
-    // other depends on which came first, and the one taken was never named.)
     expectOrderFree(docx, { c1: 'accept', c2: 'accept' }, [['c1'], ['c2']]);
     expectOrderFree(docx, { c1: 'reject', c2: 'reject' }, [['c1'], ['c2']]);
+    // Rejecting the insertion and accepting the deletion both remove the mark: whichever comes
+    // first takes the other, which a later batch cannot name. Each shows as it went.
+    expectOrderFree(docx, { c1: 'reject', c2: 'accept' }, [['c1'], ['c2']]);
+    const states = trackStatesOf(docx, { c1: 'reject', c2: 'accept' }, [['c2'], ['c1']]);
+    expect(states).toEqual(new Map([['c1', 'back'], ['c2', 'in']]));
   });
 });
 
+
+describe('joins a later decision settles, read on the baseline', () => {
+  it('a paragraph mark at the end of a control whose tracked boundary is rejected takes the properties of the paragraph before the control', () => {
+    const docx = minimalDocx(
+      `<w:p><w:pPr><w:jc w:val="center"/><w:pPrChange w:id="2" ${A}><w:pPr/></w:pPrChange></w:pPr>${r('before')}</w:p>` +
+        `<w:customXmlInsRangeStart w:id="3" ${A}/><w:sdt><w:sdtPr/><w:sdtContent><w:customXmlInsRangeEnd w:id="3"/>` +
+        `<w:p><w:pPr><w:rPr><w:ins w:id="1" ${A}/></w:rPr></w:pPr>${r('inside')}</w:p></w:sdtContent></w:sdt>` +
+        `${TABLE_START}<w:tr>${plain('cell')}${plain('cell too')}</w:tr></w:tbl><w:p>${r('after')}</w:p>`,
+    );
+    expect(openDocx(docx).takers().get('c2')).toContainEqual({ changeId: 'c1', removedOn: 'reject' });
+    for (const boundary of ['accept', 'reject'] as const) {
+      expectOrderFree(docx, { c1: 'reject', c2: 'accept', c3: boundary }, [['c1'], ['c2'], ['c3']]);
+    }
+  });
+
+  it('a paragraph mark after a block of inserted paragraphs takes the properties of the paragraph before the block once it goes', () => {
+    const docx = minimalDocx(
+      `<w:p><w:pPr><w:jc w:val="center"/><w:pPrChange w:id="2" ${A}><w:pPr/></w:pPrChange></w:pPr>${r('before')}</w:p>` +
+        `<w:ins w:id="3" ${A}><w:p>${r('inserted one')}</w:p><w:p>${r('inserted two')}</w:p></w:ins>` +
+        `<w:p><w:pPr><w:rPr><w:ins w:id="1" ${A}/></w:rPr></w:pPr>${r('last')}</w:p>` +
+        `${TABLE_START}<w:tr>${plain('cell')}${plain('cell too')}</w:tr></w:tbl><w:p>${r('after')}</w:p>`,
+    );
+    expect(openDocx(docx).takers().get('c2')).toContainEqual({ changeId: 'c1', removedOn: 'reject' });
+    for (const block of ['accept', 'reject'] as const) {
+      expectOrderFree(docx, { c1: 'reject', c2: 'accept', c3: block }, [['c1', 'c3'], ['c2']]);
+      expectOrderFree(docx, { c1: 'reject', c2: 'accept', c3: block }, [['c1'], ['c2'], ['c3']]);
+    }
+  });
+
+  it('an empty first paragraph before a table, whose mark goes, vanishes with its property change', () => {
+    const docx = minimalDocx(
+      `<w:p><w:pPr><w:jc w:val="center"/><w:rPr><w:del w:id="1" ${A}/></w:rPr><w:pPrChange w:id="2" ${A}><w:pPr/></w:pPrChange></w:pPr></w:p>` +
+        `${TABLE_START}<w:tr>${plain('cell')}${plain('cell too')}</w:tr></w:tbl><w:p>${r('after')}</w:p>`,
+    );
+    expect(openDocx(docx).takers().get('c2')).toEqual([{ changeId: 'c1', removedOn: 'accept' }]);
+    expectOrderFree(docx, { c1: 'accept', c2: 'reject' }, [['c1'], ['c2']]);
+  });
+});
+
+describe('a taker whose own verdict was moot', () => {
+  it('an accepted inserted row whose only cell is rejected takes its row property change as the row went, in any order', () => {
+    const docx = minimalDocx(
+      `${TABLE_START}<w:tr>${plain('keep')}${plain('keep too')}</w:tr>` +
+        `<w:tr><w:trPr><w:cantSplit/><w:ins w:id="1" ${A}/><w:trPrChange w:id="2" ${A}><w:trPr/></w:trPrChange></w:trPr>` +
+        `<w:tc><w:tcPr><w:cellIns w:id="3" ${A}/></w:tcPr><w:p>${r('a')}</w:p></w:tc></w:tr></w:tbl><w:p/>`,
+    );
+    for (const row of ['accept', 'reject'] as const) {
+      for (const props of ['accept', 'reject'] as const) {
+        expectOrderFree(docx, { c1: row, c2: props, c3: 'reject' }, [['c1'], ['c2'], ['c3']]);
+        expectOrderFree(docx, { c1: row, c2: props, c3: 'reject' }, [['c1', 'c3'], ['c2']]);
+      }
+    }
+  });
+
+  it('a deleted row whose only cell is deleted too: both accepted, the changes inside show as accepted in any order', () => {
+    const docx = minimalDocx(
+      `${TABLE_START}<w:tr>${plain('keep')}${plain('keep too')}</w:tr>` +
+        `<w:tr><w:trPr><w:del w:id="1" ${A}/></w:trPr><w:tc><w:tcPr><w:cellDel w:id="2" ${A}/></w:tcPr>` +
+        `<w:p><w:ins w:id="3" ${A}>${r('inside')}</w:ins></w:p></w:tc></w:tr></w:tbl><w:p/>`,
+    );
+    for (const inside of ['accept', 'reject'] as const) {
+      expectOrderFree(docx, { c1: 'accept', c2: 'accept', c3: inside }, [['c1'], ['c2'], ['c3']]);
+    }
+  });
+});

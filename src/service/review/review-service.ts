@@ -15,7 +15,9 @@ import { commentProblem, commentsToReplay } from './comment-problems';
 import { addThreadsToEdits, performCommentOp, type CommentOp } from './comment-ops';
 import { appendLogEntry, loadLog, loadProposals, recordProposals, type NewLogEntry, type StoredLogEntry } from './decision-log';
 import { DraftQueue } from './draft-queue';
-import { batchVerdicts, heldBy } from './implied-decisions';
+import { batchVerdicts, namedVerdicts } from './implied-decisions';
+import { ByteBudgetLru } from './byte-budget-lru';
+import { baselineSha, factsBytes, factsOf, withNewChanges, type DecisionFacts } from './decision-facts';
 import { recordedResult, recordResult, type IdempotentRequest, type RecordedKey } from './idempotency';
 import { OpenDrafts } from './open-drafts';
 import { predecessors, projectTrack, replayLog, type DecidedChange, type LogState } from './track-projection';
@@ -94,6 +96,8 @@ interface ChangeResult {
  */
 export class ReviewService {
   private readonly cache: AnalysisCache;
+  /** Decision facts of drafts' baselines by content hash (decision-facts.ts): a draft's later batches read them without opening the baseline again. */
+  private readonly facts = new ByteBudgetLru<DecisionFacts>(32 * 1024 * 1024);
   private readonly queue = new DraftQueue();
   private readonly openDrafts: OpenDrafts;
   private readonly projectionWrites = new Set<Promise<void>>();
@@ -129,7 +133,7 @@ export class ReviewService {
     const notes = checkNotes(request.notes ?? {}, new Set(requested), request.recordDecision);
     await timing.measure('load', () => this.requireDraft(actor, uploadId));
 
-    const result = await this.change(actor, uploadId, timing, idempotency, async ({ row, state, bytes }) => {
+    const result = await this.change(actor, uploadId, timing, idempotency, async ({ row, entries, state, bytes }) => {
       const analysis = await timing.measure('analyse', () => this.analysisFor(row.content_sha256!, bytes));
       const present = new Set(analysis.revisions.map((r) => r.change_id));
       const decidedAlready = requested.filter((id) => !present.has(id) && (state.decided.has(id) || state.withdrawn.has(id)));
@@ -151,12 +155,9 @@ export class ReviewService {
       if (requested.length === 0) return null;
 
       const doc = timing.measureSync('open', () => this.openDraft(row.content_sha256!, bytes));
-      let engine = { takers: new Map(), goneAs: new Map(), goneWhen: new Map() } as { takers: ReturnType<OpenDocx['takers']>; goneAs: ReturnType<OpenDocx['goneAs']>; goneWhen: ReturnType<OpenDocx['goneWhen']> };
+      const facts = await timing.measure('facts', () => this.decisionFacts(entries, row.content_sha256!, doc));
       try {
-        timing.measureSync('apply', () => {
-          engine = { takers: doc.takers(), goneAs: doc.goneAs(), goneWhen: doc.goneWhen() };
-          doc.apply({ accept, reject });
-        });
+        timing.measureSync('apply', () => doc.apply({ accept, reject }));
       } catch (error) {
         throw engineProblem(error);
       }
@@ -166,11 +167,11 @@ export class ReviewService {
       const byId = new Map(before.items.map((item) => [item.id, item]));
       const named = new Map<string, 'in' | 'back'>([...accept.map((id) => [id, 'in'] as const), ...reject.map((id) => [id, 'back'] as const)]);
       // Named changes, and those the batch took with them (implied-decisions.ts).
-      const verdicts = batchVerdicts(analysis.revisions, named, new Set(doc.changeIds()), engine, heldBy(state.decided));
+      const verdicts = batchVerdicts(analysis.revisions, named, new Set(doc.changeIds()), facts, namedVerdicts(state.decided));
       const now = new Date().toISOString();
       const decided: Record<string, DecidedChange> = {};
       const withdrawn: Record<string, string | null> = {};
-      for (const [id, { verdict, takenBy, implied, stillHolds, moot }] of verdicts) {
+      for (const [id, { verdict, takenBy, implied, moot }] of verdicts) {
         if (!request.recordDecision) {
           withdrawn[id] = anchors.get(id) ?? null;
           continue;
@@ -178,7 +179,7 @@ export class ReviewService {
         const item = byId.get(id)!;
         decided[id] = {
           state: verdict, kind: item.kind ?? null, textPreview: item.textPreview ?? '', author: item.author ?? null,
-          decidedAt: now, decidedByUserId: actor.userId, after: anchors.get(id) ?? null, ...(takenBy.length ? { takenBy } : {}), ...(implied ? { implied } : {}), ...(stillHolds ? { stillHolds } : {}), ...(moot ?? {}),
+          decidedAt: now, decidedByUserId: actor.userId, after: anchors.get(id) ?? null, ...(takenBy.length ? { takenBy } : {}), ...(implied ? { implied } : {}), ...(moot ?? {}),
           date: revisionById.get(id)?.date ?? null, justification: item.justification ?? null,
         };
       }
@@ -572,6 +573,28 @@ export class ReviewService {
     // Kept open: a review read is usually followed by the reviewer's first batch.
     this.openDrafts.keep(sha256, doc);
     return analysis;
+  }
+
+  /**
+   * The engine's facts on the draft's changes as its baseline had them (decision-facts.ts), with
+   * the open draft's for changes written since; read before the batch changes `doc`.
+   */
+  private async decisionFacts(entries: readonly StoredLogEntry[], currentSha: string, doc: OpenDocx): Promise<DecisionFacts> {
+    const baseline = baselineSha(entries, currentSha);
+    let facts = this.facts.get(baseline);
+    if (!facts && baseline === currentSha) facts = factsOf(doc);
+    if (!facts) {
+      try {
+        facts = factsOf(this.open(await this.content.get(baseline)));
+      } catch (error) {
+        // The baseline's content is gone (it outlived its retention): the draft's own facts then.
+        this.log.warn({ err: error, baseline }, 'decision facts read on the draft: its baseline could not be read');
+        return factsOf(doc);
+      }
+    }
+    this.facts.set(baseline, facts, factsBytes(facts));
+    const known = facts.ids;
+    return baseline !== currentSha && doc.changeIds().some((id) => !known.has(id)) ? withNewChanges(facts, factsOf(doc)) : facts;
   }
 
   /** `analyse`, logging a render variant that cannot be built (the answer then carries null). */

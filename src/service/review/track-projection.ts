@@ -14,14 +14,12 @@ export interface DecidedChange {
   after: string | null;
   /**
    * The changes whose decision removes this one's content, innermost first, each with the verdict
-   * that removes it (implied-decisions.ts). Absent when nothing could.
+   * that removes it, as the draft's baseline had them (decision-facts.ts). Absent when nothing could.
    */
   takenBy?: TakenBy[];
-  /** Changes this one took that were still listed after its batch (implied-decisions.ts, BatchVerdict.stillHolds). */
-  stillHolds?: string[];
   /**
    * When other decisions remove this change whatever its own verdict (OpenDocx.goneWhen, read
-   * before its batch), and the state that amounts to (OpenDocx.goneAs). Recorded with named
+   * on the draft's baseline), and the state that amounts to (OpenDocx.goneAs). Recorded with named
    * changes only; absent when nothing could remove it so.
    */
   goneWhen?: GoneWhen;
@@ -42,28 +40,46 @@ export interface TakenBy {
 }
 
 /**
- * A decided change's state in the track: its own verdict, unless a change that holds it was
- * decided (by someone, not implied) the way that removes it (a rejected row around an accepted insertion): then the
- * holder's, whichever of the two was decided first, so the track does not depend on the order.
+ * A decided change's state in the track: its own verdict, unless a change that takes it was
+ * decided the way that removes it (a rejected row around an accepted insertion): then the
+ * taker's, whichever of the two was decided first, so the track does not depend on the order.
  * Failing that, when the other decisions remove it whatever its own verdict (every cell of its
  * row deleted; both halves of a move gone with their containers), the state its kind's going
- * amounts to (goneAs): the track then depends only on the set of decisions, never on their order.
- * The verdict the lawyer gave is kept in the log as given (`state`); only the track shows it moot.
+ * amounts to (goneAs). The verdict the lawyer gave is kept in the log as given (`state`); only
+ * the track shows it moot.
+ *
+ * A taker counts as it went: a taken one (implied) with the state it was recorded with, a named
+ * one whose own verdict was moot (an inserted row whose every cell went) as its going. Two
+ * changes that take each other (an inserted paragraph mark deleted again: rejecting the one and
+ * accepting the other both remove the mark) never count for each other: whichever comes first
+ * takes the other, and a later batch cannot name it (409), so each shows as it went (goneAs)
+ * whenever the other removed their mark, in one batch as in several.
  */
 export function effectiveState(decided: ReadonlyMap<string, DecidedChange>, id: string): 'in' | 'back' {
+  let currentId = id;
   let current = decided.get(id)!;
-  for (let hops = 0; hops < 64; hops++) {
+  const seen = new Set([id]);
+  for (;;) {
     const outer = [...(current.takenBy ?? [])].reverse().find((t) => {
       const taker = decided.get(t.id);
-      return taker !== undefined && !taker.implied && taker.state === t.on;
+      if (!taker || seen.has(t.id) || takes(taker, currentId)) return false;
+      return (taker.implied ? taker.state : mootState(decided, taker) ?? taker.state) === t.on;
     });
     if (!outer) break;
+    seen.add(outer.id);
+    currentId = outer.id;
     current = decided.get(outer.id)!;
   }
-  // A verdict that other decisions made moot: the change is shown as it goes when they take it
-  // away before it is named (implied-decisions.ts), so one batch and several agree.
-  if (current.goneWhen && current.goneAs && goneWhenHolds(current.goneWhen, (other) => verdictOf(decided.get(other)))) return current.goneAs;
-  return current.state;
+  return mootState(decided, current) ?? current.state;
+}
+
+/** Whether `change` can be taken by `id` (the two take each other when `id` also lists `change`'s taker). */
+const takes = (change: DecidedChange, id: string): boolean => (change.takenBy ?? []).some((t) => t.id === id);
+
+/** The state a named change's going amounts to, when the other decisions remove it whatever its verdict. */
+function mootState(decided: ReadonlyMap<string, DecidedChange>, change: DecidedChange): 'in' | 'back' | null {
+  if (change.implied || !change.goneWhen || !change.goneAs) return null;
+  return goneWhenHolds(change.goneWhen, (other) => verdictOf(decided.get(other))) ? change.goneAs : null;
 }
 
 const verdictOf = (d: DecidedChange | undefined): 'accept' | 'reject' | undefined => (d ? (d.state === 'in' ? 'accept' : 'reject') : undefined);
