@@ -22,12 +22,20 @@ export interface Taker {
   changeId: string;
   /** The verdict of the taker that removes the change. */
   removedOn: 'accept' | 'reject';
+  /**
+   * Only when this holds too: a mark that joins backward reaches a paragraph further back only
+   * through the paragraphs between, when their marks go as well (joins.ts, paragraphsMaybeBefore).
+   */
+  when?: GoneWhen;
 }
 
-type Removal = { el: XmlElement; on: 'accept' | 'reject' };
+type Removal = { el: XmlElement; on: 'accept' | 'reject'; when?: GoneWhen };
+
+/** When a paragraph's tracked mark goes: any of its mark revisions decided the way that removes it. */
+type MarkGoes = (p: XmlElement) => GoneWhen;
 
 /** The elements a site's decision removes, and on which verdict; none when no verdict removes anything of others. */
-function removedBy(site: Site): Removal[] {
+function removedBy(site: Site, markGoes: MarkGoes): Removal[] {
   const el = site.el;
   switch (site.type) {
     case 'run-ins':
@@ -37,7 +45,7 @@ function removedBy(site: Site): Removal[] {
       const on = site.type === 'run-ins' || site.type === 'move-to' ? 'reject' : 'accept';
       // Around whole paragraphs, their marks go too (apply.ts, removeParagraphs): the last one may join the paragraph before.
       const block = el.elements().some((c) => c.name === 'w:p');
-      return [{ el, on }, ...(block ? joinRemoves(el, null, on) : [])];
+      return [{ el, on }, ...(block ? joinRemoves(el, null, on, markGoes) : [])];
     }
     case 'proposed':
       return [{ el, on: 'reject' }];
@@ -64,7 +72,7 @@ function removedBy(site: Site): Removal[] {
       const pPr = el.parent?.parent;
       const p = pPr?.parent;
       if (pPr?.name !== 'w:pPr' || p?.name !== 'w:p') return [];
-      return joinRemoves(p, pPr, site.type === 'mark-del' || site.type === 'mark-move-from' ? 'accept' : 'reject');
+      return joinRemoves(p, pPr, site.type === 'mark-del' || site.type === 'mark-move-from' ? 'accept' : 'reject', markGoes);
     }
     default:
       return [];
@@ -81,14 +89,15 @@ function removedBy(site: Site): Removal[] {
  * service reads these once, on the draft before its first decision (decision-facts.ts), and a
  * take that cannot be known yet must be there for every order of the later decisions.
  */
-function joinRemoves(block: XmlElement, own: XmlElement | null, on: 'accept' | 'reject'): Removal[] {
+function joinRemoves(block: XmlElement, own: XmlElement | null, on: 'accept' | 'reject', markGoes: MarkGoes): Removal[] {
   const { forward, backward } = joinDirections(block);
   const out: Removal[] = forward && own ? [{ el: own, on }] : [];
   if (!backward || own?.first('w:sectPr')) return out;
   if (own && !forward && mayVanish(block)) out.push({ el: own, on });
-  for (const before of paragraphsMaybeBefore(block)) {
+  for (const { p: before, through } of paragraphsMaybeBefore(block)) {
     const beforePPr = before.first('w:pPr');
-    if (beforePPr && !beforePPr.first('w:sectPr')) out.push({ el: beforePPr, on });
+    if (!beforePPr || beforePPr.first('w:sectPr')) continue;
+    out.push(through.length ? { el: beforePPr, on, when: allOf(through.map(markGoes)) } : { el: beforePPr, on });
   }
   return out;
 }
@@ -107,6 +116,8 @@ function isPartialMove(change: Change): boolean {
 
 /** A change that removes an element; `markOf` is the paragraph whose mark it is, for a mark. */
 type Remover = Taker & { markOf: XmlElement | null };
+
+const MARK_GOES_ON: Partial<Record<SiteType, 'accept' | 'reject'>> = { 'mark-del': 'accept', 'mark-move-from': 'accept', 'mark-ins': 'reject', 'mark-move-to': 'reject' };
 
 function markOf(site: Site): XmlElement | null {
   return site.type.startsWith('mark-') ? site.el.parent?.parent?.parent ?? null : null;
@@ -129,11 +140,20 @@ function travelsWith(remover: Remover, site: Site): boolean {
  */
 function removersOf(changes: readonly Change[]): Map<XmlElement, Remover[]> {
   const removing = new Map<XmlElement, Remover[]>();
+  const marks = new Map<XmlElement, GoneWhen[]>();
   for (const change of changes) {
     for (const site of change.sites) {
-      for (const r of removedBy(site)) {
+      const on = MARK_GOES_ON[site.type];
+      const p = markOf(site);
+      if (on && p) marks.set(p, [...(marks.get(p) ?? []), { id: change.changeId, on }]);
+    }
+  }
+  const markGoes: MarkGoes = (p) => anyOf(marks.get(p) ?? []);
+  for (const change of changes) {
+    for (const site of change.sites) {
+      for (const r of removedBy(site, markGoes)) {
         const list = removing.get(r.el) ?? [];
-        list.push({ changeId: change.changeId, removedOn: r.on, markOf: markOf(site) });
+        list.push({ changeId: change.changeId, removedOn: r.on, markOf: markOf(site), ...(r.when ? { when: r.when } : {}) });
         removing.set(r.el, list);
       }
     }
@@ -158,7 +178,7 @@ export function takersOf(changes: readonly Change[]): Map<string, Taker[]> {
       for (let p = site.el.parent; p; p = p.parent) {
         // A paragraph mark whose paragraph joins another travels with it: no mark takes a mark.
         for (const t of removing.get(p) ?? []) {
-          if (t.changeId !== change.changeId && !travelsWith(t, site)) mine.push({ changeId: t.changeId, removedOn: t.removedOn });
+          if (t.changeId !== change.changeId && !travelsWith(t, site)) mine.push({ changeId: t.changeId, removedOn: t.removedOn, ...(t.when ? { when: t.when } : {}) });
         }
       }
       common = common === null ? mine : common.filter((t) => mine.some((m) => m.changeId === t.changeId));
@@ -207,7 +227,8 @@ export function goneWhenOf(changes: readonly Change[]): Map<string, GoneWhen> {
   for (const change of changes) {
     const self = change.changeId;
     const leaves = (el: XmlElement, site: Site | null): GoneWhen[] =>
-      (removing.get(el) ?? []).filter((t) => t.changeId !== self && !(site && travelsWith(t, site))).map((t) => ({ id: t.changeId, on: t.removedOn }));
+      (removing.get(el) ?? []).filter((t) => t.changeId !== self && !(site && travelsWith(t, site)))
+        .map((t): GoneWhen => (t.when ? allOf([{ id: t.changeId, on: t.removedOn }, t.when]) : { id: t.changeId, on: t.removedOn }));
     const rowGoes = (row: XmlElement): GoneWhen => allOf(row.elements().filter((c) => c.name === 'w:tc').map((tc) => anyOf(leaves(tc, null))));
     const sites = change.sites.map((site) => {
       const ways: GoneWhen[] = [];

@@ -180,16 +180,18 @@ export function joinDirections(block: XmlElement): { forward: boolean; backward:
  * before it; across a content control that may be unwrapped or removed, or a revision around
  * paragraphs that goes one way or the other, that block's last paragraph and what stands before
  * it; across a table that may lose every row, what stands before it; at the start of such a
- * control or revision, what stands before it.
+ * control or revision, what stands before it. A paragraph before it whose own mark is tracked
+ * joins on with it when that mark goes too, so the one before that is reached `through` it.
  */
-export function paragraphsMaybeBefore(block: XmlElement): XmlElement[] {
-  const out: XmlElement[] = [];
+export function paragraphsMaybeBefore(block: XmlElement): { p: XmlElement; through: XmlElement[] }[] {
+  const out: { p: XmlElement; through: XmlElement[] }[] = [];
+  const through: XmlElement[] = [];
   let at = block;
   for (let depth = 0; depth < 32; depth++) {
     const container = at.parent;
     if (!container) return out;
     const kids = container.children;
-    if (!scanBackward(kids, kids.indexOf(at) - 1, out)) return out;
+    if (!scanBackward(kids, kids.indexOf(at) - 1, through, out)) return out;
     const holder = container.name === 'w:sdtContent' ? container.parent : container;
     if (!holder || !mayUnwrap(holder)) return out;
     at = holder;
@@ -197,24 +199,35 @@ export function paragraphsMaybeBefore(block: XmlElement): XmlElement[] {
   return out;
 }
 
-/** Collects paragraphs from kids[from] backward (see paragraphsMaybeBefore); true when the container's start was reached with nothing settled in the way. */
-function scanBackward(kids: readonly XmlNode[], from: number, out: XmlElement[]): boolean {
+/**
+ * Collects paragraphs from kids[from] backward (see paragraphsMaybeBefore), adding to `through`
+ * the paragraphs with a tracked mark it passes; true when the container's start was reached with
+ * nothing settled in the way.
+ */
+function scanBackward(kids: readonly XmlNode[], from: number, through: XmlElement[], out: { p: XmlElement; through: XmlElement[] }[]): boolean {
   for (let i = from; i >= 0; i--) {
     const k = kids[i]!;
     if (k.kind !== 1 || BETWEEN.has(k.name) || CONTROL_RANGE.test(k.name) || k.name.endsWith('Pr')) continue;
     if (k.name === 'w:p') {
-      out.push(k);
-      return false;
+      out.push({ p: k, through: [...through] });
+      if (!markTracked(k)) return false;
+      through.push(k);
+      continue;
     }
     if (mayUnwrap(k)) {
       const inner = k.name === 'w:sdt' ? k.first('w:sdtContent') : k;
-      if (inner) scanBackward(inner.children, inner.children.length - 1, out);
+      if (inner) scanBackward(inner.children, inner.children.length - 1, [...through], out);
       continue;
     }
     if (k.name === 'w:tbl' && tableMayGo(k)) continue;
     return false;
   }
   return true;
+}
+
+/** Whether a paragraph's mark carries a tracked insertion, deletion or move (a decision may take it away). */
+function markTracked(p: XmlElement): boolean {
+  return p.first('w:pPr')?.first('w:rPr')?.elements().some((c) => MARK_REVISIONS.has(c.name)) ?? false;
 }
 
 /** A control or revision around blocks that a later decision may unwrap or remove. */

@@ -135,6 +135,22 @@ describe('joins a later decision settles, read on the baseline', () => {
     }
   });
 
+  it('marks that go one after the other at the end of the story join back to the paragraph before them, only when both go', () => {
+    const mark = (id: number, kind: 'ins' | 'del') => `<w:pPr><w:rPr><w:${kind} w:id="${id}" ${A}/></w:rPr></w:pPr>`;
+    const docx = minimalDocx(
+      `<w:p><w:pPr><w:jc w:val="center"/><w:pPrChange w:id="3" ${A}><w:pPr/></w:pPrChange></w:pPr>${r('first')}</w:p>` +
+        `<w:p>${mark(1, 'del')}${r('second')}</w:p><w:p>${mark(2, 'del')}${r('last')}</w:p>`,
+    );
+    expect(openDocx(docx).takers().get('c3')).toEqual([{ changeId: 'c2', removedOn: 'accept', when: { id: 'c1', on: 'accept' } }]);
+    for (const second of ['accept', 'reject'] as const) {
+      for (const props of ['accept', 'reject'] as const) {
+        expectOrderFree(docx, { c1: second, c2: 'accept', c3: props }, [['c1'], ['c2'], ['c3']]);
+      }
+    }
+    // Only the last mark goes: the first paragraph keeps its properties, and the lawyer's verdict on them.
+    expect(trackStatesOf(docx, { c1: 'reject', c2: 'accept', c3: 'reject' }, [['c3'], ['c2'], ['c1']]).get('c3')).toBe('back');
+  });
+
   it('an empty first paragraph before a table, whose mark goes, vanishes with its property change', () => {
     const docx = minimalDocx(
       `<w:p><w:pPr><w:jc w:val="center"/><w:rPr><w:del w:id="1" ${A}/></w:rPr><w:pPrChange w:id="2" ${A}><w:pPr/></w:pPrChange></w:pPr></w:p>` +

@@ -1,4 +1,5 @@
 import type { Revision } from '../../contract/revision';
+import { goneWhenHolds } from '../../docx';
 import type { DecisionFacts } from './decision-facts';
 import type { DecidedChange, TakenBy } from './track-projection';
 
@@ -37,9 +38,11 @@ export function batchVerdicts(
 ): Map<string, BatchVerdict> {
   const out = new Map<string, BatchVerdict>();
   const state = (verdict: 'accept' | 'reject' | undefined): 'in' | 'back' => (verdict === 'accept' ? 'in' : 'back');
+  const toVerdict = (s: 'in' | 'back' | undefined) => (s === undefined ? undefined : s === 'in' ? 'accept' as const : 'reject' as const);
+  const verdictOf = (id: string) => named.get(id) ?? namedBefore.get(id);
   for (const revision of revisions) {
     const id = revision.change_id;
-    const takenBy = (facts.takers.get(id) ?? []).map((t): TakenBy => ({ id: t.changeId, on: state(t.removedOn) }));
+    const takenBy = (facts.takers.get(id) ?? []).map((t): TakenBy => ({ id: t.changeId, on: state(t.removedOn), ...(t.when ? { when: t.when } : {}) }));
     const verdict = named.get(id);
     if (verdict) {
       const goneWhen = facts.goneWhen.get(id);
@@ -50,7 +53,7 @@ export function batchVerdicts(
     if (remaining.has(id)) continue;
     // Two changes that take each other (two revisions of one mark) never count for each other (track-projection.ts).
     const mutual = (t: TakenBy) => (facts.takers.get(t.id) ?? []).some((back) => back.changeId === id);
-    const taker = [...takenBy].reverse().find((t) => !mutual(t) && (named.get(t.id) ?? namedBefore.get(t.id)) === t.on);
+    const taker = [...takenBy].reverse().find((t) => !mutual(t) && verdictOf(t.id) === t.on && (!t.when || goneWhenHolds(t.when, (other) => toVerdict(verdictOf(other)))));
     // Gone with no taker named (its row lost its last cell, a move lost both halves): what its kind says.
     out.set(id, { verdict: taker?.on ?? state(facts.goneAs.get(id)), takenBy, implied: true });
   }

@@ -33,10 +33,11 @@ export interface DecidedChange {
   note?: string | null;
 }
 
-/** A change that takes another with it when decided `on` that way. */
+/** A change that takes another with it when decided `on` that way (and, when given, while `when` holds: containment.ts, Taker). */
 export interface TakenBy {
   id: string;
   on: 'in' | 'back';
+  when?: GoneWhen;
 }
 
 /**
@@ -63,6 +64,7 @@ export function effectiveState(decided: ReadonlyMap<string, DecidedChange>, id: 
     const outer = [...(current.takenBy ?? [])].reverse().find((t) => {
       const taker = decided.get(t.id);
       if (!taker || seen.has(t.id) || takes(taker, currentId)) return false;
+      if (t.when && !goneWhenHolds(t.when, (other) => verdictOf(decided.get(other)))) return false;
       return (taker.implied ? taker.state : mootState(decided, taker) ?? taker.state) === t.on;
     });
     if (!outer) break;
