@@ -237,12 +237,24 @@ function mayUnwrap(el: XmlElement): boolean {
 }
 
 /**
- * A paragraph first in its container whose content is empty or may all go: joining backward
- * with nothing before it, it disappears, its properties with it (joinBackward).
+ * A paragraph first in its container, or that may become first (only blocks a later decision may
+ * remove stand before it), whose content is empty or may all go: joining backward with nothing
+ * before it, it disappears, its properties with it (joinBackward).
  */
 export function mayVanish(p: XmlElement): boolean {
-  if (p.name !== 'w:p' || !firstBlock(p)) return false;
+  if (p.name !== 'w:p' || !mayBecomeFirst(p)) return false;
   return mayEmpty(p) || p.elements().every((c) => c.name === 'w:pPr' || BETWEEN.has(c.name));
+}
+
+/** Whether only range markers, and blocks a later decision may remove, stand before `p` in its container. */
+function mayBecomeFirst(p: XmlElement): boolean {
+  const kids = p.parent!.children;
+  for (let i = kids.indexOf(p) - 1; i >= 0; i--) {
+    const k = kids[i]!;
+    if (k.kind !== 1 || BETWEEN.has(k.name) || CONTROL_RANGE.test(k.name) || k.name.endsWith('Pr')) continue;
+    if (!mayUnwrap(k) && !(k.name === 'w:tbl' && tableMayGo(k))) return false;
+  }
+  return true;
 }
 
 /** Content left, all of it tracked insertions or deletions whose decisions may yet remove it. */

@@ -159,6 +159,17 @@ describe('joins a later decision settles, read on the baseline', () => {
     expect(openDocx(docx).takers().get('c2')).toEqual([{ changeId: 'c1', removedOn: 'accept' }]);
     expectOrderFree(docx, { c1: 'accept', c2: 'reject' }, [['c1'], ['c2']]);
   });
+
+  it('an empty paragraph that becomes first once the inserted paragraphs before it go vanishes with its mark formatting', () => {
+    const docx = minimalDocx(
+      `<w:ins w:id="4" ${A}><w:p>${r('inserted')}</w:p><w:p/></w:ins>` +
+        `<w:p><w:pPr><w:rPr><w:ins w:id="1" ${A}/><w:b/><w:rPrChange w:id="2" ${A}><w:rPr/></w:rPrChange></w:rPr></w:pPr></w:p>` +
+        `${TABLE_START}<w:tr>${plain('cell')}${plain('cell too')}</w:tr></w:tbl><w:p>${r('after')}</w:p>`,
+    );
+    expect(openDocx(docx).takers().get('c2')).toContainEqual({ changeId: 'c1', removedOn: 'reject' });
+    expectOrderFree(docx, { c1: 'reject', c2: 'reject', c4: 'reject' }, [['c1'], ['c4'], ['c2']]);
+    expectOrderFree(docx, { c1: 'reject', c2: 'reject', c4: 'reject' }, [['c1'], ['c2', 'c4']]);
+  });
 });
 
 describe('a taker whose own verdict was moot', () => {
