@@ -75,7 +75,7 @@ export function effectiveState(decided: ReadonlyMap<string, DecidedChange>, id: 
   return mootState(decided, current) ?? current.state;
 }
 
-/** Whether `change` can be taken by `id` (the two take each other when `id` also lists `change`'s taker). */
+/** Whether `id` is among `change`'s takers: for a taker of `id`, the two take each other. */
 const takes = (change: DecidedChange, id: string): boolean => (change.takenBy ?? []).some((t) => t.id === id);
 
 /** The state a named change's going amounts to, when the other decisions remove it whatever its verdict. */
