@@ -13,7 +13,7 @@ import path from 'node:path';
 import { Prng } from '../src/docx/fixture/prng';
 import { ingestDocx, openDocx } from '../src/docx/index';
 import { generateFixture, type Construct } from '../test/conformance/decision-fixtures';
-import { planTrial, runTrial, trackStateDifferences, type TrialPlan } from '../test/conformance/decision-trials';
+import { planTrial, runTrial, trackOverreach, trackStateDifferences, type TrialPlan } from '../test/conformance/decision-trials';
 
 const arg = (name: string, fallback: number) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -33,7 +33,19 @@ const failures: string[] = [];
 /** The first trials whose track states differ (seed or file: the changes). */
 const trackDiffers: string[] = [];
 
+/** Every 5th trial: changes the track shows otherwise than decided though nothing else removed them (trackOverreach). */
+const overreach = { trials: 0, differing: 0, changes: 0, decided: 0, first: [] as string[] };
+let compared = 0;
+
 function compareTrack(track: TrackCount, bytes: Uint8Array, plan: TrialPlan, label: string): void {
+  if (compared++ % 5 === 0) {
+    const over = trackOverreach(bytes, plan);
+    overreach.trials++;
+    overreach.decided += plan.verdicts.size;
+    overreach.changes += over.length;
+    if (over.length) overreach.differing++;
+    if (over.length && overreach.first.length < 10) overreach.first.push(`${label}: ${over.join(', ')}`);
+  }
   const differences = trackStateDifferences(bytes, plan);
   if (differences.length && trackDiffers.length < 20) trackDiffers.push(`${label}: ${differences.join(', ')}`);
   track.trials++;
@@ -100,6 +112,8 @@ for (const [what, track] of Object.entries(tracks)) {
   const byKind = [...track.kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${fmt(n)}`).join(', ');
   console.log(`  track states as the service records them (${what}, one batch vs batches): ${fmt(track.trials)} trials, ${fmt(track.differing)} differ${byKind ? ` (changes by kind: ${byKind})` : ''}`);
 }
+console.log(`  track shows a verdict other than the lawyer's on a change nothing else removed (every 5th trial): ${fmt(overreach.trials)} trials, ${fmt(overreach.differing)} with any, ${fmt(overreach.changes)} of ${fmt(overreach.decided)} decided changes`);
 console.log(`  constructs covered (documents holding each): ${[...constructs].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${fmt(n)}`).join(', ')}`);
 for (const f of failures) console.log(`  FAILED ${f}`);
 for (const t of trackDiffers) console.log(`  track states differ in ${t}`);
+for (const t of overreach.first) console.log(`  track shows another verdict in ${t}`);

@@ -182,3 +182,25 @@ function trackStates(bytes: Uint8Array, verdicts: ReadonlyMap<string, Verdict>, 
   }
   return new Map([...decided.keys()].map((id) => [id, effectiveState(decided, id)]));
 }
+
+/**
+ * Where the track shows a change otherwise than the lawyer decided it although nothing else
+ * removed it: the changes (`<kind>: <id>`) of one batch deciding the plan whose content survives
+ * deciding all the others (they do not list it gone), yet whose track state is not their own
+ * verdict. The facts the track reads over-approximate what a decision takes where a join's way
+ * is still open on the baseline (containment.ts); this counts what that costs. One apply per
+ * decided change: for the long run, not CI.
+ */
+export function trackOverreach(bytes: Uint8Array, plan: TrialPlan): string[] {
+  const states = trackStates(bytes, plan.verdicts, [[...plan.verdicts.keys()]]);
+  const kinds = new Map(openDocx(bytes).revisions().map((r) => [r.change_id, r.kind]));
+  const out: string[] = [];
+  for (const [id, verdict] of plan.verdicts) {
+    const own = verdict === 'accept' ? 'in' : 'back';
+    if (states.get(id) === own) continue;
+    const others = new Map([...plan.verdicts].filter(([other]) => other !== id));
+    const left = openDocx(bytes).apply(decisionOf([...others.keys()], others)).changeIds();
+    if (left.includes(id)) out.push(`${kinds.get(id) ?? '?'}: ${id}`);
+  }
+  return out;
+}

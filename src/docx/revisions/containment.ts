@@ -29,7 +29,8 @@ export interface Taker {
   when?: GoneWhen;
 }
 
-type Removal = { el: XmlElement; on: 'accept' | 'reject'; when?: GoneWhen };
+/** `keepsMarks`: a paragraph joined backward into the next loses its properties, but its tracked mark moves on (joins.ts, joinBackward). */
+type Removal = { el: XmlElement; on: 'accept' | 'reject'; when?: GoneWhen; keepsMarks?: true };
 
 /** When a paragraph's tracked mark goes: any of its mark revisions decided the way that removes it. */
 type MarkGoes = (p: XmlElement) => GoneWhen;
@@ -97,7 +98,7 @@ function joinRemoves(block: XmlElement, own: XmlElement | null, on: 'accept' | '
   for (const { p: before, through } of paragraphsMaybeBefore(block)) {
     const beforePPr = before.first('w:pPr');
     if (!beforePPr || beforePPr.first('w:sectPr')) continue;
-    out.push(through.length ? { el: beforePPr, on, when: allOf(through.map(markGoes)) } : { el: beforePPr, on });
+    out.push({ el: beforePPr, on, keepsMarks: true, ...(through.length ? { when: allOf(through.map(markGoes)) } : {}) });
   }
   return out;
 }
@@ -115,7 +116,7 @@ function isPartialMove(change: Change): boolean {
 }
 
 /** A change that removes an element; `markOf` is the paragraph whose mark it is, for a mark. */
-type Remover = Taker & { markOf: XmlElement | null };
+type Remover = Taker & { markOf: XmlElement | null; keepsMarks?: true };
 
 const MARK_GOES_ON: Partial<Record<SiteType, 'accept' | 'reject'>> = { 'mark-del': 'accept', 'mark-move-from': 'accept', 'mark-ins': 'reject', 'mark-move-to': 'reject' };
 
@@ -125,11 +126,13 @@ function markOf(site: Site): XmlElement | null {
 
 /**
  * A paragraph mark whose paragraph joins another travels with it: no mark takes another
- * paragraph's mark. Two revisions on one mark (inserted, then deleted) go together: the one
+ * paragraph's mark, and a paragraph joined backward into the next keeps its tracked mark there
+ * (joinBackward moves it), whatever joined it. Two revisions on one mark (inserted, then deleted) go together: the one
  * that removes the mark takes the other.
  */
 function travelsWith(remover: Remover, site: Site): boolean {
   const mark = markOf(site);
+  if (mark !== null && remover.keepsMarks) return true;
   return remover.markOf !== null && mark !== null && remover.markOf !== mark;
 }
 
@@ -153,7 +156,7 @@ function removersOf(changes: readonly Change[]): Map<XmlElement, Remover[]> {
     for (const site of change.sites) {
       for (const r of removedBy(site, markGoes)) {
         const list = removing.get(r.el) ?? [];
-        list.push({ changeId: change.changeId, removedOn: r.on, markOf: markOf(site), ...(r.when ? { when: r.when } : {}) });
+        list.push({ changeId: change.changeId, removedOn: r.on, markOf: markOf(site), ...(r.when ? { when: r.when } : {}), ...(r.keepsMarks ? { keepsMarks: true as const } : {}) });
         removing.set(r.el, list);
       }
     }
@@ -206,6 +209,13 @@ const anyOf = (cs: GoneWhen[]): GoneWhen => {
   return live.length === 1 ? live[0]! : { any: live };
 };
 const allOf = (cs: GoneWhen[]): GoneWhen => (cs.some(isNever) || !cs.length ? NEVER : cs.length === 1 ? cs[0]! : { all: cs });
+
+/** Whether a condition turns on this change's verdict. */
+export function mentions(condition: GoneWhen, id: string): boolean {
+  if ('all' in condition) return condition.all.some((c) => mentions(c, id));
+  if ('any' in condition) return condition.any.some((c) => mentions(c, id));
+  return condition.id === id;
+}
 
 /** Whether a condition holds for these verdicts. */
 export function holds(condition: GoneWhen, verdictOf: (id: string) => 'accept' | 'reject' | undefined): boolean {

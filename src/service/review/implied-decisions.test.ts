@@ -91,6 +91,20 @@ describe('a taker decided before the change it takes', () => {
   });
 });
 
+describe('a paragraph joined backward keeps its tracked mark', () => {
+  it('deleted paragraphs accepted before a table join the paragraph before them, whose deleted mark moves on with its verdict', () => {
+    const docx = minimalDocx(
+      `<w:p><w:pPr><w:rPr><w:del w:id="1" ${A}/></w:rPr></w:pPr>${r('before')}</w:p>` +
+        `<w:del w:id="2" ${A}><w:p><w:r><w:delText>gone</w:delText></w:r></w:p><w:p/></w:del>` +
+        `${TABLE_START}<w:tr>${plain('cell')}${plain('cell too')}</w:tr></w:tbl><w:p>${r('after')}</w:p>`,
+    );
+    expect(openDocx(docx).takers().get('c1')).toBeUndefined();
+    expect(openDocx(docx).apply({ accept: ['c2'], reject: [] }).changeIds()).toEqual(['c1']);
+    expect(trackStatesOf(docx, { c1: 'reject', c2: 'accept' }, [['c1', 'c2']]).get('c1')).toBe('back');
+    expectOrderFree(docx, { c1: 'reject', c2: 'accept' }, [['c1'], ['c2']]);
+  });
+});
+
 describe('two revisions on one paragraph mark', () => {
   it('an inserted mark deleted again: the decision that removes the mark takes the other revision of it', () => {
     const docx = minimalDocx(`<w:p><w:pPr><w:rPr><w:ins w:id="1" ${A}/><w:del w:id="2" ${A}/></w:rPr></w:pPr>${r('one')}</w:p><w:p>${r('two')}</w:p>`);
@@ -185,6 +199,20 @@ describe('a taker whose own verdict was moot', () => {
         expectOrderFree(docx, { c1: row, c2: props, c3: 'reject' }, [['c1', 'c3'], ['c2']]);
       }
     }
+  });
+
+  it('an inserted row and its only cell, deleted: each removes the other, and neither counts as taking the other', () => {
+    const docx = minimalDocx(
+      `${TABLE_START}<w:tr>${plain('keep')}${plain('keep too')}</w:tr>` +
+        `<w:tr><w:trPr><w:ins w:id="1" ${A}/></w:trPr><w:tc><w:tcPr><w:cellDel w:id="2" ${A}/></w:tcPr><w:p>${r('a')}</w:p></w:tc></w:tr></w:tbl><w:p/>`,
+    );
+    for (const row of ['accept', 'reject'] as const) {
+      for (const cell of ['accept', 'reject'] as const) expectOrderFree(docx, { c1: row, c2: cell }, [['c1'], ['c2']]);
+    }
+    // Rejecting the row and accepting the cell's deletion both remove the row: each shows as it went.
+    expect(trackStatesOf(docx, { c1: 'reject', c2: 'accept' }, [['c1', 'c2']])).toEqual(new Map([['c1', 'back'], ['c2', 'in']]));
+    // The row accepted and its cell kept: the lawyer's verdicts stand.
+    expect(trackStatesOf(docx, { c1: 'accept', c2: 'reject' }, [['c1', 'c2']])).toEqual(new Map([['c1', 'in'], ['c2', 'back']]));
   });
 
   it('a deleted row whose only cell is deleted too: both accepted, the changes inside show as accepted in any order', () => {

@@ -1,5 +1,5 @@
 import type { Revision } from '../../contract/revision';
-import { goneWhenHolds } from '../../docx';
+import { goneWhenHolds, goneWhenMentions } from '../../docx';
 import type { DecisionFacts } from './decision-facts';
 import type { DecidedChange, TakenBy } from './track-projection';
 
@@ -24,7 +24,7 @@ export interface BatchVerdict {
   verdict: 'in' | 'back';
   takenBy: TakenBy[];
   implied: boolean;
-  /** For a named change: when other decisions remove it whatever its verdict, and as what (track-projection.ts, effectiveState). */
+  /** When other decisions remove it whatever its verdict, and as what (track-projection.ts, effectiveState); for a taken change, what removed it. */
   moot?: { goneWhen: NonNullable<DecidedChange['goneWhen']>; goneAs: 'in' | 'back' };
 }
 
@@ -43,19 +43,22 @@ export function batchVerdicts(
   for (const revision of revisions) {
     const id = revision.change_id;
     const takenBy = (facts.takers.get(id) ?? []).map((t): TakenBy => ({ id: t.changeId, on: state(t.removedOn), ...(t.when ? { when: t.when } : {}) }));
+    const goneWhen = facts.goneWhen.get(id);
+    const moot = goneWhen ? { goneWhen, goneAs: state(facts.goneAs.get(id)) } : undefined;
     const verdict = named.get(id);
     if (verdict) {
-      const goneWhen = facts.goneWhen.get(id);
-      const moot = goneWhen ? { goneWhen, goneAs: state(facts.goneAs.get(id)) } : undefined;
       out.set(id, { verdict, takenBy, implied: false, ...(moot ? { moot } : {}) });
       continue;
     }
     if (remaining.has(id)) continue;
     // Two changes that take each other (two revisions of one mark) never count for each other (track-projection.ts).
-    const mutual = (t: TakenBy) => (facts.takers.get(t.id) ?? []).some((back) => back.changeId === id);
+    const mutual = (t: TakenBy) => {
+      const back = facts.goneWhen.get(t.id);
+      return (facts.takers.get(t.id) ?? []).some((b) => b.changeId === id) || (back !== undefined && goneWhenMentions(back, id));
+    };
     const taker = [...takenBy].reverse().find((t) => !mutual(t) && verdictOf(t.id) === t.on && (!t.when || goneWhenHolds(t.when, (other) => toVerdict(verdictOf(other)))));
     // Gone with no taker named (its row lost its last cell, a move lost both halves): what its kind says.
-    out.set(id, { verdict: taker?.on ?? state(facts.goneAs.get(id)), takenBy, implied: true });
+    out.set(id, { verdict: taker?.on ?? state(facts.goneAs.get(id)), takenBy, implied: true, ...(moot ? { moot } : {}) });
   }
   return out;
 }

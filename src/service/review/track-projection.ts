@@ -1,6 +1,6 @@
 import type { Revision } from '../../contract/revision';
 import { trackLabel, type Track, type TrackItem } from '../../contract/track';
-import { goneWhenHolds, type GoneWhen } from '../../docx';
+import { goneWhenHolds, goneWhenMentions, type GoneWhen } from '../../docx';
 
 /** What the log remembers of a decided change, once it has left the document. */
 export interface DecidedChange {
@@ -19,8 +19,8 @@ export interface DecidedChange {
   takenBy?: TakenBy[];
   /**
    * When other decisions remove this change whatever its own verdict (OpenDocx.goneWhen, read
-   * on the draft's baseline), and the state that amounts to (OpenDocx.goneAs). Recorded with named
-   * changes only; absent when nothing could remove it so.
+   * on the draft's baseline), and the state that amounts to (OpenDocx.goneAs); absent when nothing
+   * could remove it so. For a taken (implied) change, what removed it.
    */
   goneWhen?: GoneWhen;
   goneAs?: 'in' | 'back';
@@ -65,7 +65,10 @@ export function effectiveState(decided: ReadonlyMap<string, DecidedChange>, id: 
       const taker = decided.get(t.id);
       if (!taker || seen.has(t.id) || takes(taker, currentId)) return false;
       if (t.when && !goneWhenHolds(t.when, (other) => verdictOf(decided.get(other)))) return false;
-      return (taker.implied ? taker.state : mootState(decided, taker) ?? taker.state) === t.on;
+      if (!taker.implied) return (mootState(decided, taker, seen) ?? taker.state) === t.on;
+      // Taken itself: it counts unless what removed it was this chain's own decision.
+      const others = (other: string) => (seen.has(other) ? undefined : verdictOf(decided.get(other)));
+      return taker.state === t.on && (!taker.goneWhen || goneWhenHolds(taker.goneWhen, others));
     });
     if (!outer) break;
     seen.add(outer.id);
@@ -75,13 +78,22 @@ export function effectiveState(decided: ReadonlyMap<string, DecidedChange>, id: 
   return mootState(decided, current) ?? current.state;
 }
 
-/** Whether `id` is among `change`'s takers: for a taker of `id`, the two take each other. */
-const takes = (change: DecidedChange, id: string): boolean => (change.takenBy ?? []).some((t) => t.id === id);
+/**
+ * Whether `id` removes `change` too (is among its takers, or in what makes it moot): for a taker
+ * of `id`, the two remove each other (two revisions of one mark; an inserted row and its only
+ * cell, deleted).
+ */
+const takes = (change: DecidedChange, id: string): boolean =>
+  (change.takenBy ?? []).some((t) => t.id === id) || (change.goneWhen !== undefined && goneWhenMentions(change.goneWhen, id));
 
-/** The state a named change's going amounts to, when the other decisions remove it whatever its verdict. */
-function mootState(decided: ReadonlyMap<string, DecidedChange>, change: DecidedChange): 'in' | 'back' | null {
+/**
+ * The state a named change's going amounts to, when the other decisions remove it whatever its
+ * verdict; leaving out the verdicts of `without` (a taker whose row goes only because the change
+ * it would take removes the row's last cell did not take that change: the change removed itself).
+ */
+function mootState(decided: ReadonlyMap<string, DecidedChange>, change: DecidedChange, without: ReadonlySet<string> = new Set()): 'in' | 'back' | null {
   if (change.implied || !change.goneWhen || !change.goneAs) return null;
-  return goneWhenHolds(change.goneWhen, (other) => verdictOf(decided.get(other))) ? change.goneAs : null;
+  return goneWhenHolds(change.goneWhen, (other) => (without.has(other) ? undefined : verdictOf(decided.get(other)))) ? change.goneAs : null;
 }
 
 const verdictOf = (d: DecidedChange | undefined): 'accept' | 'reject' | undefined => (d ? (d.state === 'in' ? 'accept' : 'reject') : undefined);
