@@ -1,7 +1,7 @@
 import type { XmlElement } from '../xml/tree';
 import type { Change } from './changes';
 import { joinDirections, mayVanish, paragraphsMaybeBefore } from './joins';
-import { MOVE_TYPES, type Site, type SiteType } from './sites';
+import { boundedBy, MOVE_TYPES, type Site, type SiteType } from './sites';
 
 /**
  * Which decisions take other changes with them. A change is "taken" by another when deciding the
@@ -32,11 +32,19 @@ export interface Taker {
 /** `keepsMarks`: a paragraph joined backward into the next loses its properties, but its tracked mark moves on (joins.ts, joinBackward). */
 type Removal = { el: XmlElement; on: 'accept' | 'reject'; when?: GoneWhen; keepsMarks?: true };
 
-/** When a paragraph's tracked mark goes: any of its mark revisions decided the way that removes it. */
-type MarkGoes = (p: XmlElement) => GoneWhen;
+/**
+ * What a join waits on, as conditions: `markGoes`, when a paragraph's tracked mark goes (any of
+ * its mark revisions decided the way that removes it); `wayOf`, when one of a join's ways
+ * (joins.ts, Directions) is open: every control or revision around paragraphs on it decided
+ * (either way: over-approximated, since which verdict unwraps is the engine's to say). Null: never.
+ */
+interface JoinPath {
+  markGoes(p: XmlElement): GoneWhen;
+  wayOf(ways: XmlElement[][]): GoneWhen | null;
+}
 
 /** The elements a site's decision removes, and on which verdict; none when no verdict removes anything of others. */
-function removedBy(site: Site, markGoes: MarkGoes): Removal[] {
+function removedBy(site: Site, path: JoinPath): Removal[] {
   const el = site.el;
   switch (site.type) {
     case 'run-ins':
@@ -46,7 +54,7 @@ function removedBy(site: Site, markGoes: MarkGoes): Removal[] {
       const on = site.type === 'run-ins' || site.type === 'move-to' ? 'reject' : 'accept';
       // Around whole paragraphs, their marks go too (apply.ts, removeParagraphs): the last one may join the paragraph before.
       const block = el.elements().some((c) => c.name === 'w:p');
-      return [{ el, on }, ...(block ? joinRemoves(el, null, on, markGoes) : [])];
+      return [{ el, on }, ...(block ? joinRemoves(el, null, on, path) : [])];
     }
     case 'proposed':
       return [{ el, on: 'reject' }];
@@ -73,7 +81,7 @@ function removedBy(site: Site, markGoes: MarkGoes): Removal[] {
       const pPr = el.parent?.parent;
       const p = pPr?.parent;
       if (pPr?.name !== 'w:pPr' || p?.name !== 'w:p') return [];
-      return joinRemoves(p, pPr, site.type === 'mark-del' || site.type === 'mark-move-from' ? 'accept' : 'reject', markGoes);
+      return joinRemoves(p, pPr, site.type === 'mark-del' || site.type === 'mark-move-from' ? 'accept' : 'reject', path);
     }
     default:
       return [];
@@ -84,24 +92,32 @@ function removedBy(site: Site, markGoes: MarkGoes): Removal[] {
  * What a paragraph mark that goes may remove (joins.ts, joinDirections): joining forward drops
  * the paragraph's own properties (`own`); joining backward, a paragraph before it joins it and
  * loses its properties: the one right before, or, across blocks a later decision may unwrap or
- * remove (a control with a tracked boundary, a revision around paragraphs, a table that may lose
- * every row), any it may then meet (paragraphsMaybeBefore). First in its container and possibly
- * empty, it may vanish with its own properties (mayVanish). Over-approximated on purpose: the
- * service reads these once, on the draft before its first decision (decision-facts.ts), and a
- * take that cannot be known yet must be there for every order of the later decisions.
+ * remove, any it may then meet (paragraphsMaybeBefore), through paragraphs whose marks go too.
+ * First in its container and possibly empty, it may vanish with its own properties (mayVanish).
+ * Each removal carries the condition under which the join goes that way (the controls and
+ * revisions on the way unwrapped, the marks between gone); where no condition can say it yet (a
+ * table that may lose every row) it is over-approximated: the service reads these once, on the
+ * draft before its first decision (decision-facts.ts), and a take that cannot be known yet must
+ * be there for every order of the later decisions.
  */
-function joinRemoves(block: XmlElement, own: XmlElement | null, on: 'accept' | 'reject', markGoes: MarkGoes): Removal[] {
-  const { forward, backward } = joinDirections(block);
-  const out: Removal[] = forward && own ? [{ el: own, on }] : [];
+function joinRemoves(block: XmlElement, own: XmlElement | null, on: 'accept' | 'reject', path: JoinPath): Removal[] {
+  const directions = joinDirections(block);
+  const forward = path.wayOf(directions.forward);
+  const backward = path.wayOf(directions.backward);
+  const out: Removal[] = forward && own ? [{ el: own, on, ...when(forward) }] : [];
   if (!backward || own?.first('w:sectPr')) return out;
-  if (own && !forward && mayVanish(block)) out.push({ el: own, on });
+  if (own && !forward && mayVanish(block)) out.push({ el: own, on, ...when(backward) });
   for (const { p: before, through } of paragraphsMaybeBefore(block)) {
     const beforePPr = before.first('w:pPr');
     if (!beforePPr || beforePPr.first('w:sectPr')) continue;
-    out.push({ el: beforePPr, on, keepsMarks: true, ...(through.length ? { when: allOf(through.map(markGoes)) } : {}) });
+    const conditions = [...(isAlways(backward) ? [] : [backward]), ...through.map((p) => path.markGoes(p))];
+    out.push({ el: beforePPr, on, keepsMarks: true, ...(conditions.length ? { when: allOf(conditions) } : {}) });
   }
   return out;
 }
+
+/** A removal's condition, left out when it always holds. */
+const when = (condition: GoneWhen): { when?: GoneWhen } => (isAlways(condition) ? {} : { when: condition });
 
 /**
  * A move that has lost its source or its destination (to an earlier decision around that half):
@@ -117,6 +133,8 @@ function isPartialMove(change: Change): boolean {
 
 /** A change that removes an element; `markOf` is the paragraph whose mark it is, for a mark. */
 type Remover = Taker & { markOf: XmlElement | null; keepsMarks?: true };
+
+const CONTROL_SETTLES_ON: Partial<Record<SiteType, 'accept' | 'reject'>> = { 'control-ins': 'reject', 'control-move-to': 'reject', 'control-del': 'accept', 'control-move-from': 'accept' };
 
 const MARK_GOES_ON: Partial<Record<SiteType, 'accept' | 'reject'>> = { 'mark-del': 'accept', 'mark-move-from': 'accept', 'mark-ins': 'reject', 'mark-move-to': 'reject' };
 
@@ -151,10 +169,35 @@ function removersOf(changes: readonly Change[]): Map<XmlElement, Remover[]> {
       if (on && p) marks.set(p, [...(marks.get(p) ?? []), { id: change.changeId, on }]);
     }
   }
-  const markGoes: MarkGoes = (p) => anyOf(marks.get(p) ?? []);
+  // The revisions that settle a block: a revision around paragraphs itself; a control's proposal or tracked boundary.
+  // A tracked boundary unwraps or removes its control one way (apply.ts, decideControlBoundary);
+  // a proposed control and a revision around paragraphs change either way.
+  const settlers = new Map<XmlElement, GoneWhen[]>();
   for (const change of changes) {
     for (const site of change.sites) {
-      for (const r of removedBy(site, markGoes)) {
+      const id = change.changeId;
+      const boundary = CONTROL_SETTLES_ON[site.type];
+      const block = boundary ? boundedBy(site.el) : site.el;
+      const ways: GoneWhen[] = boundary ? [{ id, on: boundary }] : [{ id, on: 'accept' }, { id, on: 'reject' }];
+      if (block) settlers.set(block, [...(settlers.get(block) ?? []), ...ways]);
+    }
+  }
+  const settles = (block: XmlElement): GoneWhen => {
+    const ways = settlers.get(block);
+    return ways ? anyOf(ways) : ALWAYS;
+  };
+  const path: JoinPath = {
+    markGoes: (p) => anyOf(marks.get(p) ?? []),
+    wayOf: (ways) => {
+      if (!ways.length) return null;
+      if (ways.some((way) => way.length === 0)) return ALWAYS;
+      const each = ways.map((way) => way.map(settles).filter((c) => !isAlways(c)));
+      return each.some((c) => c.length === 0) ? ALWAYS : anyOf(each.map(allOf));
+    },
+  };
+  for (const change of changes) {
+    for (const site of change.sites) {
+      for (const r of removedBy(site, path)) {
         const list = removing.get(r.el) ?? [];
         list.push({ changeId: change.changeId, removedOn: r.on, markOf: markOf(site), ...(r.when ? { when: r.when } : {}), ...(r.keepsMarks ? { keepsMarks: true as const } : {}) });
         removing.set(r.el, list);
@@ -201,6 +244,9 @@ export function takersOf(changes: readonly Change[]): Map<string, Taker[]> {
 export type GoneWhen = { all: GoneWhen[] } | { any: GoneWhen[] } | { id: string; on: 'accept' | 'reject' };
 
 const NEVER: GoneWhen = { any: [] };
+/** No condition: always holds. */
+const ALWAYS: GoneWhen = { all: [] };
+const isAlways = (c: GoneWhen) => 'all' in c && c.all.length === 0;
 const isNever = (c: GoneWhen) => 'any' in c && c.any.length === 0;
 const anyOf = (cs: GoneWhen[]): GoneWhen => {
   // The same taker may remove several elements around one site (a paragraph and its row).

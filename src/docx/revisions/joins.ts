@@ -167,11 +167,81 @@ function blockMayChange(block: XmlElement): boolean {
  * paragraph after it (its own properties go), backward (the paragraph before it joins it and
  * loses its properties: before a table or at its container's end).
  */
-export function joinDirections(block: XmlElement): { forward: boolean; backward: boolean } {
+export function joinDirections(block: XmlElement): Directions {
   const next = blockAfter(block);
-  if (next?.name === 'w:p') return { forward: true, backward: false };
-  const unsettled = followerMayChange(block, next);
-  return { forward: unsettled, backward: unsettled || next === null || next.name === 'w:tbl' || next.name === 'w:sectPr' };
+  if (next !== null) return directionsFrom(next, 0);
+  const container = block.parent!;
+  const control = container.name === 'w:sdtContent' ? container.parent : container.name === 'w:customXml' || MARK_REVISIONS.has(container.name) ? container : null;
+  // At its container's end: backward; forward too once a control or revision it ends is unwrapped.
+  const forward = control && followerMayChange(block, null) ? through(control, directionsFrom(blockAfterOrEnd(control), 1)).forward : [];
+  return { forward, backward: [[]] };
+}
+
+/**
+ * Each way a join may go, as the ways it can get there: each a list of the controls and
+ * revisions around paragraphs that must be unwrapped or removed first (none: it goes so now).
+ * No way: it never goes so.
+ */
+export interface Directions {
+  forward: XmlElement[][];
+  backward: XmlElement[][];
+}
+
+const NEITHER: Directions = { forward: [], backward: [] };
+const either = (a: Directions, b: Directions): Directions => ({ forward: [...a.forward, ...b.forward], backward: [...a.backward, ...b.backward] });
+/** The ways of `d`, reached once `block` is unwrapped or removed. */
+const through = (block: XmlElement, d: Directions): Directions => ({
+  forward: d.forward.map((way) => [block, ...way]),
+  backward: d.backward.map((way) => [block, ...way]),
+});
+
+/**
+ * Which ways a paragraph whose mark went may join when `next` is the block after it, whatever
+ * is decided later: a paragraph takes it forward; a table that stays, or the story's end, sends it
+ * backward, and one that may lose every row may also hand it on to what follows; a control that
+ * may be unwrapped hands it to its first block, and one that stays stops it (it does not join); a
+ * revision around paragraphs hands it to its first paragraph (accepted) or to what follows it
+ * (rejected: its paragraphs join on).
+ */
+function directionsFrom(next: XmlElement | null, depth: number): Directions {
+  if (depth > 16) return { forward: [[]], backward: [[]] };
+  if (next === null) return { forward: [], backward: [[]] };
+  switch (next.name) {
+    case 'w:p':
+      return { forward: [[]], backward: [] };
+    case 'w:sectPr':
+      return { forward: [], backward: [[]] };
+    case 'w:tbl':
+      return tableMayGo(next) ? either({ forward: [], backward: [[]] }, directionsFrom(blockAfterOrEnd(next), depth + 1)) : { forward: [], backward: [[]] };
+    case 'w:sdt':
+    case 'w:customXml': {
+      if (!controlMayChange(next)) return NEITHER;
+      const inner = next.name === 'w:sdt' ? next.first('w:sdtContent') : next;
+      const unwrapped = inner ? directionsFrom(firstBlockIn(inner) ?? blockAfterOrEnd(next), depth + 1) : NEITHER;
+      const removed = controlMayGo(next) ? directionsFrom(blockAfterOrEnd(next), depth + 1) : NEITHER;
+      return through(next, either(unwrapped, removed));
+    }
+    default:
+      if (!MARK_REVISIONS.has(next.name)) return NEITHER;
+      return through(next, either(directionsFrom(firstBlockIn(next) ?? blockAfterOrEnd(next), depth + 1), directionsFrom(blockAfterOrEnd(next), depth + 1)));
+  }
+}
+
+/** The block after `block` in its container, as blockAfter; at the container's end, what follows a control it ends (unwrapped), else null. */
+function blockAfterOrEnd(block: XmlElement): XmlElement | null {
+  const after = blockAfter(block);
+  if (after) return after;
+  const container = block.parent!;
+  const control = container.name === 'w:sdtContent' ? container.parent : MARK_REVISIONS.has(container.name) || container.name === 'w:customXml' ? container : null;
+  return control && control.parent ? blockAfterOrEnd(control) : null;
+}
+
+/** The first block of a container (range markers passed over). */
+function firstBlockIn(container: XmlElement): XmlElement | null {
+  for (const k of container.children) {
+    if (k.kind === 1 && !BETWEEN.has(k.name) && !CONTROL_RANGE.test(k.name) && !k.name.endsWith('Pr')) return k;
+  }
+  return null;
 }
 
 /**
@@ -283,9 +353,20 @@ function within(e: XmlElement, name: string): XmlElement[] {
   return e.elements().flatMap((c) => (c.name === name ? [c] : c.name === 'w:sdt' || c.name === 'w:customXml' ? within(inner(c), name) : []));
 }
 
+/** A proposed control (rejected, it goes) or one whose boundary was moved (its source goes): a decision may remove it whole. */
+function controlMayGo(control: XmlElement): boolean {
+  if (control.name === 'w:sdt' && proposedId(control) !== null) return true;
+  return boundaryStarts(control).some((c) => c.name.includes('Move'));
+}
+
 /** A proposed control still open, or a control with a tracked boundary still open (its range start names it). */
 function controlMayChange(control: XmlElement): boolean {
   if (control.name === 'w:sdt' && proposedId(control) !== null) return true;
+  return boundaryStarts(control).length > 0;
+}
+
+/** The tracked boundary range starts that bound a control (inside it, or right before it). */
+function boundaryStarts(control: XmlElement): XmlElement[] {
   const inner = control.name === 'w:sdt' ? control.first('w:sdtContent') : control;
   const candidates: XmlElement[] = [...(inner?.elements() ?? [])];
   const siblings = control.parent?.children ?? [];
@@ -295,7 +376,7 @@ function controlMayChange(control: XmlElement): boolean {
     if (!CONTROL_RANGE.test(k.name)) break;
     candidates.push(k);
   }
-  return candidates.some((c) => CONTROL_RANGE.test(c.name) && c.name.endsWith('Start') && boundedBy(c) === control);
+  return candidates.filter((c) => CONTROL_RANGE.test(c.name) && c.name.endsWith('Start') && boundedBy(c) === control);
 }
 
 /** Block-level markup that may stand between two paragraphs and travels into the joined one. */

@@ -135,6 +135,22 @@ describe('joins a later decision settles, read on the baseline', () => {
     }
   });
 
+  it('a paragraph mark before a control with a tracked boundary takes its own formatting only when the control is unwrapped', () => {
+    const docx = minimalDocx(
+      `<w:p><w:pPr><w:rPr><w:del w:id="1" ${A}/><w:b/><w:rPrChange w:id="2" ${A}><w:rPr/></w:rPrChange></w:rPr></w:pPr>${r('before')}</w:p>` +
+        `<w:customXmlInsRangeStart w:id="3" ${A}/><w:sdt><w:sdtPr/><w:sdtContent><w:customXmlInsRangeEnd w:id="3"/>` +
+        `<w:p>${r('inside')}</w:p></w:sdtContent></w:sdt><w:p>${r('after')}</w:p>`,
+    );
+    // Rejecting the inserted boundary unwraps the control: the mark then joins forward.
+    expect(openDocx(docx).takers().get('c2')).toEqual([{ changeId: 'c1', removedOn: 'accept', when: { id: 'c3', on: 'reject' } }]);
+    for (const boundary of ['accept', 'reject'] as const) {
+      expectOrderFree(docx, { c1: 'accept', c2: 'reject', c3: boundary }, [['c1'], ['c2'], ['c3']]);
+    }
+    // The control stays: the mark does not join, and the formatting keeps the lawyer's verdict.
+    expect(trackStatesOf(docx, { c1: 'accept', c2: 'reject', c3: 'accept' }, [['c1', 'c2', 'c3']]).get('c2')).toBe('back');
+    expect(trackStatesOf(docx, { c1: 'accept', c2: 'reject', c3: 'reject' }, [['c1', 'c2', 'c3']]).get('c2')).toBe('in');
+  });
+
   it('a paragraph mark after a block of inserted paragraphs takes the properties of the paragraph before the block once it goes', () => {
     const docx = minimalDocx(
       `<w:p><w:pPr><w:jc w:val="center"/><w:pPrChange w:id="2" ${A}><w:pPr/></w:pPrChange></w:pPr>${r('before')}</w:p>` +
