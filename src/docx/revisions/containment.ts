@@ -107,10 +107,11 @@ function joinRemoves(block: XmlElement, own: XmlElement | null, on: 'accept' | '
   const out: Removal[] = forward && own ? [{ el: own, on, ...when(forward) }] : [];
   if (!backward || own?.first('w:sectPr')) return out;
   if (own && !forward && mayVanish(block)) out.push({ el: own, on, ...when(backward) });
-  for (const { p: before, through } of paragraphsMaybeBefore(block)) {
+  for (const { p: before, through, across } of paragraphsMaybeBefore(block)) {
     const beforePPr = before.first('w:pPr');
     if (!beforePPr || beforePPr.first('w:sectPr')) continue;
-    const conditions = [...(isAlways(backward) ? [] : [backward]), ...through.map((p) => path.markGoes(p))];
+    const settled = path.wayOf([across]);
+    const conditions = [backward, ...through.map((p) => path.markGoes(p)), ...(settled ? [settled] : [])].filter((c) => !isAlways(c));
     out.push({ el: beforePPr, on, keepsMarks: true, ...(conditions.length ? { when: allOf(conditions) } : {}) });
   }
   return out;

@@ -253,40 +253,55 @@ function firstBlockIn(container: XmlElement): XmlElement | null {
  * control or revision, what stands before it. A paragraph before it whose own mark is tracked
  * joins on with it when that mark goes too, so the one before that is reached `through` it.
  */
-export function paragraphsMaybeBefore(block: XmlElement): { p: XmlElement; through: XmlElement[] }[] {
-  const out: { p: XmlElement; through: XmlElement[] }[] = [];
-  const through: XmlElement[] = [];
+export function paragraphsMaybeBefore(block: XmlElement): ParagraphBefore[] {
+  const out: ParagraphBefore[] = [];
+  const path: JoinWay = { through: [], across: [] };
   let at = block;
   for (let depth = 0; depth < 32; depth++) {
     const container = at.parent;
     if (!container) return out;
     const kids = container.children;
-    if (!scanBackward(kids, kids.indexOf(at) - 1, through, out)) return out;
+    if (!scanBackward(kids, kids.indexOf(at) - 1, path, out)) return out;
     const holder = container.name === 'w:sdtContent' ? container.parent : container;
     if (!holder || !mayUnwrap(holder)) return out;
+    path.across.push(holder);
     at = holder;
   }
   return out;
 }
 
 /**
- * Collects paragraphs from kids[from] backward (see paragraphsMaybeBefore), adding to `through`
- * the paragraphs with a tracked mark it passes; true when the container's start was reached with
- * nothing settled in the way.
+ * How a backward join reaches a paragraph: `through` the paragraphs between whose marks go too,
+ * and `across` the controls and revisions around paragraphs that must be unwrapped or removed first.
  */
-function scanBackward(kids: readonly XmlNode[], from: number, through: XmlElement[], out: { p: XmlElement; through: XmlElement[] }[]): boolean {
+export interface JoinWay {
+  through: XmlElement[];
+  across: XmlElement[];
+}
+
+export interface ParagraphBefore extends JoinWay {
+  p: XmlElement;
+}
+
+/**
+ * Collects paragraphs from kids[from] backward (see paragraphsMaybeBefore), adding to the way the
+ * paragraphs with a tracked mark and the blocks that must settle it passes; true when the
+ * container's start was reached with nothing settled in the way.
+ */
+function scanBackward(kids: readonly XmlNode[], from: number, path: JoinWay, out: ParagraphBefore[]): boolean {
   for (let i = from; i >= 0; i--) {
     const k = kids[i]!;
     if (k.kind !== 1 || BETWEEN.has(k.name) || CONTROL_RANGE.test(k.name) || k.name.endsWith('Pr')) continue;
     if (k.name === 'w:p') {
-      out.push({ p: k, through: [...through] });
+      out.push({ p: k, through: [...path.through], across: [...path.across] });
       if (!markTracked(k)) return false;
-      through.push(k);
+      path.through.push(k);
       continue;
     }
     if (mayUnwrap(k)) {
+      path.across.push(k);
       const inner = k.name === 'w:sdt' ? k.first('w:sdtContent') : k;
-      if (inner) scanBackward(inner.children, inner.children.length - 1, [...through], out);
+      if (inner) scanBackward(inner.children, inner.children.length - 1, { through: [...path.through], across: [...path.across] }, out);
       continue;
     }
     if (k.name === 'w:tbl' && tableMayGo(k)) continue;
@@ -308,11 +323,14 @@ function mayUnwrap(el: XmlElement): boolean {
 
 /**
  * A paragraph first in its container, or that may become first (only blocks a later decision may
- * remove stand before it), whose content is empty or may all go: joining backward with nothing
- * before it, it disappears, its properties with it (joinBackward).
+ * remove stand before it), with a block after it, whose content is empty or may all go: joining
+ * backward with nothing before it, it disappears, its properties with it (joinBackward).
  */
 export function mayVanish(p: XmlElement): boolean {
   if (p.name !== 'w:p' || !mayBecomeFirst(p)) return false;
+  // Last in its story or cell, it keeps its mark (joinBackward): only a block after it lets it go.
+  const next = blockAfter(p);
+  if (!next || next.name === 'w:sectPr') return false;
   return mayEmpty(p) || p.elements().every((c) => c.name === 'w:pPr' || BETWEEN.has(c.name));
 }
 
