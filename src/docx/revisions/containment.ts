@@ -1,6 +1,6 @@
 import type { XmlElement } from '../xml/tree';
 import type { Change } from './changes';
-import { joinDirections, mayVanish, paragraphsMaybeBefore } from './joins';
+import { joinDirections, mayVanish, paragraphsMaybeBefore, type Step } from './joins';
 import { boundedBy, MOVE_TYPES, type Site, type SiteType } from './sites';
 
 /**
@@ -35,12 +35,12 @@ type Removal = { el: XmlElement; on: 'accept' | 'reject'; when?: GoneWhen; keeps
 /**
  * What a join waits on, as conditions: `markGoes`, when a paragraph's tracked mark goes (any of
  * its mark revisions decided the way that removes it); `wayOf`, when one of a join's ways
- * (joins.ts, Directions) is open: every control or revision around paragraphs on it decided
- * (either way: over-approximated, since which verdict unwraps is the engine's to say). Null: never.
+ * (joins.ts, Directions) is open: every control or revision around paragraphs on it unwrapped or
+ * removed as the way needs (SETTLES). Null: never.
  */
 interface JoinPath {
   markGoes(p: XmlElement): GoneWhen;
-  wayOf(ways: XmlElement[][]): GoneWhen | null;
+  wayOf(ways: Step[][]): GoneWhen | null;
 }
 
 /** The elements a site's decision removes, and on which verdict; none when no verdict removes anything of others. */
@@ -135,7 +135,18 @@ function isPartialMove(change: Change): boolean {
 /** A change that removes an element; `markOf` is the paragraph whose mark it is, for a mark. */
 type Remover = Taker & { markOf: XmlElement | null; keepsMarks?: true };
 
-const CONTROL_SETTLES_ON: Partial<Record<SiteType, 'accept' | 'reject'>> = { 'control-ins': 'reject', 'control-move-to': 'reject', 'control-del': 'accept', 'control-move-from': 'accept' };
+/** The verdict that unwraps a block (its content stays) and the one that removes it, by the site type of its revision (apply.ts). */
+const SETTLES: Partial<Record<SiteType, { unwrap?: 'accept' | 'reject'; remove?: 'accept' | 'reject' }>> = {
+  'control-ins': { unwrap: 'reject' },
+  'control-del': { unwrap: 'accept' },
+  'control-move-from': { remove: 'accept' },
+  'control-move-to': { remove: 'reject' },
+  proposed: { unwrap: 'accept', remove: 'reject' },
+  'run-ins': { unwrap: 'accept', remove: 'reject' },
+  'move-to': { unwrap: 'accept', remove: 'reject' },
+  'run-del': { unwrap: 'reject', remove: 'accept' },
+  'move-from': { unwrap: 'reject', remove: 'accept' },
+};
 
 const MARK_GOES_ON: Partial<Record<SiteType, 'accept' | 'reject'>> = { 'mark-del': 'accept', 'mark-move-from': 'accept', 'mark-ins': 'reject', 'mark-move-to': 'reject' };
 
@@ -171,21 +182,24 @@ function removersOf(changes: readonly Change[]): Map<XmlElement, Remover[]> {
     }
   }
   // The revisions that settle a block: a revision around paragraphs itself; a control's proposal or tracked boundary.
-  // A tracked boundary unwraps or removes its control one way (apply.ts, decideControlBoundary);
-  // a proposed control and a revision around paragraphs change either way.
-  const settlers = new Map<XmlElement, GoneWhen[]>();
+  // The verdicts that unwrap or remove a block (apply.ts): a tracked boundary unwraps or removes
+  // its control one way; a proposed control and a revision around paragraphs go one way or the other.
+  const settlers = new Map<XmlElement, { unwrap: GoneWhen[]; remove: GoneWhen[] }>();
   for (const change of changes) {
     for (const site of change.sites) {
-      const id = change.changeId;
-      const boundary = CONTROL_SETTLES_ON[site.type];
-      const block = boundary ? boundedBy(site.el) : site.el;
-      const ways: GoneWhen[] = boundary ? [{ id, on: boundary }] : [{ id, on: 'accept' }, { id, on: 'reject' }];
-      if (block) settlers.set(block, [...(settlers.get(block) ?? []), ...ways]);
+      const how = SETTLES[site.type];
+      if (!how) continue;
+      const block = site.type.startsWith('control-') ? boundedBy(site.el) : site.el;
+      if (!block) continue;
+      const entry = settlers.get(block) ?? { unwrap: [], remove: [] };
+      if (how.unwrap) entry.unwrap.push({ id: change.changeId, on: how.unwrap });
+      if (how.remove) entry.remove.push({ id: change.changeId, on: how.remove });
+      settlers.set(block, entry);
     }
   }
-  const settles = (block: XmlElement): GoneWhen => {
-    const ways = settlers.get(block);
-    return ways ? anyOf(ways) : ALWAYS;
+  const settles = (step: Step): GoneWhen => {
+    const entry = settlers.get(step.block);
+    return entry ? anyOf(entry[step.how]) : ALWAYS;
   };
   const path: JoinPath = {
     markGoes: (p) => anyOf(marks.get(p) ?? []),

@@ -173,7 +173,7 @@ export function joinDirections(block: XmlElement): Directions {
   const container = block.parent!;
   const control = container.name === 'w:sdtContent' ? container.parent : container.name === 'w:customXml' || MARK_REVISIONS.has(container.name) ? container : null;
   // At its container's end: backward; forward too once a control or revision it ends is unwrapped.
-  const forward = control && followerMayChange(block, null) ? through(control, directionsFrom(blockAfterOrEnd(control), 1)).forward : [];
+  const forward = control && followerMayChange(block, null) ? through(control, 'unwrap', directionsFrom(blockAfterOrEnd(control), 1)).forward : [];
   return { forward, backward: [[]] };
 }
 
@@ -183,16 +183,22 @@ export function joinDirections(block: XmlElement): Directions {
  * No way: it never goes so.
  */
 export interface Directions {
-  forward: XmlElement[][];
-  backward: XmlElement[][];
+  forward: Step[][];
+  backward: Step[][];
+}
+
+/** A control or revision around paragraphs a join's way needs unwrapped (its content stays) or removed (with its content). */
+export interface Step {
+  block: XmlElement;
+  how: 'unwrap' | 'remove';
 }
 
 const NEITHER: Directions = { forward: [], backward: [] };
 const either = (a: Directions, b: Directions): Directions => ({ forward: [...a.forward, ...b.forward], backward: [...a.backward, ...b.backward] });
-/** The ways of `d`, reached once `block` is unwrapped or removed. */
-const through = (block: XmlElement, d: Directions): Directions => ({
-  forward: d.forward.map((way) => [block, ...way]),
-  backward: d.backward.map((way) => [block, ...way]),
+/** The ways of `d`, reached once `block` is unwrapped or removed (`how`). */
+const through = (block: XmlElement, how: Step['how'], d: Directions): Directions => ({
+  forward: d.forward.map((way) => [{ block, how }, ...way]),
+  backward: d.backward.map((way) => [{ block, how }, ...way]),
 });
 
 /**
@@ -219,11 +225,14 @@ function directionsFrom(next: XmlElement | null, depth: number): Directions {
       const inner = next.name === 'w:sdt' ? next.first('w:sdtContent') : next;
       const unwrapped = inner ? directionsFrom(firstBlockIn(inner) ?? blockAfterOrEnd(next), depth + 1) : NEITHER;
       const removed = controlMayGo(next) ? directionsFrom(blockAfterOrEnd(next), depth + 1) : NEITHER;
-      return through(next, either(unwrapped, removed));
+      return either(through(next, 'unwrap', unwrapped), through(next, 'remove', removed));
     }
     default:
       if (!MARK_REVISIONS.has(next.name)) return NEITHER;
-      return through(next, either(directionsFrom(firstBlockIn(next) ?? blockAfterOrEnd(next), depth + 1), directionsFrom(blockAfterOrEnd(next), depth + 1)));
+      return either(
+        through(next, 'unwrap', directionsFrom(firstBlockIn(next) ?? blockAfterOrEnd(next), depth + 1)),
+        through(next, 'remove', directionsFrom(blockAfterOrEnd(next), depth + 1)),
+      );
   }
 }
 
@@ -264,7 +273,7 @@ export function paragraphsMaybeBefore(block: XmlElement): ParagraphBefore[] {
     if (!scanBackward(kids, kids.indexOf(at) - 1, path, out)) return out;
     const holder = container.name === 'w:sdtContent' ? container.parent : container;
     if (!holder || !mayUnwrap(holder)) return out;
-    path.across.push(holder);
+    path.across.push({ block: holder, how: 'unwrap' });
     at = holder;
   }
   return out;
@@ -276,7 +285,7 @@ export function paragraphsMaybeBefore(block: XmlElement): ParagraphBefore[] {
  */
 export interface JoinWay {
   through: XmlElement[];
-  across: XmlElement[];
+  across: Step[];
 }
 
 export interface ParagraphBefore extends JoinWay {
@@ -299,9 +308,10 @@ function scanBackward(kids: readonly XmlNode[], from: number, path: JoinWay, out
       continue;
     }
     if (mayUnwrap(k)) {
-      path.across.push(k);
+      // Unwrapped, its last paragraph comes before; removed, what stands before it.
       const inner = k.name === 'w:sdt' ? k.first('w:sdtContent') : k;
-      if (inner) scanBackward(inner.children, inner.children.length - 1, { through: [...path.through], across: [...path.across] }, out);
+      if (inner) scanBackward(inner.children, inner.children.length - 1, { through: [...path.through], across: [...path.across, { block: k, how: 'unwrap' }] }, out);
+      path.across.push({ block: k, how: 'remove' });
       continue;
     }
     if (k.name === 'w:tbl' && tableMayGo(k)) continue;
