@@ -273,6 +273,8 @@ export function paragraphsMaybeBefore(block: XmlElement): ParagraphBefore[] {
     if (!scanBackward(kids, kids.indexOf(at) - 1, path, out)) return out;
     const holder = container.name === 'w:sdtContent' ? container.parent : container;
     if (!holder || !mayUnwrap(holder)) return out;
+    // Ending the block it leaves: unwrapped, what follows the block decides, and a paragraph there takes the join forward.
+    if (blockAfter(at) === null && directionsFrom(blockAfterOrEnd(holder), 1).backward.length === 0) return out;
     path.across.push({ block: holder, how: 'unwrap' });
     at = holder;
   }

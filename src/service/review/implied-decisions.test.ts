@@ -152,6 +152,20 @@ describe('joins a later decision settles, read on the baseline', () => {
     expect(trackStatesOf(docx, { c1: 'accept', c2: 'reject', c3: 'reject' }, [['c1', 'c2', 'c3']]).get('c2')).toBe('in');
   });
 
+  it('a paragraph mark at the end of a control followed by a paragraph never reaches the paragraph before the control', () => {
+    const docx = minimalDocx(
+      `<w:p><w:pPr><w:jc w:val="center"/><w:pPrChange w:id="2" ${A}><w:pPr/></w:pPrChange></w:pPr>${r('before')}</w:p>` +
+        `<w:customXmlDelRangeStart w:id="3" ${A}/><w:sdt><w:sdtPr/><w:sdtContent><w:customXmlDelRangeEnd w:id="3"/>` +
+        `<w:p><w:pPr><w:rPr><w:del w:id="1" ${A}/></w:rPr></w:pPr>${r('inside')}</w:p></w:sdtContent></w:sdt><w:p>${r('after')}</w:p>`,
+    );
+    // Unwrapped (its deleted boundary accepted), the mark joins forward into "after"; kept, it does not join.
+    expect(openDocx(docx).takers().get('c2')).toBeUndefined();
+    for (const boundary of ['accept', 'reject'] as const) {
+      expect(trackStatesOf(docx, { c1: 'accept', c2: 'reject', c3: boundary }, [['c1', 'c2', 'c3']]).get('c2')).toBe('back');
+      expectOrderFree(docx, { c1: 'accept', c2: 'reject', c3: boundary }, [['c1'], ['c2'], ['c3']]);
+    }
+  });
+
   it('a paragraph mark after a block of inserted paragraphs takes the properties of the paragraph before the block once it goes', () => {
     const docx = minimalDocx(
       `<w:p><w:pPr><w:jc w:val="center"/><w:pPrChange w:id="2" ${A}><w:pPr/></w:pPrChange></w:pPr>${r('before')}</w:p>` +
