@@ -120,8 +120,7 @@ function main(): void {
   // What the service reads once per draft, on its baseline, for the track (decision-facts.ts):
   // on the first batch, and on the first batch an instance sees of a draft after that.
   const facts = time(7, () => {
-    doc.takers();
-    doc.goneWhen();
+    doc.containment();
     doc.goneAs();
   });
   console.log(`decision facts (takers, moot conditions; once per draft and instance): ${facts.toFixed(0)} ms on the open draft`);

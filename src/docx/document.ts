@@ -2,7 +2,7 @@ import type { Revision } from '../contract/revision';
 import { DocxPackage, type OpenOptions } from './package/package';
 import { applyToScans, type Decision } from './revisions/apply';
 import { groupChanges, type Change } from './revisions/changes';
-import { goneAs, goneWhenOf, takersOf, type GoneWhen, type Taker } from './revisions/containment';
+import { containmentOf, goneAs, goneWhenOf, takersOf, type GoneWhen, type Taker } from './revisions/containment';
 import { assignUniqueIds } from './revisions/ids';
 import type { Comment } from '../contract/comments';
 import { DocComments, type CommentTarget } from './comments/comments';
@@ -97,6 +97,11 @@ export class OpenDocx {
    */
   goneWhen(): Map<string, GoneWhen> {
     return goneWhenOf(this.changes);
+  }
+
+  /** takers() and goneWhen() together, reading once what each decision removes. */
+  containment(): { takers: Map<string, Taker[]>; goneWhen: Map<string, GoneWhen> } {
+    return containmentOf(this.changes);
   }
 
   /** For each change, the verdict its disappearance amounts to when nothing named or took it. */

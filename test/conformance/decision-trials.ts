@@ -16,7 +16,7 @@
  */
 import { listRevisions, openDocx } from '../../src/docx/index';
 import { factsOf } from '../../src/service/review/decision-facts';
-import { batchVerdicts, namedVerdicts } from '../../src/service/review/implied-decisions';
+import { batchVerdicts, namedVerdicts, recordOf } from '../../src/service/review/implied-decisions';
 import { effectiveState, type DecidedChange } from '../../src/service/review/track-projection';
 import { partsOf } from '../support/docx-files';
 import { simulateDecisions, type Verdict } from './decision-simulation';
@@ -177,7 +177,7 @@ function trackStates(bytes: Uint8Array, verdicts: ReadonlyMap<string, Verdict>, 
     doc.apply({ accept, reject });
     const named = new Map<string, 'in' | 'back'>([...accept.map((id) => [id, 'in'] as const), ...reject.map((id) => [id, 'back'] as const)]);
     for (const [id, v] of batchVerdicts(revisions, named, new Set(doc.changeIds()), facts, namedVerdicts(decided))) {
-      decided.set(id, { state: v.verdict, kind: null, textPreview: '', author: null, decidedAt: '', decidedByUserId: null, after: null, ...(v.takenBy.length ? { takenBy: v.takenBy } : {}), ...(v.implied ? { implied: true } : {}), ...(v.moot ?? {}) });
+      decided.set(id, { ...recordOf(v), kind: null, textPreview: '', author: null, decidedAt: '', decidedByUserId: null, after: null });
     }
   }
   return new Map([...decided.keys()].map((id) => [id, effectiveState(decided, id)]));

@@ -34,13 +34,15 @@ type Removal = { el: XmlElement; on: 'accept' | 'reject'; when?: GoneWhen; keeps
 
 /**
  * What a join waits on, as conditions: `markGoes`, when a paragraph's tracked mark goes (any of
- * its mark revisions decided the way that removes it); `wayOf`, when one of a join's ways
+ * its mark revisions decided the way that removes it); `along`, when one of a join's ways
  * (joins.ts, Directions) is open: every control or revision around paragraphs on it unwrapped or
- * removed as the way needs (SETTLES). Null: never.
+ * removed as the way needs (SETTLES); `wayOf`, when any of several is. Null: never.
  */
 interface JoinPath {
   markGoes(p: XmlElement): GoneWhen;
-  wayOf(ways: Step[][]): GoneWhen | null;
+  /** When every block on one way is settled as it needs (none: always). */
+  along(way: readonly Step[]): GoneWhen;
+  wayOf(ways: readonly Step[][]): GoneWhen | null;
 }
 
 /** The elements a site's decision removes, and on which verdict; none when no verdict removes anything of others. */
@@ -110,8 +112,7 @@ function joinRemoves(block: XmlElement, own: XmlElement | null, on: 'accept' | '
   for (const { p: before, through, across } of paragraphsMaybeBefore(block)) {
     const beforePPr = before.first('w:pPr');
     if (!beforePPr || beforePPr.first('w:sectPr')) continue;
-    const settled = path.wayOf([across]);
-    const conditions = [backward, ...through.map((p) => path.markGoes(p)), ...(settled ? [settled] : [])].filter((c) => !isAlways(c));
+    const conditions = [backward, ...through.map((p) => path.markGoes(p)), path.along(across)].filter((c) => !isAlways(c));
     out.push({ el: beforePPr, on, keepsMarks: true, ...(conditions.length ? { when: allOf(conditions) } : {}) });
   }
   return out;
@@ -173,27 +174,23 @@ function travelsWith(remover: Remover, site: Site): boolean {
  */
 function removersOf(changes: readonly Change[]): Map<XmlElement, Remover[]> {
   const removing = new Map<XmlElement, Remover[]>();
+  // Which verdicts take each tracked mark away, and which unwrap or remove each block (apply.ts):
+  // a tracked boundary unwraps or removes its control one way; a proposed control and a revision
+  // around paragraphs go one way or the other.
   const marks = new Map<XmlElement, GoneWhen[]>();
-  for (const change of changes) {
-    for (const site of change.sites) {
-      const on = MARK_GOES_ON[site.type];
-      const p = markOf(site);
-      if (on && p) marks.set(p, [...(marks.get(p) ?? []), { id: change.changeId, on }]);
-    }
-  }
-  // The revisions that settle a block: a revision around paragraphs itself; a control's proposal or tracked boundary.
-  // The verdicts that unwrap or remove a block (apply.ts): a tracked boundary unwraps or removes
-  // its control one way; a proposed control and a revision around paragraphs go one way or the other.
   const settlers = new Map<XmlElement, { unwrap: GoneWhen[]; remove: GoneWhen[] }>();
   for (const change of changes) {
     for (const site of change.sites) {
+      const id = change.changeId;
+      const markOn = MARK_GOES_ON[site.type];
+      const p = markOf(site);
+      if (markOn && p) marks.set(p, [...(marks.get(p) ?? []), { id, on: markOn }]);
       const how = SETTLES[site.type];
-      if (!how) continue;
-      const block = site.type.startsWith('control-') ? boundedBy(site.el) : site.el;
-      if (!block) continue;
+      const block = how && (site.type.startsWith('control-') ? boundedBy(site.el) : site.el);
+      if (!how || !block) continue;
       const entry = settlers.get(block) ?? { unwrap: [], remove: [] };
-      if (how.unwrap) entry.unwrap.push({ id: change.changeId, on: how.unwrap });
-      if (how.remove) entry.remove.push({ id: change.changeId, on: how.remove });
+      if (how.unwrap) entry.unwrap.push({ id, on: how.unwrap });
+      if (how.remove) entry.remove.push({ id, on: how.remove });
       settlers.set(block, entry);
     }
   }
@@ -201,13 +198,17 @@ function removersOf(changes: readonly Change[]): Map<XmlElement, Remover[]> {
     const entry = settlers.get(step.block);
     return entry ? anyOf(entry[step.how]) : ALWAYS;
   };
+  const along = (way: readonly Step[]): GoneWhen => {
+    const conditions = way.map(settles).filter((c) => !isAlways(c));
+    return conditions.length ? allOf(conditions) : ALWAYS;
+  };
   const path: JoinPath = {
     markGoes: (p) => anyOf(marks.get(p) ?? []),
+    along,
     wayOf: (ways) => {
       if (!ways.length) return null;
-      if (ways.some((way) => way.length === 0)) return ALWAYS;
-      const each = ways.map((way) => way.map(settles).filter((c) => !isAlways(c)));
-      return each.some((c) => c.length === 0) ? ALWAYS : anyOf(each.map(allOf));
+      const each = ways.map(along);
+      return each.some(isAlways) ? ALWAYS : anyOf(each);
     },
   };
   for (const change of changes) {
@@ -227,8 +228,7 @@ function removersOf(changes: readonly Change[]): Map<XmlElement, Remover[]> {
  * every site lies inside one element a taker removes count (a move with one half in a rejected
  * row is not taken: its other half stays, and the move with it; nor is what is left of a move).
  */
-export function takersOf(changes: readonly Change[]): Map<string, Taker[]> {
-  const removing = removersOf(changes);
+export function takersOf(changes: readonly Change[], removing = removersOf(changes)): Map<string, Taker[]> {
   const out = new Map<string, Taker[]>();
   if (!removing.size) return out;
   for (const change of changes) {
@@ -237,7 +237,7 @@ export function takersOf(changes: readonly Change[]): Map<string, Taker[]> {
     for (const site of change.sites) {
       const mine: Taker[] = [];
       for (let p = site.el.parent; p; p = p.parent) {
-        // A paragraph mark whose paragraph joins another travels with it: no mark takes a mark.
+        // A paragraph mark whose paragraph joins another travels with it (travelsWith).
         for (const t of removing.get(p) ?? []) {
           if (t.changeId !== change.changeId && !travelsWith(t, site)) mine.push({ changeId: t.changeId, removedOn: t.removedOn, ...(t.when ? { when: t.when } : {}) });
         }
@@ -291,8 +291,7 @@ export function holds(condition: GoneWhen, verdictOf: (id: string) => 'accept' |
  * decided in the same batch as (or before) the decisions that take it away is shown the way a
  * change that vanished as their side effect is (goneAs), whichever order they came in.
  */
-export function goneWhenOf(changes: readonly Change[]): Map<string, GoneWhen> {
-  const removing = removersOf(changes);
+export function goneWhenOf(changes: readonly Change[], removing = removersOf(changes)): Map<string, GoneWhen> {
   const out = new Map<string, GoneWhen>();
   if (!removing.size) return out;
   for (const change of changes) {
@@ -313,6 +312,12 @@ export function goneWhenOf(changes: readonly Change[]): Map<string, GoneWhen> {
     if (!isNever(condition)) out.set(self, condition);
   }
   return out;
+}
+
+/** Both takersOf and goneWhenOf, from one reading of what each decision removes. */
+export function containmentOf(changes: readonly Change[]): { takers: Map<string, Taker[]>; goneWhen: Map<string, GoneWhen> } {
+  const removing = removersOf(changes);
+  return { takers: takersOf(changes, removing), goneWhen: goneWhenOf(changes, removing) };
 }
 
 const GONE_AS_REJECTED: ReadonlySet<SiteType> = new Set(['run-ins', 'move-to', 'mark-ins', 'mark-move-to', 'row-ins', 'cell-ins', 'num-ins', 'proposed']);

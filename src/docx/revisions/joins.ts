@@ -126,7 +126,7 @@ function joinUnsettled(p: XmlElement): boolean {
   let previous: XmlElement | null = null;
   for (let i = kids.indexOf(p) - 1; i >= 0 && !previous; i--) {
     const k = kids[i]!;
-    if (k.kind === 1 && !BETWEEN.has(k.name) && !CONTROL_RANGE.test(k.name) && !k.name.endsWith('Pr')) previous = k;
+    if (isBlock(k)) previous = k;
   }
   if (previous && previous.name !== 'w:p' && blockMayChange(previous)) return true;
   return !previous && next?.name === 'w:tbl' && mayEmpty(p);
@@ -145,10 +145,19 @@ function blockAfter(block: XmlElement): XmlElement | null {
 /** Whether what follows `block` (`next`, or its container's end) may still be removed or unwrapped. */
 function followerMayChange(block: XmlElement, next: XmlElement | null): boolean {
   if (next) return blockMayChange(next);
-  const container = block.parent!;
-  if (MARK_REVISIONS.has(container.name)) return true;
-  const control = container.name === 'w:sdtContent' ? container.parent : container.name === 'w:customXml' ? container : null;
-  return !!control && controlMayChange(control);
+  const enclosing = enclosingBlock(block.parent!);
+  return !!enclosing && mayUnwrap(enclosing);
+}
+
+/** The control or revision around paragraphs whose content `container` is (an sdt's w:sdtContent, a w:customXml, a w:ins/w:del around blocks), if any. */
+function enclosingBlock(container: XmlElement): XmlElement | null {
+  if (container.name === 'w:sdtContent') return container.parent;
+  return container.name === 'w:customXml' || MARK_REVISIONS.has(container.name) ? container : null;
+}
+
+/** A block of a container: an element other than range markers and the container's own properties. */
+function isBlock(k: XmlNode): k is XmlElement {
+  return k.kind === 1 && !BETWEEN.has(k.name) && !CONTROL_RANGE.test(k.name) && !k.name.endsWith('Pr');
 }
 
 /**
@@ -170,10 +179,9 @@ function blockMayChange(block: XmlElement): boolean {
 export function joinDirections(block: XmlElement): Directions {
   const next = blockAfter(block);
   if (next !== null) return directionsFrom(next, 0);
-  const container = block.parent!;
-  const control = container.name === 'w:sdtContent' ? container.parent : container.name === 'w:customXml' || MARK_REVISIONS.has(container.name) ? container : null;
   // At its container's end: backward; forward too once a control or revision it ends is unwrapped.
-  const forward = control && followerMayChange(block, null) ? through(control, 'unwrap', directionsFrom(blockAfterOrEnd(control), 1)).forward : [];
+  const control = enclosingBlock(block.parent!);
+  const forward = control && mayUnwrap(control) ? through(control, 'unwrap', directionsFrom(blockAfterOrEnd(control), 1)).forward : [];
   return { forward, backward: [[]] };
 }
 
@@ -240,17 +248,13 @@ function directionsFrom(next: XmlElement | null, depth: number): Directions {
 function blockAfterOrEnd(block: XmlElement): XmlElement | null {
   const after = blockAfter(block);
   if (after) return after;
-  const container = block.parent!;
-  const control = container.name === 'w:sdtContent' ? container.parent : MARK_REVISIONS.has(container.name) || container.name === 'w:customXml' ? container : null;
+  const control = enclosingBlock(block.parent!);
   return control && control.parent ? blockAfterOrEnd(control) : null;
 }
 
 /** The first block of a container (range markers passed over). */
 function firstBlockIn(container: XmlElement): XmlElement | null {
-  for (const k of container.children) {
-    if (k.kind === 1 && !BETWEEN.has(k.name) && !CONTROL_RANGE.test(k.name) && !k.name.endsWith('Pr')) return k;
-  }
-  return null;
+  return container.children.find(isBlock) ?? null;
 }
 
 /**
@@ -271,7 +275,7 @@ export function paragraphsMaybeBefore(block: XmlElement): ParagraphBefore[] {
     if (!container) return out;
     const kids = container.children;
     if (!scanBackward(kids, kids.indexOf(at) - 1, path, out)) return out;
-    const holder = container.name === 'w:sdtContent' ? container.parent : container;
+    const holder = enclosingBlock(container);
     if (!holder || !mayUnwrap(holder)) return out;
     // Ending the block it leaves: unwrapped, what follows the block decides, and a paragraph there takes the join forward.
     if (blockAfter(at) === null && directionsFrom(blockAfterOrEnd(holder), 1).backward.length === 0) return out;
@@ -302,7 +306,7 @@ export interface ParagraphBefore extends JoinWay {
 function scanBackward(kids: readonly XmlNode[], from: number, path: JoinWay, out: ParagraphBefore[]): boolean {
   for (let i = from; i >= 0; i--) {
     const k = kids[i]!;
-    if (k.kind !== 1 || BETWEEN.has(k.name) || CONTROL_RANGE.test(k.name) || k.name.endsWith('Pr')) continue;
+    if (!isBlock(k)) continue;
     if (k.name === 'w:p') {
       out.push({ p: k, through: [...path.through], across: [...path.across] });
       if (!markTracked(k)) return false;
@@ -351,8 +355,7 @@ function mayBecomeFirst(p: XmlElement): boolean {
   const kids = p.parent!.children;
   for (let i = kids.indexOf(p) - 1; i >= 0; i--) {
     const k = kids[i]!;
-    if (k.kind !== 1 || BETWEEN.has(k.name) || CONTROL_RANGE.test(k.name) || k.name.endsWith('Pr')) continue;
-    if (!mayUnwrap(k) && !(k.name === 'w:tbl' && tableMayGo(k))) return false;
+    if (isBlock(k) && !mayUnwrap(k) && !(k.name === 'w:tbl' && tableMayGo(k))) return false;
   }
   return true;
 }

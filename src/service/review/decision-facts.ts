@@ -23,7 +23,7 @@ export interface DecisionFacts {
 }
 
 export function factsOf(doc: OpenDocx): DecisionFacts {
-  return { ids: new Set(doc.changeIds()), takers: doc.takers(), goneWhen: doc.goneWhen(), goneAs: doc.goneAs() };
+  return { ids: new Set(doc.changeIds()), ...doc.containment(), goneAs: doc.goneAs() };
 }
 
 /** The baseline's facts, with the current draft's for the changes the baseline does not hold. */

@@ -1,7 +1,7 @@
 import type { Revision } from '../../contract/revision';
-import { goneWhenHolds, goneWhenMentions } from '../../docx';
+import { goneWhenHolds } from '../../docx';
 import type { DecisionFacts } from './decision-facts';
-import type { DecidedChange, TakenBy } from './track-projection';
+import { removesToo, type DecidedChange, type TakenBy } from './track-projection';
 
 /**
  * What one batch decided: the changes it names, and the changes it took with them without
@@ -40,9 +40,10 @@ export function batchVerdicts(
   const state = (verdict: 'accept' | 'reject' | undefined): 'in' | 'back' => (verdict === 'accept' ? 'in' : 'back');
   const toVerdict = (s: 'in' | 'back' | undefined) => (s === undefined ? undefined : s === 'in' ? 'accept' as const : 'reject' as const);
   const verdictOf = (id: string) => named.get(id) ?? namedBefore.get(id);
+  const takenByOf = (id: string) => (facts.takers.get(id) ?? []).map((t): TakenBy => ({ id: t.changeId, on: state(t.removedOn), ...(t.when ? { when: t.when } : {}) }));
   for (const revision of revisions) {
     const id = revision.change_id;
-    const takenBy = (facts.takers.get(id) ?? []).map((t): TakenBy => ({ id: t.changeId, on: state(t.removedOn), ...(t.when ? { when: t.when } : {}) }));
+    const takenBy = takenByOf(id);
     const goneWhen = facts.goneWhen.get(id);
     const moot = goneWhen ? { goneWhen, goneAs: state(facts.goneAs.get(id)) } : undefined;
     const verdict = named.get(id);
@@ -51,16 +52,18 @@ export function batchVerdicts(
       continue;
     }
     if (remaining.has(id)) continue;
-    // Two changes that take each other (two revisions of one mark) never count for each other (track-projection.ts).
-    const mutual = (t: TakenBy) => {
-      const back = facts.goneWhen.get(t.id);
-      return (facts.takers.get(t.id) ?? []).some((b) => b.changeId === id) || (back !== undefined && goneWhenMentions(back, id));
-    };
+    // Two changes that remove each other never count for each other (track-projection.ts, removesToo).
+    const mutual = (t: TakenBy) => removesToo({ takenBy: takenByOf(t.id), goneWhen: facts.goneWhen.get(t.id) }, id);
     const taker = [...takenBy].reverse().find((t) => !mutual(t) && verdictOf(t.id) === t.on && (!t.when || goneWhenHolds(t.when, (other) => toVerdict(verdictOf(other)))));
     // Gone with no taker named (its row lost its last cell, a move lost both halves): what its kind says.
     out.set(id, { verdict: taker?.on ?? state(facts.goneAs.get(id)), takenBy, implied: true, ...(moot ? { moot } : {}) });
   }
   return out;
+}
+
+/** What the log records of a batch's verdict on a change (with who decided it, when and where it sits, added by the caller). */
+export function recordOf(v: BatchVerdict): Pick<DecidedChange, 'state' | 'takenBy' | 'implied' | 'goneWhen' | 'goneAs'> {
+  return { state: v.verdict, ...(v.takenBy.length ? { takenBy: v.takenBy } : {}), ...(v.implied ? { implied: true as const } : {}), ...(v.moot ?? {}) };
 }
 
 /** The verdicts named (not implied) by the batches still in effect. */

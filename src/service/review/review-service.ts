@@ -15,7 +15,7 @@ import { commentProblem, commentsToReplay } from './comment-problems';
 import { addThreadsToEdits, performCommentOp, type CommentOp } from './comment-ops';
 import { appendLogEntry, loadLog, loadProposals, recordProposals, type NewLogEntry, type StoredLogEntry } from './decision-log';
 import { DraftQueue } from './draft-queue';
-import { batchVerdicts, namedVerdicts } from './implied-decisions';
+import { batchVerdicts, namedVerdicts, recordOf } from './implied-decisions';
 import { ByteBudgetLru } from './byte-budget-lru';
 import { baselineSha, factsBytes, factsOf, withNewChanges, type DecisionFacts } from './decision-facts';
 import { recordedResult, recordResult, type IdempotentRequest, type RecordedKey } from './idempotency';
@@ -171,15 +171,15 @@ export class ReviewService {
       const now = new Date().toISOString();
       const decided: Record<string, DecidedChange> = {};
       const withdrawn: Record<string, string | null> = {};
-      for (const [id, { verdict, takenBy, implied, moot }] of verdicts) {
+      for (const [id, verdict] of verdicts) {
         if (!request.recordDecision) {
           withdrawn[id] = anchors.get(id) ?? null;
           continue;
         }
         const item = byId.get(id)!;
         decided[id] = {
-          state: verdict, kind: item.kind ?? null, textPreview: item.textPreview ?? '', author: item.author ?? null,
-          decidedAt: now, decidedByUserId: actor.userId, after: anchors.get(id) ?? null, ...(takenBy.length ? { takenBy } : {}), ...(implied ? { implied } : {}), ...(moot ?? {}),
+          ...recordOf(verdict), kind: item.kind ?? null, textPreview: item.textPreview ?? '', author: item.author ?? null,
+          decidedAt: now, decidedByUserId: actor.userId, after: anchors.get(id) ?? null,
           date: revisionById.get(id)?.date ?? null, justification: item.justification ?? null,
         };
       }

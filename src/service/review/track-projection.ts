@@ -63,7 +63,7 @@ export function effectiveState(decided: ReadonlyMap<string, DecidedChange>, id: 
   for (;;) {
     const outer = [...(current.takenBy ?? [])].reverse().find((t) => {
       const taker = decided.get(t.id);
-      if (!taker || seen.has(t.id) || takes(taker, currentId)) return false;
+      if (!taker || seen.has(t.id) || removesToo(taker, currentId)) return false;
       if (t.when && !goneWhenHolds(t.when, (other) => verdictOf(decided.get(other)))) return false;
       if (!taker.implied) return (mootState(decided, taker, seen) ?? taker.state) === t.on;
       // Taken itself: it counts unless what removed it was this chain's own decision.
@@ -83,7 +83,7 @@ export function effectiveState(decided: ReadonlyMap<string, DecidedChange>, id: 
  * of `id`, the two remove each other (two revisions of one mark; an inserted row and its only
  * cell, deleted).
  */
-const takes = (change: DecidedChange, id: string): boolean =>
+export const removesToo = (change: Pick<DecidedChange, 'takenBy' | 'goneWhen'>, id: string): boolean =>
   (change.takenBy ?? []).some((t) => t.id === id) || (change.goneWhen !== undefined && goneWhenMentions(change.goneWhen, id));
 
 /**
