@@ -41,6 +41,14 @@ export const Revision = z.object({
         'consecutive in document order, by the same author at the same date, with no untracked content between them (a deletion ' +
         'beside an insertion, a paragraph\'s text and its mark, a row with its content). A change alone is a group of its own.',
     ),
+  clause: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      'The list label of the paragraph the change is in, as Word shows it, with the levels above it that the label does not repeat ' +
+        '("7.3(a)"); null when that paragraph is not numbered (or is a bullet).',
+    ),
   group_summary: z
     .string()
     .optional()

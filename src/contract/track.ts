@@ -22,6 +22,8 @@ export const TrackItem = z.object({
   documentWide: z.literal(true).optional().describe('A change in the styles or numbering parts (open entries): no place in the text.'),
   group: z.string().optional()
     .describe('The edit this change belongs to (the revision\'s `group`: its first member\'s change id); a decided entry keeps the group it was decided in.'),
+  clause: z.string().nullable().optional()
+    .describe('The revision\'s `clause`: the list label of its paragraph as Word shows it ("7.3(a)"); null when not numbered. Decided entries keep the clause they had.'),
   groupSummary: z.string().optional().describe('How the whole group reads (the revision\'s `group_summary`), the same on every member.'),
 });
 export type TrackItem = z.infer<typeof TrackItem>;
