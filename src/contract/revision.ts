@@ -33,6 +33,13 @@ export const Revision = z.object({
     .literal(true)
     .optional()
     .describe('Present on changes in the styles or numbering parts: they apply to the whole document and have no place in its text.'),
+  move: z
+    .literal(true)
+    .optional()
+    .describe(
+      'Present on a move: one change made of both halves (where the text was and where it is; kind delete when the source comes ' +
+        'first, insert when the destination does). Deciding it decides both. Shown as one "Move" entry.',
+    ),
   group: z
     .string()
     .optional()

@@ -15,7 +15,7 @@ import { addCommentRangeMarks } from './comments/render-marks';
 import type { NewComment } from './comments/parts';
 import { CommentIndex } from './revisions/justification';
 import { previewOf } from './revisions/preview';
-import { scanPart, type PartScan } from './revisions/sites';
+import { MOVE_TYPES, scanPart, type PartScan } from './revisions/sites';
 import { buildRenderOverlay } from './render/variant';
 import { writeRedlinesIn, type RedlineEdit, type RedlineOptions, type RedlineResult } from './redline/write';
 
@@ -87,6 +87,7 @@ export class OpenDocx {
         justification: opts.justifications?.get(c.changeId) ?? comments.justificationOf(lead),
         // Styles and numbering changes have no place in the text (and no bookmark in the render variant).
         ...(lead.role === 'styles' || lead.role === 'numbering' ? { document_wide: true as const } : {}),
+        ...(c.sites.some((s) => MOVE_TYPES.has(s.type)) ? { move: true as const } : {}),
         group: group.id,
         group_summary: group.summary,
         clause: clauseOf(lead.el),
