@@ -249,11 +249,14 @@ function summaryOf(members: readonly Change[]): string {
   let older = '';
   let newer = '';
   const rows = { ins: 0, del: 0 };
+  const rowText: string[] = [];
   let marks = 0;
   for (const m of members) {
     for (const s of m.sites) {
-      if (s.type === 'row-ins') rows.ins++;
-      else if (s.type === 'row-del') rows.del++;
+      if (s.type === 'row-ins' || s.type === 'row-del') {
+        rows[s.type === 'row-ins' ? 'ins' : 'del']++;
+        rowText.push(visibleText(s.el.parent!.parent!)); // the row's cells, a space between paragraphs
+      }
       else if (s.type === 'run-ins' || s.type === 'field-code-ins') newer += visibleText(s.el);
       else if (s.type === 'run-del' || s.type === 'field-code-del') older += visibleText(s.el);
       else if (isMark(s)) {
@@ -267,7 +270,7 @@ function summaryOf(members: readonly Change[]): string {
   if (rows.ins || rows.del) {
     const noun = (count: number) => (count === 1 ? 'row' : `${count} rows`);
     const parts = [rows.del ? `Deleted ${noun(rows.del)}` : '', rows.ins ? `Inserted ${noun(rows.ins)}` : ''].filter(Boolean).join(', ');
-    const text = rows.ins && !rows.del ? n : o || n;
+    const text = quote(rowText.join(' '));
     return text ? `${parts}: ${text}` : parts;
   }
   if (o && n) return `Replaced ${o} with ${n}`;
