@@ -28,6 +28,7 @@ import {
 } from './account';
 import { CHANGES_HEADER, CompareBody, UntrackedPending, UntrackedReport } from './compare';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAY_HEADER } from './events';
+import { DocumentText, ReadingQuery } from './reading';
 import { DocumentRow, RenameUploadBody, UploadList, UploadListQuery } from './document';
 import { DecisionNoteBody } from './decision-note';
 import { REPORT_CSV_MEDIA_TYPE, REPORT_PDF_MEDIA_TYPE } from './report';
@@ -210,6 +211,11 @@ export const ROUTES = {
     method: 'GET', path: '/uploads/{uploadId}/content', access: 'session-or-api-key', bodyKind: 'none',
     summary: 'Download the .docx bytes.', status: 200, response: null,
     responseMediaType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  }),
+  readUploadText: route({
+    method: 'GET', path: '/uploads/{uploadId}/text', access: 'session-or-api-key', bodyKind: 'none', query: ReadingQuery,
+    summary: 'Read an upload (original, version, working draft or playbook) as blocks: paragraphs with their visible text, clause label, heading level and style, and tables of cells of blocks, in story order (body, headers, footers, footnotes, endnotes, comments), a page of top-level blocks at a time. In the markup view (the default for working drafts) each paragraph lists its tracked changes with offsets into its text, deleted text included; accepted and rejected read the text every change accepted or rejected gives (the default for other uploads is accepted). A cursor of a content that has since changed answers 409 stale_cursor.',
+    status: 200, response: DocumentText,
   }),
   renameUpload: route({
     method: 'PATCH', path: '/uploads/{uploadId}', access: 'session', bodyKind: 'json', body: RenameUploadBody,

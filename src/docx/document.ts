@@ -12,6 +12,8 @@ import { CommentIndex } from './revisions/justification';
 import { previewOf } from './revisions/preview';
 import { scanPart, type PartScan } from './revisions/sites';
 import { buildRenderOverlay } from './render/variant';
+import { readBlockIndex, readBlocks, type ReadInput } from './reading/blocks';
+import type { Block } from '../contract/reading';
 import { writeRedlinesIn, type RedlineEdit, type RedlineOptions, type RedlineResult } from './redline/write';
 
 /**
@@ -120,6 +122,29 @@ export class OpenDocx {
     return this;
   }
 
+  /**
+   * The document's blocks as it stands (reading/blocks.ts): every paragraph's visible text and,
+   * for tracked changes, where each lies in it, with the listing's author, date and group.
+   */
+  blocks(): Block[] {
+    const info = new Map(this.revisions().map((r) => [r.change_id, {
+      kind: r.kind, author: r.author ?? null, date: r.date ?? null,
+      ...('group' in r && typeof r.group === 'string' ? { group: r.group } : {}),
+    }]));
+    return readBlocks(this.readInput(info));
+  }
+
+  /** What the reader needs (the listing's facts of each change, where the caller wants them). */
+  private readInput(info: ReadInput['info']): ReadInput {
+    const stylesPart = this.pkg.relatedPart('http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles');
+    return {
+      scans: this.scans,
+      changes: this.changes,
+      styles: stylesPart && this.pkg.has(stylesPart) ? this.pkg.xml(stylesPart) : null,
+      info,
+    };
+  }
+
   /** The document's comments (threads, resolved state, the changes each covers). */
   comments(): Comment[] {
     return new DocComments(this.pkg).list(this.scans, this.changes, new CommentIndex(this.pkg));
@@ -153,7 +178,8 @@ export class OpenDocx {
   }
 
   writeRedlines(edits: readonly RedlineEdit[], opts: RedlineOptions): RedlineResult['changes'] {
-    const result = writeRedlinesIn(this.scans, edits, opts);
+    // Block ids and versions as the reader gives them (the listing's author, date and group play no part in either).
+    const result = writeRedlinesIn(this.scans, edits, opts, () => readBlockIndex(this.readInput(new Map())));
     this.rescan();
     return result.changes;
   }

@@ -21,7 +21,7 @@ const TABLE: Record<RouteName, Expectation> = {
   connectorConsent: 'own-only', listDraftProgress: 'own-only',
   connectorInteraction: 'public', // bound to the browser that started the authorization by a cookie
   // Routes naming one of A's resources: B gets 404, never 403 (no hint that it exists).
-  getUpload: 'not-found', downloadUpload: 'not-found', renameUpload: 'not-found', createVersion: 'not-found',
+  getUpload: 'not-found', downloadUpload: 'not-found', readUploadText: 'not-found', renameUpload: 'not-found', createVersion: 'not-found',
   startWorkingDraft: 'not-found', deleteSeries: 'not-found', deleteSeriesAlias: 'not-found', saveDraft: 'not-found',
   getReview: 'not-found', getRenderWindow: 'not-found', applyRevisions: 'not-found', undoRevisions: 'not-found', writeRedlines: 'not-found', reviewEvents: 'not-found',
   endSession: 'not-found', removeMember: 'not-found', revokeApiKey: 'not-found',
