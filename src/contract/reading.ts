@@ -47,15 +47,15 @@ export type ParagraphBlock = z.infer<typeof ParagraphBlock>;
 
 export interface TableCell { id: string; blocks: Block[]; changeIds?: string[] }
 export interface TableRow { id: string; cells: TableCell[]; changeIds?: string[] }
-export interface TableBlock { id: string; version: string; type: 'table'; story: Story; rows: TableRow[] }
+export interface TableBlock { id: string; version: string; type: 'table'; story: Story; rows: TableRow[]; changeIds?: string[] }
 export type Block = ParagraphBlock | TableBlock;
 
-const ChangeIdList = z.array(z.string()).optional().describe('Row or cell changes (inserted, deleted, merged, properties) on this row or cell.');
+const ChangeIdList = z.array(z.string()).optional().describe('Table, row or cell changes (inserted, deleted, merged, properties, grid) on this table, row or cell.');
 
 export const Block: z.ZodType<Block> = z.lazy(() => z.union([ParagraphBlock, TableBlockSchema]));
 const TableCellSchema: z.ZodType<TableCell> = z.lazy(() => z.object({ id: z.string(), blocks: z.array(Block), changeIds: ChangeIdList }));
 const TableRowSchema: z.ZodType<TableRow> = z.object({ id: z.string(), cells: z.array(TableCellSchema), changeIds: ChangeIdList });
-const TableBlockSchema: z.ZodType<TableBlock> = z.object({ id: blockId, version, type: z.literal('table'), story: Story, rows: z.array(TableRowSchema) });
+const TableBlockSchema: z.ZodType<TableBlock> = z.object({ id: blockId, version, type: z.literal('table'), story: Story, rows: z.array(TableRowSchema), changeIds: ChangeIdList });
 
 export const DEFAULT_READING_LIMIT = 200;
 export const MAX_READING_LIMIT = 1000;

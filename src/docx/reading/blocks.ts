@@ -40,12 +40,8 @@ const SEPARATOR_NOTES = new Set(['separator', 'continuationSeparator', 'continua
 /** Containers whose children are blocks, seen through (their content is the document's). */
 const BLOCK_WRAPPERS = new Set(['w:customXml', 'w:ins', 'w:del', 'w:moveTo', 'w:moveFrom']);
 
-/** Inline elements whose children are more inline content. */
-const INLINE_WRAPPERS = new Set(['w:ins', 'w:del', 'w:moveTo', 'w:moveFrom', 'w:hyperlink', 'w:smartTag', 'w:customXml', 'w:fldSimple', 'w:dir', 'w:bdo', 'w:sdt', 'w:sdtContent']);
-
 /** Site types that belong to the paragraph as a whole, not to a piece of its text. */
 const WHOLE_PARAGRAPH = new Set(['ppr-change', 'numbering-change', 'num-ins']);
-const AT_MARK = new Set(['mark-ins', 'mark-del', 'mark-move-from', 'mark-move-to', 'sectpr-change']);
 const ROW_SITES = new Set(['row-ins', 'row-del', 'trpr-change', 'tblprex-change']);
 const CELL_SITES = new Set(['cell-ins', 'cell-del', 'cell-merge', 'tcpr-change']);
 
@@ -75,6 +71,10 @@ class Reader {
   private readonly usedIds = new Set<string>();
   private readonly derivedCount = new Map<string, number>();
   readonly index = new Map<string, BlockRef>();
+  /** Revision markers met between blocks (tracked control boundaries): they sit at the start of the next paragraph. */
+  private pending: Change[] = [];
+  /** The paragraph read last, where markers after the last paragraph of a container go. */
+  private last: ParagraphBlock | null = null;
   /** Open complex fields of the story being read: true while in a field's code. */
   private fields: boolean[] = [];
 
@@ -126,6 +126,17 @@ class Reader {
         const content = child.first('w:sdtContent');
         if (content) this.container(content, story, this.within(child, around), out);
       } else if (BLOCK_WRAPPERS.has(child.name)) this.container(child, story, this.within(child, around), out);
+      else if (this.changeOf.has(child) && child.name !== 'w:sectPr') this.pending.push(this.changeOf.get(child)!);
+    }
+    // A revision marker after the last paragraph of its container (a control's end boundary) sits
+    // at the end of the paragraph before it.
+    if (this.pending.length && this.last) {
+      const last = this.last;
+      last.changes ??= [];
+      for (const change of this.pending) {
+        if (!last.changes.some((c) => c.change_id === change.changeId)) last.changes.push(blockChange(change, last.text.length, last.text.length, this.input.info));
+      }
+      this.pending = [];
     }
   }
 
@@ -157,8 +168,11 @@ class Reader {
         ...(rowChanges ? { changeIds: rowChanges } : {}),
       });
     });
-    const tableChanges = this.containerChanges.get(tbl) ?? [];
-    return { id, version: contentTag(JSON.stringify(rows) + tableChanges.join(',')), type: 'table', story, rows };
+    const tableChanges = this.containerChanges.get(tbl);
+    return {
+      id, version: contentTag(JSON.stringify(rows) + (tableChanges ?? []).join(',')), type: 'table', story, rows,
+      ...(tableChanges ? { changeIds: tableChanges } : {}),
+    };
   }
 
   private paragraph(p: XmlElement, story: Story, around: Change[], out: Block[]): void {
@@ -168,18 +182,19 @@ class Reader {
     this.inline(p, text, boxes);
     const pPr = p.first('w:pPr');
     if (pPr) {
-      for (const el of [pPr, ...(pPr.first('w:rPr') ? [pPr.first('w:rPr')!] : []), ...(pPr.first('w:numPr') ? [pPr.first('w:numPr')!] : [])]) {
-        for (const k of el.elements()) {
-          const change = this.changeOf.get(k);
-          if (!change) continue;
-          const site = change.sites.find((s) => s.el === k)!;
-          if (WHOLE_PARAGRAPH.has(site.type)) text.span(change, 0, text.length);
-          else if (AT_MARK.has(site.type)) text.span(change, text.length, text.length);
-        }
-      }
-      const sect = pPr.first('w:sectPr');
-      const sectChange = sect ? sect.elements().map((k) => this.changeOf.get(k)).find((c) => c) : undefined;
-      if (sectChange) text.span(sectChange, text.length, text.length);
+      // Changes of the paragraph itself: its properties or numbering span it; its mark, the mark's
+      // formatting and its section break sit at its end.
+      walkElements(pPr, (k) => {
+        const change = this.changeOf.get(k);
+        if (!change) return;
+        const site = change.sites.find((s) => s.el === k)!;
+        if (WHOLE_PARAGRAPH.has(site.type)) text.span(change, 0, text.length);
+        else text.span(change, text.length, text.length);
+      });
+    }
+    if (this.pending.length) {
+      for (const change of this.pending) text.span(change, 0, 0);
+      this.pending = [];
     }
     for (const change of around) text.exit(change);
     const styleId = pPr?.first('w:pStyle')?.attr('w:val') ?? null;
@@ -203,67 +218,66 @@ class Reader {
       ...(changes.length ? { changes } : {}),
     };
     out.push(block);
+    this.last = block;
     this.index.set(id, { el: p, version: block.version, text: block.text });
     for (const box of boxes) this.container(box, story, around, out);
   }
 
+  /**
+   * A paragraph's content in document order: text where Word shows text, and every revision
+   * element met on the way (a w:ins or w:del, a proposed control, a tracked control boundary, a
+   * run's formatting change) spans what lies inside it; an empty one marks its place.
+   */
   private inline(el: XmlElement, text: TextBuilder, boxes: XmlElement[]): void {
-    for (const child of el.elements()) {
-      const name = child.name;
-      if (name === 'w:r') this.run(child, text, boxes);
-      else if (name === 'w:pPr' || name === 'w:rPr') continue;
-      else if (INLINE_WRAPPERS.has(name)) {
-        const change = this.changeOf.get(child);
-        if (change) text.enter(change);
-        this.inline(child, text, boxes);
-        if (change) text.exit(change);
-      } else if (name === 'mc:AlternateContent') {
-        const choice = child.first('mc:Choice');
-        if (choice) this.inline(choice, text, boxes);
-      } else if (name === 'm:oMath' || name === 'm:oMathPara') {
-        text.add(mathText(child));
-      }
-    }
-  }
-
-  private run(r: XmlElement, text: TextBuilder, boxes: XmlElement[]): void {
-    const formatting = r.first('w:rPr')?.first('w:rPrChange');
-    const change = formatting ? this.changeOf.get(formatting) : undefined;
-    if (change) text.enter(change);
-    for (const k of r.elements()) {
+    for (const k of el.elements()) {
       switch (k.name) {
+        case 'w:pPr':
+        case 'w:rPr':
+        case 'm:rPr':
+        case 'mc:Fallback':
+        case 'w:instrText':
+        case 'w:delInstrText':
+          continue;
         case 'w:t':
         case 'w:delText':
+        case 'm:t':
           text.add(textContent(k));
-          break;
+          continue;
         case 'w:tab':
         case 'w:ptab':
-          text.add('\t');
-          break;
+          if (k.parent?.name === 'w:r') text.add('\t');
+          continue;
         case 'w:br':
         case 'w:cr':
           text.add('\n');
-          break;
+          continue;
         case 'w:noBreakHyphen':
           text.add('-');
-          break;
+          continue;
         case 'w:sym':
           text.add(symbol(k.attr('w:char')));
-          break;
+          continue;
         case 'w:fldChar':
           text.field(k.attr('w:fldCharType'));
-          break;
-        case 'w:drawing':
-        case 'w:pict':
-        case 'w:object':
-        case 'mc:AlternateContent':
-          textBoxes(k, boxes);
-          break;
+          continue;
+        case 'w:txbxContent':
+          boxes.push(k);
+          continue;
         default:
           break;
       }
+      const change = this.changeOf.get(k) ?? this.formattingChange(k);
+      if (change) text.enter(change);
+      this.inline(k, text, boxes);
+      if (change) text.exit(change);
     }
-    if (change) text.exit(change);
+  }
+
+  /** The change of a run's (or math run's) tracked formatting, which spans the run. */
+  private formattingChange(run: XmlElement): Change | undefined {
+    if (run.name !== 'w:r' && run.name !== 'm:r') return undefined;
+    const formatting = run.first('w:rPr')?.first('w:rPrChange');
+    return formatting ? this.changeOf.get(formatting) : undefined;
   }
 
   /** The paragraph's w14:paraId when the file gives it a unique one, else an id from its story and text. */
@@ -335,18 +349,28 @@ class TextBuilder {
   changes(info: ReadInput['info']): BlockChange[] {
     return [...this.spans.entries()]
       .sort(([, a], [, b]) => a.start - b.start || a.order - b.order)
-      .map(([change, span]) => {
-        const about = info.get(change.changeId);
-        return {
-          change_id: change.changeId,
-          kind: about?.kind ?? change.kind,
-          ...(about?.group ? { group: about.group } : {}),
-          start: span.start,
-          end: span.end,
-          author: about?.author ?? null,
-          date: about?.date ?? null,
-        };
-      });
+      .map(([change, span]) => blockChange(change, span.start, span.end, info));
+  }
+}
+
+function blockChange(change: Change, start: number, end: number, info: ReadInput['info']): BlockChange {
+  const about = info.get(change.changeId);
+  return {
+    change_id: change.changeId,
+    kind: about?.kind ?? change.kind,
+    ...(about?.group ? { group: about.group } : {}),
+    start,
+    end,
+    author: about?.author ?? null,
+    date: about?.date ?? null,
+  };
+}
+
+/** Every element below `el`, in document order. */
+function walkElements(el: XmlElement, visit: (e: XmlElement) => void): void {
+  for (const k of el.elements()) {
+    visit(k);
+    walkElements(k, visit);
   }
 }
 
@@ -356,26 +380,11 @@ function textContent(el: XmlElement): string {
   return s;
 }
 
-function mathText(el: XmlElement): string {
-  let s = '';
-  for (const k of el.elements()) s += k.name === 'm:t' ? textContent(k) : mathText(k);
-  return s;
-}
-
 /** A w:sym's character: Symbol-font code points sit in the private-use area at F0xx. */
 function symbol(hex: string | null): string {
   const code = hex ? parseInt(hex, 16) : NaN;
   if (!Number.isFinite(code)) return '';
   return String.fromCharCode(code >= 0xf000 && code <= 0xf0ff ? code - 0xf000 : code);
-}
-
-/** The text boxes a drawing holds (the mc:Choice's; the fallback repeats them). */
-function textBoxes(el: XmlElement, out: XmlElement[]): void {
-  for (const k of el.elements()) {
-    if (k.name === 'mc:Fallback') continue;
-    if (k.name === 'w:txbxContent') out.push(k);
-    else textBoxes(k, out);
-  }
 }
 
 function up(el: XmlElement, name: string): XmlElement | null {
