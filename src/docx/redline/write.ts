@@ -236,7 +236,7 @@ function proposedControl(sdtId: string, ins: XmlElement): XmlElement {
 function resolveBlock(scans: readonly PartScan[], index: Map<string, BlockRef>, edit: RedlineEdit, editIndex: number): XmlElement {
   const id = edit.blockId!;
   const ref = index.get(id);
-  if (!ref) throw new EditAnchorError('block_not_found', editIndex, id, `Edit ${editIndex + 1}: the draft has no paragraph with block id ${id}; read the document again for current ids.`);
+  if (!ref) throw new EditAnchorError('block_not_found', editIndex, id, `Edit ${editIndex + 1}: the draft has no paragraph with block id ${id}; read the document again for current ids (a paragraph without a w14:paraId is known by its text, so once edited it has a new id).`);
   if (edit.blockVersion !== undefined && edit.blockVersion !== ref.version) {
     throw new EditAnchorError('stale_anchor', editIndex, id,
       `Edit ${editIndex + 1}: block ${id} changed since version ${edit.blockVersion} was read (it is now ${ref.version}); read it again and anchor the edit on what it says now.`, [], ref.text);
