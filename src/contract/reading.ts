@@ -87,10 +87,25 @@ export type OutlineEntry = z.infer<typeof OutlineEntry>;
 
 export const SearchHit = z.object({
   blockId: z.string(),
-  text: z.string().describe('The paragraph\'s text (cut around the hit past 400 characters).'),
+  text: z.string().describe('The paragraph\'s whole text.'),
   start: z.number().int(),
   end: z.number().int(),
   changeIds: z.array(z.string()).describe('Changes overlapping the hit (markup view).'),
 });
 export type SearchHit = z.infer<typeof SearchHit>;
 export const MAX_SEARCH_HITS = 100;
+
+export const SearchQuery = z.strictObject({
+  q: z.string().min(1).max(500).describe('The text (or, with regex=true, the regular expression) to find.'),
+  regex: z.enum(['true', 'false']).optional().transform((v) => v === 'true'),
+  caseSensitive: z.enum(['true', 'false']).optional().transform((v) => v === 'true'),
+  view: ReadingView.optional(),
+});
+export type SearchQuery = z.infer<typeof SearchQuery>;
+
+export const SearchAnswer = z.object({ view: ReadingView, hits: z.array(SearchHit), count: z.number().int().describe('Hits in all (at most 100 are listed).') });
+export type SearchAnswer = z.infer<typeof SearchAnswer>;
+
+export const OutlineQuery = z.strictObject({ view: ReadingView.optional() });
+export const OutlineAnswer = z.object({ view: ReadingView, entries: z.array(OutlineEntry) });
+export type OutlineAnswer = z.infer<typeof OutlineAnswer>;

@@ -75,6 +75,11 @@ describe('reading documents and anchored edits', () => {
     expect(paragraphsOf(after.blocks).map((b) => b.id).filter((id, i) => i !== 1))
       .toEqual([...paragraphsOf(page1.blocks), ...paragraphsOf(page2.blocks)].map((b) => b.id).filter((id, i) => i !== 1));
 
+    const search = await call(lawyer, 'GET', `/api/uploads/${draft.id}/search?q=LATE%20FEES`);
+    expect(search.json()).toMatchObject({ view: 'markup', count: 1, hits: [{ text: 'Late fees apply.', start: 0, end: 9 }] });
+    expect((await call(lawyer, 'GET', `/api/uploads/${draft.id}/search?q=(a%2B)%2B&regex=true`)).statusCode).toBe(400);
+    const outline = await call(lawyer, 'GET', `/api/uploads/${draft.id}/outline`);
+    expect(outline.json()).toMatchObject({ entries: [{ text: 'Fees', heading: 1, level: 1 }] });
     expect((await call(lawyer, 'GET', `/api/uploads/${draft.id}/text?view=everything`)).statusCode).toBe(400);
     expect((await call(lawyer, 'GET', `/api/uploads/${draft.id}/text?cursor=garbage`)).statusCode).toBe(400);
     expect((await call(other, 'GET', `/api/uploads/${draft.id}/text`)).statusCode).toBe(404);
