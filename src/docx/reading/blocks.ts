@@ -26,8 +26,8 @@ export interface ReadInput {
   styles: XmlDocument | null;
   /** Author, date and group of each change, as the revision listing gives them. */
   info: ReadonlyMap<string, { kind: RevisionKind; author: string | null; date: string | null; group?: string }>;
-  /** The clause label of a numbered paragraph, when the caller computes them. */
-  numberingOf?: (p: XmlElement) => string | undefined;
+  /** The clause label ("7.3(a)") and 0-based list level of a numbered paragraph. */
+  numberingOf?: (p: XmlElement) => { clause: string; level: number } | undefined;
 }
 
 const STORY_OF: Partial<Record<PartRole, Story>> = {
@@ -200,9 +200,9 @@ class Reader {
     const styleId = pPr?.first('w:pStyle')?.attr('w:val') ?? null;
     const heading = outlineLevel(pPr) ?? this.styles.outlineLevel(styleId);
     const style = this.styles.name(styleId);
-    const numbering = this.input.numberingOf?.(p);
-    const ilvl = Number(pPr?.first('w:numPr')?.first('w:ilvl')?.attr('w:val') ?? 0);
-    const listLevel = numbering && Number.isInteger(ilvl) && ilvl >= 0 && ilvl <= 8 ? ilvl + 1 : undefined;
+    const numbered = this.input.numberingOf?.(p);
+    const numbering = numbered?.clause;
+    const listLevel = numbered && numbered.level >= 0 && numbered.level <= 8 ? numbered.level + 1 : undefined;
     const changes = text.changes(this.input.info);
     const id = this.paragraphId(p, story, text.value);
     const block: ParagraphBlock = {
