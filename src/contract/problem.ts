@@ -25,6 +25,12 @@ export const ERROR_CODES = [
   // Comments (issue 14): a comment id the draft does not hold; an anchor text that does not occur.
   'comment_not_found',
   'anchor_not_found',
+  // Reading and anchored edits (issue 25): a page cursor of a content that has since changed; an
+  // edit's block that is not in the draft, whose version moved on, or whose find matches more than once.
+  'stale_cursor',
+  'block_not_found',
+  'stale_anchor',
+  'ambiguous_anchor',
   'invalid_code',
   'code_expired',
   'code_burnt',
@@ -71,6 +77,12 @@ export const Problem = z.object({
     }))
     .optional()
     .describe('already_decided: how, when and by whom each refused change was decided.'),
+  blockId: z.string().optional().describe('Anchored redline edits: the block the refused edit named.'),
+  blockText: z.string().optional().describe('Anchored redline edits: that block\'s text as it reads now.'),
+  candidates: z
+    .array(z.object({ occurrence: z.number().int(), start: z.number().int(), end: z.number().int(), context: z.string() }))
+    .optional()
+    .describe('ambiguous_anchor: every occurrence of find in the block; anchor_not_found: its matches in other case. Offsets into the block text without deleted text.'),
 });
 export type Problem = z.infer<typeof Problem>;
 

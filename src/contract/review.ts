@@ -42,14 +42,31 @@ export const ReviewResponse = z.object({
 });
 export type ReviewResponse = z.infer<typeof ReviewResponse>;
 
-export const RedlineEdit = z.strictObject({
-  op: z.enum(['replace', 'insert', 'delete']),
-  find: z.string().min(1).max(10_000),
-  occurrence: z.number().int().min(1).optional(),
+export const REDLINE_OPS = ['replace', 'insert', 'delete', 'insert_paragraph', 'delete_paragraph', 'replace_paragraph'] as const;
+const IN_PARAGRAPH_OPS: readonly string[] = ['replace', 'insert', 'delete'];
+
+/** A redline edit's fields; `RedlineEdit` adds the rules between them (extend this, then refine with `checkRedlineEdit`). */
+export const RedlineEditFields = z.strictObject({
+  op: z.enum(REDLINE_OPS).describe('replace / insert / delete act on `find`; insert_paragraph adds a paragraph after `blockId` with its style and numbering (a new clause), delete_paragraph deletes the block\'s text and its paragraph mark, replace_paragraph replaces its whole text.'),
+  find: z.string().min(1).max(10_000).optional().describe('Exact text to act on (required for replace, insert, delete). Without blockId it is searched in the whole draft ("\\n" stands for the boundary between two paragraphs); with blockId only in that paragraph\'s text as it reads without deleted text.'),
+  occurrence: z.number().int().min(1).optional().describe('1-based. Without blockId, the n-th occurrence in the draft (default 1); with blockId, required when find occurs more than once in the block (else 422 ambiguous_anchor naming each).'),
+  blockId: z.string().min(1).max(200).optional().describe('The paragraph to edit: a block id from GET /uploads/{id}/text or read_document (markup view).'),
+  blockVersion: z.string().min(1).max(100).optional().describe('The block\'s version as read; if the block changed since, the edit is refused with 409 stale_anchor and nothing is written.'),
   text: z.string().max(100_000).optional(),
   position: z.enum(['before', 'after']).optional().describe('op "insert" only: insert the text before or after `find` (default after).'),
   justification: z.string().max(10_000).optional(),
 });
+
+/** Which fields each op needs or refuses. */
+export function checkRedlineEdit(e: z.infer<typeof RedlineEditFields>, ctx: z.RefinementCtx): void {
+  if (IN_PARAGRAPH_OPS.includes(e.op) && e.find === undefined) ctx.addIssue({ code: 'custom', path: ['find'], message: `op ${e.op} needs find` });
+  if (!IN_PARAGRAPH_OPS.includes(e.op) && e.blockId === undefined) ctx.addIssue({ code: 'custom', path: ['blockId'], message: `op ${e.op} needs blockId` });
+  if (!IN_PARAGRAPH_OPS.includes(e.op) && e.find !== undefined) ctx.addIssue({ code: 'custom', path: ['find'], message: `op ${e.op} takes no find: it acts on the whole block` });
+  if ((e.op === 'insert_paragraph' || e.op === 'replace_paragraph') && !e.text) ctx.addIssue({ code: 'custom', path: ['text'], message: `op ${e.op} needs text` });
+  if (e.position !== undefined && e.op !== 'insert') ctx.addIssue({ code: 'custom', path: ['position'], message: 'position is for op insert only' });
+}
+
+export const RedlineEdit = RedlineEditFields.superRefine(checkRedlineEdit);
 export type RedlineEdit = z.infer<typeof RedlineEdit>;
 
 export const RedlineEditsBody = z.strictObject({

@@ -28,6 +28,7 @@ import {
 } from './account';
 import { CHANGES_HEADER, CompareBody, UntrackedPending, UntrackedReport } from './compare';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAY_HEADER } from './events';
+import { DocumentText, OutlineAnswer, OutlineQuery, ReadingQuery, SearchAnswer, SearchQuery } from './reading';
 import { DocumentRow, RenameUploadBody, UploadList, UploadListQuery } from './document';
 import { DecisionNoteBody } from './decision-note';
 import { REPORT_CSV_MEDIA_TYPE, REPORT_PDF_MEDIA_TYPE } from './report';
@@ -210,6 +211,21 @@ export const ROUTES = {
     method: 'GET', path: '/uploads/{uploadId}/content', access: 'session-or-api-key', bodyKind: 'none',
     summary: 'Download the .docx bytes.', status: 200, response: null,
     responseMediaType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  }),
+  readUploadText: route({
+    method: 'GET', path: '/uploads/{uploadId}/text', access: 'session-or-api-key', bodyKind: 'none', query: ReadingQuery,
+    summary: 'Read an upload (original, version, working draft or playbook) as blocks: paragraphs with their visible text, clause label, heading level and style, and tables of cells of blocks, in story order (body, headers, footers, footnotes, endnotes, comments), a page of top-level blocks at a time. In the markup view (the default for working drafts) each paragraph lists its tracked changes with offsets into its text, deleted text included; accepted and rejected read the text every change accepted or rejected gives (the default for other uploads is accepted). A cursor of a content that has since changed answers 409 stale_cursor.',
+    status: 200, response: DocumentText,
+  }),
+  searchUploadText: route({
+    method: 'GET', path: '/uploads/{uploadId}/search', access: 'session-or-api-key', bodyKind: 'none', query: SearchQuery,
+    summary: 'Find text in an upload: every paragraph (table cells, notes, headers and comments included) whose text matches q, case-insensitive unless caseSensitive=true; regex=true for a regular expression (no backreferences, lookarounds or nested repetition, at most 200 characters). At most 100 hits, each with the block id, the paragraph text, the offsets of the hit and the tracked changes it overlaps; count says how many there are in all.',
+    status: 200, response: SearchAnswer,
+  }),
+  outlineUpload: route({
+    method: 'GET', path: '/uploads/{uploadId}/outline', access: 'session-or-api-key', bodyKind: 'none', query: OutlineQuery,
+    summary: 'The outline of an upload: its headings and numbered clauses in order, each with its block id, clause label, heading level, nesting level and the start of its text.',
+    status: 200, response: OutlineAnswer,
   }),
   renameUpload: route({
     method: 'PATCH', path: '/uploads/{uploadId}', access: 'session', bodyKind: 'json', body: RenameUploadBody,

@@ -17,6 +17,8 @@ import { CommentIndex } from './revisions/justification';
 import { previewOf } from './revisions/preview';
 import { MOVE_TYPES, scanPart, type PartScan } from './revisions/sites';
 import { buildRenderOverlay } from './render/variant';
+import { readBlockIndex, readBlocks, type ReadInput } from './reading/blocks';
+import type { Block } from '../contract/reading';
 import { writeRedlinesIn, type RedlineEdit, type RedlineOptions, type RedlineResult } from './redline/write';
 
 /**
@@ -112,23 +114,27 @@ export class OpenDocx {
 
   /**
    * For an element of a story, the clause its paragraph is cited by ("7.3(a)"), or null when that
-   * paragraph is not numbered or is a bullet. Labels are counted once per part, on first ask.
+   * paragraph is not numbered or is a bullet.
    */
   private clauses(): (el: XmlElement) => string | null {
-    const defs = this.numberingDefinitions();
-    const byRoot = new Map<XmlElement, Map<XmlElement, ParagraphLabel>>();
+    const clauseOf = this.clauseFinder();
     return (el) => {
       const p = ancestorNamed(el, 'w:p') ?? firstParagraph(ancestorNamed(el, 'w:tr') ?? el);
-      if (!p) return null;
+      return p ? clauseOf(p)?.clause ?? null : null;
+    };
+  }
+
+  /** A paragraph's clause label and list level, bullets aside; labels are counted once per part, on first ask. */
+  private clauseFinder(): (p: XmlElement) => { clause: string; level: number } | undefined {
+    const defs = this.numberingDefinitions();
+    const byRoot = new Map<XmlElement, Map<XmlElement, ParagraphLabel>>();
+    return (p) => {
       let root = p;
       while (root.parent) root = root.parent;
       let labels = byRoot.get(root);
-      if (!labels) {
-        labels = paragraphLabels(root, defs);
-        byRoot.set(root, labels);
-      }
+      if (!labels) byRoot.set(root, labels = paragraphLabels(root, defs));
       const label = labels.get(p);
-      return label && !label.bullet && label.clause ? label.clause : null;
+      return label && !label.bullet && label.clause ? { clause: label.clause, level: label.level } : undefined;
     };
   }
 
@@ -175,6 +181,28 @@ export class OpenDocx {
     return this;
   }
 
+  /**
+   * The document's blocks as it stands (reading/blocks.ts): every paragraph's visible text and,
+   * for tracked changes, where each lies in it, with the listing's author, date and group.
+   */
+  blocks(): Block[] {
+    const info = new Map(this.revisions().map((r) => [r.change_id, {
+      kind: r.kind, author: r.author ?? null, date: r.date ?? null, ...(r.group ? { group: r.group } : {}),
+    }]));
+    return readBlocks(this.readInput(info));
+  }
+
+  /** What the reader needs (the listing's facts of each change, where the caller wants them). */
+  private readInput(info: ReadInput['info']): ReadInput {
+    return {
+      scans: this.scans,
+      changes: this.changes,
+      styles: this.scans.find((s) => s.role === 'styles')?.doc ?? null,
+      info,
+      numberingOf: this.clauseFinder(),
+    };
+  }
+
   /** The document's comments (threads, resolved state, the changes each covers). */
   comments(): Comment[] {
     return new DocComments(this.pkg).list(this.scans, this.changes, new CommentIndex(this.pkg));
@@ -208,7 +236,8 @@ export class OpenDocx {
   }
 
   writeRedlines(edits: readonly RedlineEdit[], opts: RedlineOptions): RedlineResult['changes'] {
-    const result = writeRedlinesIn(this.scans, edits, opts);
+    // Block ids and versions as the reader gives them (the listing's author, date and group play no part in either).
+    const result = writeRedlinesIn(this.scans, edits, opts, () => readBlockIndex(this.readInput(new Map())));
     this.rescan();
     return result.changes;
   }

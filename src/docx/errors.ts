@@ -35,6 +35,34 @@ export class ConflictingChangeIdsError extends Error {
   }
 }
 
+/**
+ * A redline edit anchored on a block (issue 25) that cannot be placed exactly: the block is not in
+ * the draft, it changed since the version the edit names, or `find` occurs there not at all or
+ * more than once without an occurrence. Nothing was changed. `candidates` are the places the
+ * edit could have meant: every occurrence (ambiguous), or the case-insensitive ones (absent).
+ */
+export type EditAnchorProblem = 'block_not_found' | 'stale_anchor' | 'ambiguous_anchor' | 'anchor_not_found';
+export interface AnchorCandidate {
+  occurrence: number;
+  start: number;
+  end: number;
+  /** The match with up to 30 characters of text on each side. */
+  context: string;
+}
+export class EditAnchorError extends Error {
+  constructor(
+    readonly problem: EditAnchorProblem,
+    readonly editIndex: number,
+    readonly blockId: string,
+    message: string,
+    readonly candidates: AnchorCandidate[] = [],
+    readonly blockText: string | null = null,
+  ) {
+    super(message);
+    this.name = 'EditAnchorError';
+  }
+}
+
 /** A redline edit's `find` text does not occur (often enough) in the document; nothing was changed. */
 export class EditNotFoundError extends Error {
   readonly editIndex: number;

@@ -24,7 +24,8 @@ import { OpenDocx } from './document';
 import type { RedlineEdit, RedlineOptions } from './redline/write';
 import type { OpenOptions } from './package/package';
 
-export { DocxError, UnknownChangeIdsError, ConflictingChangeIdsError, EditNotFoundError, CommentAnchorError, UnknownCommentError } from './errors';
+export { DocxError, UnknownChangeIdsError, ConflictingChangeIdsError, EditNotFoundError, EditAnchorError, CommentAnchorError, UnknownCommentError } from './errors';
+export type { AnchorCandidate, EditAnchorProblem } from './errors';
 export type { CommentTarget } from './comments/comments';
 export type { NewComment } from './comments/parts';
 export type { DocxErrorCode } from './errors';

@@ -38,6 +38,8 @@ import { migrate } from './store/migrations';
 import { openPgliteDatabase } from './store/pglite-database';
 import { openPostgresDatabase } from './store/postgres-database';
 import { ReviewService, type ReviewFaults } from './review/review-service';
+import { ReadingService } from './reading/reading-service';
+import { registerReadingRoutes } from './routes/reading-routes';
 import { registerDocumentRoutes } from './routes/document-routes';
 import { registerReportRoutes } from './routes/report-routes';
 import { registerCommentRoutes } from './routes/comment-routes';
@@ -133,12 +135,14 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
   const engine = { limits: { ...config.docxLimits, maxCompressedBytes: config.maxUploadBytes }, codec: nativeZipCodec };
   const uploads = new UploadsService(db, content, engine);
   const compareThread = new CompareThread(engine.limits);
+  const review = new ReviewService(db, content, engine, app.log, parts.faults, { openDraftsBytes: config.openDraftsBytes });
   const ctx: ServiceContext = {
     config, db, content, mailer, outbox: outbox ?? (mailer instanceof OutboxMailer ? mailer : null), sessions, codes,
     uploads,
     comparisons: new ComparisonsService(db, content, compareThread, uploads),
     untracked: new UntrackedChecks(db, content, compareThread, app.log),
-    review: new ReviewService(db, content, engine, app.log, parts.faults, { openDraftsBytes: config.openDraftsBytes }),
+    review,
+    reading: new ReadingService(review),
     authenticate: (request, spec) => authenticate(db, sessions, request, spec.access, (token) => ctx.connector?.resolveAccessToken(token) ?? Promise.resolve(null)),
     connector: null,
     log: app.log,
@@ -158,6 +162,7 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
   registerAuthRoutes(app, ctx);
   registerDevRoutes(app, ctx);
   registerUploadRoutes(app, ctx);
+  registerReadingRoutes(app, ctx);
   registerDocumentRoutes(app, ctx);
   registerReportRoutes(app, ctx);
   registerCommentRoutes(app, ctx);

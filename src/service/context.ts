@@ -10,6 +10,7 @@ import type { OutboxMailer } from './mail/outbox-mailer';
 import type { ContentStore } from './store/content-store';
 import type { Database } from './store/database';
 import type { ReviewService } from './review/review-service';
+import type { ReadingService } from './reading/reading-service';
 import type { UploadsService } from './uploads/uploads-service';
 
 export interface ConnectorHooks {
@@ -30,6 +31,8 @@ export interface ServiceContext {
   codes: SignInCodes;
   uploads: UploadsService;
   review: ReviewService;
+  /** Reading documents as blocks, search and outline (the reading route and the assistant's tools). */
+  reading: ReadingService;
   /** Comparison drafts and the untracked-edit check of new versions (issue 12). */
   comparisons: ComparisonsService;
   untracked: UntrackedChecks;

@@ -1,4 +1,5 @@
-import { EditNotFoundError } from '../errors';
+import { EditAnchorError, EditNotFoundError, type AnchorCandidate } from '../errors';
+import type { BlockRef } from '../reading/blocks';
 import { markProperties } from '../ooxml/paragraphs';
 import { insertProperty } from '../ooxml/schema-order';
 import { PROPOSED_TAG, type PartScan } from '../revisions/sites';
@@ -19,10 +20,20 @@ import { XmlElement, XmlText, markDirty, walk, type XmlNode } from '../xml/tree'
  * control tagged `redline:proposed:<id>` (accepting keeps the text, rejecting removes it).
  */
 export interface RedlineEdit {
-  op: 'replace' | 'insert' | 'delete';
-  find: string;
-  /** 1-based; default 1. */
+  /**
+   * In-paragraph edits replace, insert (before or after `find`) or delete `find`. Paragraph edits
+   * name a block: insert_paragraph adds a new paragraph after it with its style and numbering (a
+   * new clause), delete_paragraph deletes its text and its mark, replace_paragraph its text.
+   */
+  op: 'replace' | 'insert' | 'delete' | 'insert_paragraph' | 'delete_paragraph' | 'replace_paragraph';
+  /** What to edit: required for in-paragraph edits; searched in the block when `blockId` is given. */
+  find?: string;
+  /** 1-based; default 1 (with `blockId`: required when `find` occurs more than once in the block). */
   occurrence?: number;
+  /** The paragraph the edit applies to (a block id of the reading model); required for paragraph edits. */
+  blockId?: string;
+  /** The block's version as read: an edit on a block that changed since is refused (stale). */
+  blockVersion?: string;
   text?: string;
   /** op "insert" only: before or after `find` (default after). */
   position?: 'before' | 'after';
@@ -137,27 +148,41 @@ export function locate(scans: readonly Pick<PartScan, 'role' | 'doc'>[], find: s
   return null;
 }
 
-export function writeRedlinesIn(scans: readonly PartScan[], edits: readonly RedlineEdit[], opts: RedlineOptions): RedlineResult {
-  edits.forEach((e, i) => {
-    const occurrence = e.occurrence ?? 1;
-    if (!locate(scans, e.find, occurrence)) throw new EditNotFoundError(i, e.find, occurrence);
+export function writeRedlinesIn(
+  scans: readonly PartScan[], edits: readonly RedlineEdit[], opts: RedlineOptions, blocks: () => Map<string, BlockRef> = () => new Map(),
+): RedlineResult {
+  // Every anchor is resolved before anything changes: a bad one throws with the document as it was.
+  let index: Map<string, BlockRef> | null = null;
+  const targets = edits.map((e, i): XmlElement | null => {
+    if (e.blockId === undefined) {
+      const occurrence = e.occurrence ?? 1;
+      if (e.find === undefined || !locate(scans, e.find, occurrence)) throw new EditNotFoundError(i, e.find ?? '', occurrence);
+      return null;
+    }
+    index ??= blocks();
+    return resolveBlock(scans, index, e, i);
   });
   let nextId = 0;
   for (const s of scans) for (const site of s.sites) if (site.id !== null && /^\d+$/.test(site.id)) nextId = Math.max(nextId, Number(site.id) + 1);
   const newId = () => String(nextId++);
   const changes: RedlineResult['changes'] = [];
   edits.forEach((edit, editIndex) => {
-    const occurrence = edit.occurrence ?? 1;
-    const match = locate(scans, edit.find, occurrence);
-    if (!match) throw new EditNotFoundError(editIndex, edit.find, occurrence);
+    const target = targets[editIndex] ?? null;
+    if (edit.op === 'insert_paragraph') {
+      changes.push({ editIndex, changeIds: insertParagraphAfter(target!, edit.text ?? '', opts, newId).map((id) => `c${id}`) });
+      return;
+    }
+    const match = target ? blockMatch(scans, target, edit, editIndex) : locate(scans, edit.find!, edit.occurrence ?? 1);
+    if (!match) throw new EditNotFoundError(editIndex, edit.find ?? '', edit.occurrence ?? 1);
+    const op = edit.op === 'replace_paragraph' ? 'replace' : edit.op === 'delete_paragraph' ? 'delete' : edit.op;
     const runs = isolate(match);
     const ids: string[] = [];
     const joined = joinedParagraphs(match);
     // Where inserted text goes: after the last matched run, or (a find of paragraph boundaries
-    // only) at the end of the paragraph where the match starts.
+    // only, an empty paragraph) at the end of the paragraph where the match starts.
     let anchor: XmlElement | null = runs[runs.length - 1] ?? lastChild(startParagraph(match));
     const host = startParagraph(match);
-    if (edit.op === 'replace' || edit.op === 'delete') {
+    if (op === 'replace' || op === 'delete') {
       for (const p of joined) {
         const id = newId();
         deleteMark(p, id, opts);
@@ -175,24 +200,16 @@ export function writeRedlinesIn(scans: readonly PartScan[], edits: readonly Redl
         anchor = del;
       }
     }
-    const before = edit.op === 'insert' && edit.position === 'before';
+    const before = op === 'insert' && edit.position === 'before';
     if (before && runs[0]) anchor = runs[0];
-    if ((edit.op === 'replace' || edit.op === 'insert') && edit.text) {
+    if ((op === 'replace' || op === 'insert') && edit.text) {
       while (anchor?.parent && ['w:ins', 'w:del', 'w:moveTo', 'w:moveFrom'].includes(anchor.parent.name)) anchor = anchor.parent;
-      const run = textRun((before ? runs[0] : runs[runs.length - 1]) ?? null, edit.text);
+      const run = textRun((before ? runs[0] : runs[runs.length - 1]) ?? lastRun(host), edit.text);
       const insId = newId();
       const ins = XmlElement.create('w:ins', { 'w:id': insId, 'w:author': opts.author, 'w:date': opts.date }, [run]);
       if (opts.proposed) {
         const sdtId = newId();
-        const sdt = XmlElement.create('w:sdt', {}, [
-          XmlElement.create('w:sdtPr', {}, [
-            XmlElement.create('w:alias', { 'w:val': 'Proposed change' }),
-            XmlElement.create('w:tag', { 'w:val': `${PROPOSED_TAG}${sdtId}` }),
-            XmlElement.create('w:id', { 'w:val': String(1_000_000 + Number(sdtId)) }),
-          ]),
-          XmlElement.create('w:sdtContent', {}, [ins]),
-        ]);
-        place(sdt, anchor, host, before);
+        place(proposedControl(sdtId, ins), anchor, host, before);
         ids.push(sdtId);
       } else {
         place(ins, anchor, host, before);
@@ -202,6 +219,162 @@ export function writeRedlinesIn(scans: readonly PartScan[], edits: readonly Redl
     changes.push({ editIndex, changeIds: ids.map((id) => `c${id}`) });
   });
   return { changes };
+}
+
+function proposedControl(sdtId: string, ins: XmlElement): XmlElement {
+  return XmlElement.create('w:sdt', {}, [
+    XmlElement.create('w:sdtPr', {}, [
+      XmlElement.create('w:alias', { 'w:val': 'Proposed change' }),
+      XmlElement.create('w:tag', { 'w:val': `${PROPOSED_TAG}${sdtId}` }),
+      XmlElement.create('w:id', { 'w:val': String(1_000_000 + Number(sdtId)) }),
+    ]),
+    XmlElement.create('w:sdtContent', {}, [ins]),
+  ]);
+}
+
+/** The paragraph an anchored edit names, checked: known, current, and (with a find) matched exactly once. */
+function resolveBlock(scans: readonly PartScan[], index: Map<string, BlockRef>, edit: RedlineEdit, editIndex: number): XmlElement {
+  const id = edit.blockId!;
+  const ref = index.get(id);
+  if (!ref) throw new EditAnchorError('block_not_found', editIndex, id, `Edit ${editIndex + 1}: the draft has no paragraph with block id ${id}; read the document again for current ids (a paragraph without a w14:paraId is known by its text, so once edited it has a new id).`);
+  if (edit.blockVersion !== undefined && edit.blockVersion !== ref.version) {
+    throw new EditAnchorError('stale_anchor', editIndex, id,
+      `Edit ${editIndex + 1}: block ${id} changed since version ${edit.blockVersion} was read (it is now ${ref.version}); read it again and anchor the edit on what it says now.`, [], ref.text);
+  }
+  if (edit.op === 'replace' || edit.op === 'insert' || edit.op === 'delete') {
+    const matches = matchesIn(scans, ref.el, edit.find ?? '', false);
+    const shown = quote(edit.find ?? '');
+    if (matches.length === 0) {
+      const near = matchesIn(scans, ref.el, edit.find ?? '', true);
+      throw new EditAnchorError('anchor_not_found', editIndex, id,
+        `Edit ${editIndex + 1}: ${shown} is not in block ${id}${near.length ? ` (it holds ${near.length} match${near.length > 1 ? 'es' : ''} in other case)` : ''}. Deleted text cannot be edited.`,
+        near.map((m, i) => candidate(m, i + 1)), ref.text);
+    }
+    if (edit.occurrence === undefined ? matches.length > 1 : edit.occurrence > matches.length) {
+      throw new EditAnchorError(edit.occurrence === undefined ? 'ambiguous_anchor' : 'anchor_not_found', editIndex, id,
+        edit.occurrence === undefined
+          ? `Edit ${editIndex + 1}: ${shown} occurs ${matches.length} times in block ${id}; say which with occurrence.`
+          : `Edit ${editIndex + 1}: block ${id} holds ${shown} ${matches.length} time${matches.length > 1 ? 's' : ''}, not ${edit.occurrence}.`,
+        matches.map((m, i) => candidate(m, i + 1)), ref.text);
+    }
+  }
+  return ref.el;
+}
+
+/** The match an anchored edit makes in its paragraph now (earlier edits of the batch may have changed it). */
+function blockMatch(scans: readonly PartScan[], p: XmlElement, edit: RedlineEdit, editIndex: number): Match | null {
+  const found = storyHolding(scans, p);
+  if (!found) return null;
+  const { story, at } = found;
+  const from = story.offsets[at]!;
+  const to = from + story.paragraphs[at]!.text.length;
+  if (edit.op === 'replace_paragraph') return { story, from, to };
+  if (edit.op === 'delete_paragraph') {
+    // The paragraph and one mark: its own, or, for the last of its container, the one before it.
+    const next = at + 1 < story.paragraphs.length && story.text[to] === '\n';
+    const previous = at > 0 && story.text[from - 1] === '\n';
+    return { story, from: next || !previous ? from : from - 1, to: next ? to + 1 : to };
+  }
+  const matches = matchesIn(scans, p, edit.find ?? '', false);
+  const m = matches[(edit.occurrence ?? 1) - 1];
+  if (!m) throw new EditNotFoundError(editIndex, edit.find ?? '', edit.occurrence ?? 1);
+  return m;
+}
+
+/** Every match of `find` inside paragraph `p` (optionally ignoring case), in order. */
+function matchesIn(scans: readonly PartScan[], p: XmlElement, find: string, ignoreCase: boolean): Match[] {
+  const found = storyHolding(scans, p);
+  if (!found || !find) return [];
+  const { story, at } = found;
+  const from = story.offsets[at]!;
+  const text = story.paragraphs[at]!.text;
+  const hay = ignoreCase ? text.toLowerCase() : text;
+  const needle = ignoreCase ? find.toLowerCase() : find;
+  const out: Match[] = [];
+  for (let i = hay.indexOf(needle); i >= 0 && needle; i = hay.indexOf(needle, i + needle.length)) {
+    out.push({ story, from: from + i, to: from + i + find.length });
+  }
+  return out;
+}
+
+function candidate(m: Match, occurrence: number): AnchorCandidate {
+  const lo = Math.max(0, m.from - 30);
+  const hi = Math.min(m.story.text.length, m.to + 30);
+  const paragraphStart = m.story.offsets[m.story.offsets.findLastIndex((o) => o <= m.from)] ?? 0;
+  return {
+    occurrence,
+    start: m.from - paragraphStart,
+    end: m.to - paragraphStart,
+    context: m.story.text.slice(lo, hi).replaceAll('\n', ' ').replaceAll(NO_BOUNDARY, ' '),
+  };
+}
+
+function quote(s: string): string {
+  return `"${s.length > 60 ? `${s.slice(0, 57)}...` : s}"`;
+}
+
+/** The story (of the part holding `p`) read now, and `p`'s index among its paragraphs. */
+function storyHolding(scans: readonly PartScan[], p: XmlElement): { story: Story; at: number } | null {
+  let root: XmlElement = p;
+  while (root.parent) root = root.parent;
+  const scan = scans.find((s) => s.doc.root === root);
+  if (!scan) return null;
+  const story = storyOf(scan.doc.root);
+  const at = story.paragraphs.findIndex((x) => x.el === p);
+  return at < 0 ? null : { story, at };
+}
+
+/**
+ * A new paragraph after `p`, tracked as Word tracks one typed at the end of `p`: `p`'s own mark
+ * becomes the inserted one and the new paragraph carries `p`'s original mark (its style,
+ * numbering, mark formatting and any section break), so rejecting joins `p` with an empty
+ * paragraph of its own properties (giving `p` back) and accepting keeps both. When `p`'s mark
+ * already carries a revision, the new paragraph's own mark is the inserted one instead.
+ */
+function insertParagraphAfter(p: XmlElement, text: string, opts: RedlineOptions, newId: () => string): string[] {
+  const pPr = p.first('w:pPr');
+  const copy = pPr ? pPr.cloneDeep() : XmlElement.create('w:pPr');
+  for (const k of copy.elements()) if (k.name === 'w:pPrChange') remove(copy, k);
+  const markRevisions = ['w:ins', 'w:del', 'w:moveFrom', 'w:moveTo', 'w:rPrChange'];
+  const copiedMark = copy.first('w:rPr');
+  if (copiedMark) for (const k of copiedMark.elements()) if (markRevisions.includes(k.name)) remove(copiedMark, k);
+  const ownMark = pPr?.first('w:rPr');
+  const markTaken = !!ownMark?.elements().some((k) => ['w:ins', 'w:del', 'w:moveFrom', 'w:moveTo'].includes(k.name));
+  const fresh = XmlElement.create('w:p', {}, [copy]);
+  const markId = newId();
+  const mark = XmlElement.create('w:ins', { 'w:id': markId, 'w:author': opts.author, 'w:date': opts.date });
+  if (markTaken) {
+    insertProperty(markProperties(fresh), mark);
+    const sect = copy.first('w:sectPr');
+    if (sect) remove(copy, sect);
+  } else {
+    insertProperty(markProperties(p), mark);
+    const sect = pPr?.first('w:sectPr');
+    if (sect && pPr) remove(pPr, sect);
+  }
+  const ids = [markId];
+  if (text) {
+    const insId = newId();
+    fresh.append(XmlElement.create('w:ins', { 'w:id': insId, 'w:author': opts.author, 'w:date': opts.date }, [textRun(lastRun(p), text)]));
+    ids.push(insId);
+  }
+  p.parent!.insertAfter(fresh, p);
+  return ids;
+}
+
+function remove(parent: XmlElement, child: XmlElement): void {
+  parent.setChildren(parent.children.filter((k) => k !== child));
+}
+
+/** The last run with text of a paragraph: the formatting new text takes. */
+function lastRun(p: XmlElement): XmlElement | null {
+  let last: XmlElement | null = null;
+  walk(p, (el) => {
+    if (el !== p && (el.name === 'w:p' || DELETED.has(el.name))) return false;
+    if (el.name === 'w:r' && el.first('w:t')) last = el;
+    return el.name !== 'w:r';
+  });
+  return last;
 }
 
 /** Splits runs so that exactly the matched text stands in runs of its own; returns them in order. */

@@ -30,7 +30,7 @@ describe('MCP comment tools', () => {
     const body = multipartBody({ purpose: 'source_doc' }, { name: 'MSA.docx', bytes: buildDemoContract() });
     const created = await t.app.inject({ method: 'POST', url: '/api/uploads', payload: body.payload, headers: { ...body.headers, ...t.headers(lawyer) } });
     draft = (await t.app.inject({ method: 'POST', url: `/api/uploads/${created.json().id}/working-draft`, headers: t.headers(lawyer) })).json();
-    const server = createMcpServer({ userId: lawyer.user.id, orgId: lawyer.orgId }, { uploads: t.ctx.uploads, review: t.ctx.review, comparisons: t.ctx.comparisons });
+    const server = createMcpServer({ userId: lawyer.user.id, orgId: lawyer.orgId }, t.ctx);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     client = new Client({ name: 'test-assistant', version: '1.0.0' });

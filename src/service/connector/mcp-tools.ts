@@ -3,12 +3,13 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { MAX_COMMENT_CHARS, TextAnchor, type Comment } from '../../contract/comments';
 import { CompareView } from '../../contract/compare';
-import { DecisionNotes, RedlineEdit, type ReviewResponse } from '../../contract/review';
+import { checkRedlineEdit, DecisionNotes, RedlineEditFields, type ReviewResponse } from '../../contract/review';
 import { withGroupMembers } from '../../contract/track';
 import type { ComparisonsService } from '../compare/comparisons-service';
 import { ProblemError } from '../http/problem';
 import type { ReviewService } from '../review/review-service';
 import type { UploadsService } from '../uploads/uploads-service';
+import { registerReadingTools, type ReadingToolServices } from './mcp-reading-tools';
 
 /** Who the tools act as: the connector session's user, for its one organisation. */
 export interface ToolActor {
@@ -55,10 +56,10 @@ async function run(work: () => Promise<object>): Promise<CallToolResult> {
  * service's own logic in-process, so the same rules hold as on the HTTP routes (the
  * organisation check, atomic batches, 403 not_own_proposal for withdrawing others' changes).
  */
-export function createMcpServer(actor: ToolActor, services: { uploads: UploadsService; review: ReviewService; comparisons: ComparisonsService }): McpServer {
+export function createMcpServer(actor: ToolActor, services: ReadingToolServices & { uploads: UploadsService; review: ReviewService; comparisons: ComparisonsService }): McpServer {
   const { uploads, review, comparisons } = services;
   const server = new McpServer({ name: 'redline', version: '1.0.0' }, {
-    instructions: 'Redline holds contract drafts with tracked changes. List documents, compare two versions into a redline, read a working draft\'s review, propose redlines (each with a justification, optionally with a comment thread), decide changes, withdraw your own proposals, and read, add and reply to Word comments.',
+    instructions: 'Redline holds contract drafts with tracked changes. List documents; read any document as paragraphs with stable block ids (get_outline first on a long contract, then read_document or search_document); compare two versions into a redline, read a working draft\'s review, propose redlines anchored on block ids (each with a justification, optionally with a comment thread), decide changes, withdraw your own proposals, and read, add and reply to Word comments.',
   });
 
   server.registerTool('list_documents', {
@@ -91,14 +92,14 @@ export function createMcpServer(actor: ToolActor, services: { uploads: UploadsSe
   }, async ({ documentId }) => run(async () => reviewSummary(await review.review(actor, documentId))));
 
   server.registerTool('propose_redlines', {
-    description: 'Propose tracked changes to a working draft, each with a justification shown to the reviewer. op "replace" replaces `find` with `text`, "insert" inserts `text` after `find`, "delete" deletes `find`.',
+    description: 'Propose tracked changes to a working draft, each with a justification shown to the reviewer. Anchor each edit on a paragraph: `blockId` (and `blockVersion`, so an edit on a paragraph that changed since you read it is refused) from read_document, search_document or get_outline. op "replace" replaces `find` with `text`, "insert" inserts `text` after (or, with position "before", before) `find`, "delete" deletes `find` (find is matched in the block\'s text without deleted text; give occurrence when it occurs more than once, else the edit is refused with every candidate); "insert_paragraph" adds a paragraph with `text` after the block, with its style and numbering (a new clause); "delete_paragraph" deletes the whole paragraph; "replace_paragraph" replaces its whole text. Without blockId, find is searched in the whole draft. A refused edit (stale_anchor, ambiguous_anchor, anchor_not_found, block_not_found) writes nothing and names the block and the candidate matches.',
     inputSchema: {
       documentId: DocumentId,
-      edits: z.array(RedlineEdit.extend({
+      edits: z.array(RedlineEditFields.extend({
         justification: z.string().min(1).max(10_000),
         comments: z.array(CommentText).max(20).optional()
           .describe('A Word comment thread on the proposed change: the first text comments on it, the others reply in the same thread.'),
-      })).min(1).max(500),
+      }).superRefine(checkRedlineEdit)).min(1).max(500),
       author: z.string().min(1).max(200).optional().describe('Author name on the tracked changes (default: the user\'s name).'),
     },
   }, async ({ documentId, edits, author }) =>
@@ -158,6 +159,8 @@ export function createMcpServer(actor: ToolActor, services: { uploads: UploadsSe
     const ids = track ? withGroupMembers(track.items, changeIds, (item) => item.proposedByUserId === actor.userId) : changeIds;
     return reviewSummary(await review.apply(actor, documentId, { accept: [], reject: ids, recordDecision: false }));
   }));
+
+  registerReadingTools(server, actor, services, run);
 
   return server;
 }

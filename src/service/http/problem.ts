@@ -19,6 +19,9 @@ export interface ProblemExtras {
   ids?: string[];
   retryAfterSeconds?: number;
   decisions?: Problem['decisions'];
+  blockId?: Problem['blockId'];
+  blockText?: Problem['blockText'];
+  candidates?: Problem['candidates'];
 }
 
 /**

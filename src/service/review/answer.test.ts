@@ -138,7 +138,7 @@ describe('decision notes and own proposals', () => {
     const [a, b] = (await review(draft.id)).revisions.map((r) => r.change_id);
     await call(lawyer, 'POST', `/api/documents/${draft.id}/revisions/apply`, { rejected_change_ids: [a], notes: { [a!]: 'Rejected: keep the 30-day notice period.' } });
 
-    const server = createMcpServer({ userId: lawyer.user.id, orgId: lawyer.orgId }, { uploads: t.ctx.uploads, review: t.ctx.review, comparisons: t.ctx.comparisons });
+    const server = createMcpServer({ userId: lawyer.user.id, orgId: lawyer.orgId }, t.ctx);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: 'test-assistant', version: '1.0.0' });

@@ -2,7 +2,7 @@ import type { Comment, CommentsResponse } from '../../contract/comments';
 import { NOTE_MAX_CHARS, type RedlineEditsBody, type ReviewResponse } from '../../contract/review';
 import type { Revision } from '../../contract/revision';
 import type { Track } from '../../contract/track';
-import { ConflictingChangeIdsError, DocxError, EditNotFoundError, openDocx, UnknownChangeIdsError, type OpenDocx, type OpenOptions } from '../../docx';
+import { ConflictingChangeIdsError, DocxError, EditAnchorError, EditNotFoundError, openDocx, UnknownChangeIdsError, type OpenDocx, type OpenOptions } from '../../docx';
 import { findUserById } from '../auth/directory';
 import { notFound, ProblemError, type ProblemExtras } from '../http/problem';
 import { NO_TIMING, type ServerTiming } from '../http/server-timing';
@@ -322,14 +322,28 @@ export class ReviewService {
 
   /** The comments of a document (any version: an original's comments are readable too). */
   async comments(actor: Actor, uploadId: string): Promise<Comment[]> {
+    return (await this.read(actor, uploadId, (doc) => doc.comments())).value;
+  }
+
+  /**
+   * Reads an upload of the caller's organisation (any version, a playbook too) on its parsed
+   * document: the draft kept open for its batches when there is one (and kept open after), so a
+   * read next to a review parses nothing. `read` must not change the document.
+   */
+  async read<T>(actor: Actor, uploadId: string, read: (doc: OpenDocx, row: UploadRecord) => T): Promise<{ row: UploadRecord; value: T }> {
     const row = await this.requireRow(this.db, actor.orgId, uploadId);
     if (!row.content_sha256) throw new ProblemError(409, 'conflict', 'This upload has no stored content.');
     const doc = this.openDraft(row.content_sha256, await this.content.get(row.content_sha256));
     try {
-      return doc.comments();
+      return { row, value: read(doc, row) };
     } finally {
       this.openDrafts.keep(row.content_sha256, doc);
     }
+  }
+
+  /** Opens bytes as the service's engine opens them (its limits and codec): a document of one's own. */
+  openCopy(bytes: Uint8Array): OpenDocx {
+    return this.open(bytes);
   }
 
   /**
@@ -675,6 +689,14 @@ function engineProblem(error: unknown): unknown {
     return new ProblemError(422, 'edit_not_found',
       `Edit ${error.editIndex + 1} found no "${error.find.length > 80 ? `${error.find.slice(0, 80)}…` : error.find}" in the draft. Nothing was changed.`,
       { errors: [{ path: `edits.${error.editIndex}.find`, message: 'matches nothing in the draft' }] });
+  }
+  if (error instanceof EditAnchorError) {
+    return new ProblemError(error.problem === 'stale_anchor' ? 409 : 422, error.problem, `${error.message} Nothing was changed.`, {
+      errors: [{ path: `edits.${error.editIndex}.${error.problem === 'block_not_found' || error.problem === 'stale_anchor' ? 'blockId' : 'find'}`, message: error.message }],
+      blockId: error.blockId,
+      ...(error.blockText !== null ? { blockText: error.blockText } : {}),
+      candidates: error.candidates,
+    });
   }
   if (error instanceof DocxError) return docxProblem(error);
   return error;

@@ -21,7 +21,7 @@ const TABLE: Record<RouteName, Expectation> = {
   connectorConsent: 'own-only', listDraftProgress: 'own-only',
   connectorInteraction: 'public', // bound to the browser that started the authorization by a cookie
   // Routes naming one of A's resources: B gets 404, never 403 (no hint that it exists).
-  getUpload: 'not-found', downloadUpload: 'not-found', renameUpload: 'not-found', createVersion: 'not-found',
+  getUpload: 'not-found', downloadUpload: 'not-found', readUploadText: 'not-found', searchUploadText: 'not-found', outlineUpload: 'not-found', renameUpload: 'not-found', createVersion: 'not-found',
   startWorkingDraft: 'not-found', deleteSeries: 'not-found', deleteSeriesAlias: 'not-found', saveDraft: 'not-found',
   getReview: 'not-found', getRenderWindow: 'not-found', applyRevisions: 'not-found', undoRevisions: 'not-found', writeRedlines: 'not-found', reviewEvents: 'not-found',
   endSession: 'not-found', removeMember: 'not-found', revokeApiKey: 'not-found',
@@ -29,6 +29,9 @@ const TABLE: Record<RouteName, Expectation> = {
   listComments: 'not-found', addComment: 'not-found', replyToComment: 'not-found', resolveComment: 'not-found', downloadDraft: 'not-found',
   compareVersions: 'not-found', getUntracked: 'not-found', untrackedWorkingDraft: 'not-found',
 };
+
+/** The query string of a route that needs one, so only the ownership check can refuse it. */
+const QUERY: Partial<Record<RouteName, string>> = { searchUploadText: '?q=Agreement' };
 
 /** A request B could legitimately send, so only the ownership check can refuse it. */
 function validRequest(name: RouteName, headers: Record<string, string>, ids: Record<string, string>): { headers: Record<string, string>; payload?: string | object | Buffer } {
@@ -80,7 +83,7 @@ describe('tenant isolation across every route', () => {
     it(`${name}: org B gets 404 for org A's resource, and A's resource is untouched`, async () => {
       const spec = ROUTES[name];
       const before = (await t.app.inject({ method: 'GET', url: `/api/uploads/${ids.documentId}`, headers: t.headers(a) })).json();
-      const res = await t.app.inject({ method: spec.method, url: `/api${routePath(spec, ids)}`, ...validRequest(name, t.headers(b), ids) });
+      const res = await t.app.inject({ method: spec.method, url: `/api${routePath(spec, ids)}${QUERY[name] ?? ''}`, ...validRequest(name, t.headers(b), ids) });
       expect(res.statusCode).toBe(404);
       expect(res.json().code).toBe('not_found');
       const after = (await t.app.inject({ method: 'GET', url: `/api/uploads/${ids.documentId}`, headers: t.headers(a) })).json();
