@@ -19,6 +19,7 @@ export interface ProblemExtras {
   ids?: string[];
   retryAfterSeconds?: number;
   decisions?: Problem['decisions'];
+  limit?: string;
 }
 
 /**
