@@ -8,6 +8,7 @@ import type { ReadLimits } from '../zip/limits';
 import { readZip, type ZipArchive } from '../zip/read';
 import { writeZip, writeZipAsync, type OutEntry } from '../zip/write';
 import { relativeTarget, relsPathOf, resolveTarget } from './paths';
+import { checkPartNames } from './part-names';
 import { checkWorkLimits, type WorkLimits } from './work-limits';
 
 /**
@@ -85,6 +86,7 @@ export class DocxPackage {
 
   static open(bytes: Uint8Array, opts: OpenOptions = {}): DocxPackage {
     const zip = readZip(bytes, opts.limits, opts.codec);
+    checkPartNames(zip.entries);
     if (!zip.has('[Content_Types].xml') || !zip.has('_rels/.rels')) {
       throw new DocxError('not_docx', 'The file is a zip archive but not a Word document (no Office package structure).');
     }
