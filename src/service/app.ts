@@ -12,6 +12,7 @@ import type { ServiceConfig } from './config';
 import type { ServiceContext } from './context';
 import { defineRoute } from './http/define-route';
 import { installErrorHandler, sendProblem } from './http/error-handler';
+import { HeavyLimits } from './http/heavy-limits';
 import { ProblemError } from './http/problem';
 import { authenticate } from './http/request-auth';
 import { installCors } from './http/cors';
@@ -142,6 +143,15 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
     authenticate: (request, spec) => authenticate(db, sessions, request, spec.access, (token) => ctx.connector?.resolveAccessToken(token) ?? Promise.resolve(null)),
     connector: null,
     log: app.log,
+  };
+
+  // Heavy routes spend their per-user budget right after authentication, before any of their work.
+  const heavyLimits = new HeavyLimits(db, config.heavyLimits);
+  const authenticateOnly = ctx.authenticate;
+  ctx.authenticate = async (request, spec) => {
+    const auth = await authenticateOnly(request, spec);
+    await heavyLimits.admit(spec, auth);
+    return auth;
   };
 
   const routes: string[] = [];

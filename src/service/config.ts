@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseOidcProviders, type OidcProviderConfig } from './auth/providers/provider-config';
+import { DEFAULT_HEAVY_LIMITS, type HeavyRateLimits } from './http/heavy-limits';
 
 /** Every limit and number of the sign-in rules; DESIGN.md's values are the defaults. */
 export interface AuthLimits {
@@ -41,6 +42,8 @@ export interface ServiceConfig {
   /** Memory for drafts kept parsed between batches (0: parse every time). */
   openDraftsBytes: number;
   auth: AuthLimits;
+  /** Per-user budgets of the heavy operations, per minute (http/heavy-limits.ts). */
+  heavyLimits: HeavyRateLimits;
   /** Serve the built SPA from this folder (null: API only). */
   staticDir: string | null;
   seedDemo: boolean;
@@ -115,6 +118,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     ['maxFailedVerifiesPerAddressPerHour', 'RATE_FAILED_VERIFIES_PER_ADDRESS_PER_HOUR'],
   ];
   for (const [key, name] of overrides) auth[key] = intFromEnv(env, name, auth[key]);
+  const heavyLimits: HeavyRateLimits = {
+    upload: intFromEnv(env, 'RATE_UPLOADS_PER_USER_PER_MINUTE', DEFAULT_HEAVY_LIMITS.upload),
+    compare: intFromEnv(env, 'RATE_COMPARES_PER_USER_PER_MINUTE', DEFAULT_HEAVY_LIMITS.compare),
+    working_draft: intFromEnv(env, 'RATE_WORKING_DRAFTS_PER_USER_PER_MINUTE', DEFAULT_HEAVY_LIMITS.working_draft),
+    report: intFromEnv(env, 'RATE_REPORTS_PER_USER_PER_MINUTE', DEFAULT_HEAVY_LIMITS.report),
+  };
   return {
     host,
     port,
@@ -143,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     },
     openDraftsBytes: intFromEnv(env, 'OPEN_DRAFTS_MB', 512) * 1024 * 1024,
     auth,
+    heavyLimits,
     staticDir: env.STATIC_DIR === '' ? null : path.resolve(env.STATIC_DIR ?? './dist'),
     seedDemo: env.SEED_DEMO !== 'false',
     announceCodes: true,
