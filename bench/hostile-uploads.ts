@@ -3,7 +3,7 @@
  *
  *   npm run bench:hostile            # HOSTILE_UPLOADS (default 4) uploads of HOSTILE_XML_MB (default 30) MB of XML
  *
- * The real service runs as a child process (PGlite). Each upload is a .docx of about 125 KB whose
+ * The real service runs as a child process (PGlite). Each upload is a .docx of about 123 KB whose
  * document.xml is 30 MB of ordinary paragraphs: under the size, entry and ratio caps. They are
  * sent at once while `/api/health/live` is asked every ~20 ms (one request after the other) and
  * `/api/health/ready` every ~100 ms; the figures are those requests' latencies. Two rounds:

@@ -16,7 +16,7 @@ const MB = 2 ** 20;
 const skip = childDatabaseUnavailable();
 if (skip) console.warn(`hostile-uploads.test.ts: ${skip}`);
 
-// Issue 21 item 3: a .docx of 125 KB holding 30 MB of ordinary paragraphs passes every zip-bomb
+// Issue 21 item 3: a .docx of 123 KB holding 30 MB of ordinary paragraphs passes every zip-bomb
 // cap and takes seconds to parse; on the main thread it stalled every request, health checks
 // included. The service runs as its own process, so its stalls cannot hide in the test's.
 // The long version, four at once with figures: bench/hostile-uploads.ts.

@@ -3,7 +3,7 @@ import type { ZipArchive } from '../zip/read';
 
 /**
  * Caps on how much work a package may ask of the engine, beyond what the zip-bomb caps allow:
- * a .docx of 125 KB can hold 30 MB of ordinary paragraphs (deflate's 250:1 on repeated text is
+ * a .docx of 123 KB can hold 30 MB of ordinary paragraphs (deflate's 250:1 on repeated text is
  * no bomb), which takes seconds and half a gigabyte to parse. Both are checked before any XML is
  * parsed: the size from the zip directory (inflating enforces it), the paragraphs by counting
  * their start tags in the inflated bytes.

@@ -105,7 +105,7 @@ interface Slot {
 
 /**
  * The engine's heavy work, off the service's main thread: comparisons (a second or more of CPU
- * for 300 pages) and the ingest of every upload, new version and saved draft (a 125 KB .docx may
+ * for 300 pages) and the ingest of every upload, new version and saved draft (a 123 KB .docx may
  * hold 30 MB of XML, seconds of parsing), which would otherwise hold up every other request of
  * the instance, health checks included. A pool of worker threads, started on first use (or by
  * `warm`) and kept for the life of the instance, runs one job each at a time from one queue.
