@@ -142,11 +142,12 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
     review: new ReviewService(db, content, engine, app.log, parts.faults, { openDraftsBytes: config.openDraftsBytes }),
     authenticate: (request, spec) => authenticate(db, sessions, request, spec.access, (token) => ctx.connector?.resolveAccessToken(token) ?? Promise.resolve(null)),
     connector: null,
+    heavyLimits: new HeavyLimits(db, config.heavyLimits),
     log: app.log,
   };
 
   // Heavy routes spend their per-user budget right after authentication, before any of their work.
-  const heavyLimits = new HeavyLimits(db, config.heavyLimits);
+  const heavyLimits = ctx.heavyLimits;
   const authenticateOnly = ctx.authenticate;
   ctx.authenticate = async (request, spec) => {
     const auth = await authenticateOnly(request, spec);

@@ -1,3 +1,5 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionGrant } from '../../contract/auth';
 import type { DocumentRow } from '../../contract/document';
@@ -6,6 +8,7 @@ import { buildKindSample } from '../../docx/fixture';
 import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
 import { createService, type Service } from '../app';
 import { loadConfig } from '../config';
+import { createMcpServer } from '../connector/mcp-tools';
 import { DEFAULT_HEAVY_LIMITS, HEAVY_ROUTES } from './heavy-limits';
 
 // Issue 21 item 10: per-user budgets on the heavy routes, counted in the database.
@@ -95,5 +98,26 @@ describe('rate limits on heavy operations', () => {
     expect((await post(carol, '/api/uploads', buildKindSample('delete'), other)).statusCode).toBe(201);
     expectLimited(await post(carol, '/api/uploads', buildKindSample('insert'), other), 'upload on the other instance');
     expectLimited(await post(carol, '/api/uploads'), 'upload on the first instance');
+  });
+
+  it("spends the same compare budget through the assistant's MCP tool compare_versions", async () => {
+    const dave = await t.signUpAndSignIn('dave@heavy.example');
+    const first = (await post(dave, '/api/uploads')).json() as DocumentRow;
+    const second = (await post(dave, '/api/uploads', buildKindSample('delete'))).json() as DocumentRow;
+    const server = createMcpServer({ orgId: dave.orgId, userId: dave.user.id }, t.ctx);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'test-assistant', version: '1.0.0' });
+    await client.connect(clientSide);
+    try {
+      const made = await client.callTool({ name: 'compare_versions', arguments: { uploadId: second.id, against: first.id } });
+      expect(made.isError).not.toBe(true);
+      const refused = await client.callTool({ name: 'compare_versions', arguments: { uploadId: second.id, against: first.id } });
+      expect(refused.isError).toBe(true);
+      expect((refused.structuredContent as { problem: { code: string } }).problem.code).toBe('rate_limited');
+      expectLimited(await call(dave, 'POST', `/api/uploads/${second.id}/compare`, { against: first.id }), 'compare over HTTP after the tool');
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -45,8 +45,15 @@ export class HeavyLimits {
   /** Counts the request against its route's budget, if the route is heavy; throws 429 past it. */
   async admit(spec: RouteSpec, auth: RequestAuth): Promise<void> {
     const kind = HEAVY_ROUTES.get(spec);
-    if (!kind) return;
-    const who = auth.apiKeyId ? `api-key:${auth.apiKeyId}` : `user:${auth.userId}`;
+    if (kind) await this.spend(kind, auth.apiKeyId ? `api-key:${auth.apiKeyId}` : `user:${auth.userId}`);
+  }
+
+  /** Counts a heavy operation asked for otherwise than by its route (the assistant's MCP tools); throws 429 past the budget. */
+  async admitKind(kind: HeavyKind, actor: { userId: string }): Promise<void> {
+    await this.spend(kind, `user:${actor.userId}`);
+  }
+
+  private async spend(kind: HeavyKind, who: string): Promise<void> {
     const limit = this.limits[kind];
     const decision = await this.db.transaction((tx) => hitRateLimit(tx, `heavy:${kind}:${who}`, limit, WINDOW_MS));
     if (!decision.allowed) {
