@@ -67,6 +67,7 @@ export const Problem = z.object({
     .describe('Field-level problems of a bad request body.'),
   ids: z.array(z.string()).optional().describe('The change ids a batch was refused for.'),
   retryAfterSeconds: z.number().int().optional(),
+  limit: z.string().optional().describe('payload_too_large from a work limit: the setting whose limit the .docx passed, e.g. DOCX_MAX_PARAGRAPHS.'),
   decisions: z
     .array(z.object({
       id: z.string(),

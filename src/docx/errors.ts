@@ -3,15 +3,21 @@
  * machine-readable facts (code, ids, edit index) and a message a person can read as is.
  */
 
+/** Which work limit refused a package (package/work-limits.ts). */
+export type WorkLimit = 'story_bytes' | 'paragraphs';
+
 /** What is wrong with the uploaded bytes: not_docx -> 415, invalid_docx -> 422, too_large -> 413. */
 export type DocxErrorCode = 'not_docx' | 'invalid_docx' | 'too_large';
 
 export class DocxError extends Error {
   readonly code: DocxErrorCode;
-  constructor(code: DocxErrorCode, message: string) {
+  /** For too_large from a work limit (package/work-limits.ts): which one, so the service can name its setting. */
+  readonly limit: WorkLimit | undefined;
+  constructor(code: DocxErrorCode, message: string, limit?: WorkLimit) {
     super(message);
     this.name = 'DocxError';
     this.code = code;
+    this.limit = limit;
   }
 }
 

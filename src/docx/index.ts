@@ -28,7 +28,8 @@ export { DocxError, UnknownChangeIdsError, ConflictingChangeIdsError, EditNotFou
 export type { AnchorCandidate, EditAnchorProblem } from './errors';
 export type { CommentTarget } from './comments/comments';
 export type { NewComment } from './comments/parts';
-export type { DocxErrorCode } from './errors';
+export type { DocxErrorCode, WorkLimit } from './errors';
+export type { WorkLimits } from './package/work-limits';
 export type { ReadLimits } from './zip/limits';
 export type { OpenOptions } from './package/package';
 export type { DeflateLevel, ZipCodec } from './zip/codec';

@@ -12,6 +12,7 @@ import type { ServiceConfig } from './config';
 import type { ServiceContext } from './context';
 import { defineRoute } from './http/define-route';
 import { installErrorHandler, sendProblem } from './http/error-handler';
+import { HeavyLimits } from './http/heavy-limits';
 import { ProblemError } from './http/problem';
 import { authenticate } from './http/request-auth';
 import { installCors } from './http/cors';
@@ -52,7 +53,7 @@ import { registerConnectorRoutes } from './routes/connector-routes';
 import { UploadsService } from './uploads/uploads-service';
 import { ComparisonsService } from './compare/comparisons-service';
 import { UntrackedChecks } from './compare/untracked-checks';
-import { CompareThread } from './compare/compare-thread';
+import { EngineThreads } from './engine/engine-threads';
 import { registerCompareRoutes } from './routes/compare-routes';
 import { nativeZipCodec } from './engine/native-zip-codec';
 
@@ -133,19 +134,29 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
     (error) => app.log.error({ err: error }, 'sending mail failed'));
   // The engine reads within the configured limits and zips with Node's native zlib.
   const engine = { limits: { ...config.docxLimits, maxCompressedBytes: config.maxUploadBytes }, codec: nativeZipCodec };
-  const uploads = new UploadsService(db, content, engine);
-  const compareThread = new CompareThread(engine.limits);
+  const engineThreads = new EngineThreads(engine.limits, config.engineThreads);
+  const uploads = new UploadsService(db, content, engineThreads, config.docxWork);
   const review = new ReviewService(db, content, engine, app.log, parts.faults, { openDraftsBytes: config.openDraftsBytes });
   const ctx: ServiceContext = {
     config, db, content, mailer, outbox: outbox ?? (mailer instanceof OutboxMailer ? mailer : null), sessions, codes,
     uploads,
-    comparisons: new ComparisonsService(db, content, compareThread, uploads),
-    untracked: new UntrackedChecks(db, content, compareThread, app.log),
+    comparisons: new ComparisonsService(db, content, engineThreads, uploads),
+    untracked: new UntrackedChecks(db, content, engineThreads, app.log),
     review,
     reading: new ReadingService(review),
     authenticate: (request, spec) => authenticate(db, sessions, request, spec.access, (token) => ctx.connector?.resolveAccessToken(token) ?? Promise.resolve(null)),
     connector: null,
+    heavyLimits: new HeavyLimits(db, config.heavyLimits),
     log: app.log,
+  };
+
+  // Heavy routes spend their per-user budget right after authentication, before any of their work.
+  const heavyLimits = ctx.heavyLimits;
+  const authenticateOnly = ctx.authenticate;
+  ctx.authenticate = async (request, spec) => {
+    const auth = await authenticateOnly(request, spec);
+    await heavyLimits.admit(spec, auth);
+    return auth;
   };
 
   const routes: string[] = [];
@@ -196,7 +207,7 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
       await app.close();
       await ctx.review.settle();
       await ctx.untracked.settle();
-      await compareThread.close();
+      await engineThreads.close();
       await mailer.close();
       if (!parts.db) await db.close();
     },

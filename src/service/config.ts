@@ -1,5 +1,7 @@
+import os from 'node:os';
 import path from 'node:path';
 import { parseOidcProviders, type OidcProviderConfig } from './auth/providers/provider-config';
+import { DEFAULT_HEAVY_LIMITS, type HeavyRateLimits } from './http/heavy-limits';
 
 /** Every limit and number of the sign-in rules; DESIGN.md's values are the defaults. */
 export interface AuthLimits {
@@ -33,9 +35,15 @@ export interface ServiceConfig {
   maxUploadBytes: number;
   /** Caps on what a .docx may unpack to (zip-bomb defence); passed to the engine's reader. */
   docxLimits: { maxUncompressedBytes: number; maxEntries: number };
+  /** Caps on the work one upload may ask of the engine (its text parts' XML and paragraphs), checked before parsing. */
+  docxWork: { maxStoryBytes: number; maxParagraphs: number };
+  /** The engine's worker threads: how many, how many jobs may wait, how many one organisation may have running or waiting. */
+  engineThreads: { threads: number; maxQueued: number; maxPerOrg: number };
   /** Memory for drafts kept parsed between batches (0: parse every time). */
   openDraftsBytes: number;
   auth: AuthLimits;
+  /** Per-user budgets of the heavy operations, per minute (http/heavy-limits.ts). */
+  heavyLimits: HeavyRateLimits;
   /** Serve the built SPA from this folder (null: API only). */
   staticDir: string | null;
   seedDemo: boolean;
@@ -85,6 +93,14 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): num
   return value;
 }
 
+/**
+ * One engine thread per core beyond the first (which the main thread keeps for answering), at
+ * least one, at most four: each thread may hold a large document's parse (hundreds of MB) at once.
+ */
+function defaultEngineThreads(): number {
+  return Math.min(4, Math.max(1, os.availableParallelism() - 1));
+}
+
 /** Reads the configuration from the environment; every variable is documented in README.md. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   const port = intFromEnv(env, 'PORT', 8787);
@@ -102,6 +118,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     ['maxFailedVerifiesPerAddressPerHour', 'RATE_FAILED_VERIFIES_PER_ADDRESS_PER_HOUR'],
   ];
   for (const [key, name] of overrides) auth[key] = intFromEnv(env, name, auth[key]);
+  const heavyLimits: HeavyRateLimits = {
+    upload: intFromEnv(env, 'RATE_UPLOADS_PER_USER_PER_MINUTE', DEFAULT_HEAVY_LIMITS.upload),
+    compare: intFromEnv(env, 'RATE_COMPARES_PER_USER_PER_MINUTE', DEFAULT_HEAVY_LIMITS.compare),
+    working_draft: intFromEnv(env, 'RATE_WORKING_DRAFTS_PER_USER_PER_MINUTE', DEFAULT_HEAVY_LIMITS.working_draft),
+    report: intFromEnv(env, 'RATE_REPORTS_PER_USER_PER_MINUTE', DEFAULT_HEAVY_LIMITS.report),
+  };
   return {
     host,
     port,
@@ -118,8 +140,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
       maxUncompressedBytes: intFromEnv(env, 'DOCX_MAX_UNCOMPRESSED_BYTES', 400 * 1024 * 1024),
       maxEntries: intFromEnv(env, 'DOCX_MAX_ENTRIES', 2000),
     },
+    // 32 MB and 50,000 paragraphs: about 1,100 pages; the 300-page benchmark contract holds 7.5 MB and 13,800.
+    docxWork: {
+      maxStoryBytes: intFromEnv(env, 'DOCX_MAX_TEXT_BYTES', 32 * 1024 * 1024),
+      maxParagraphs: intFromEnv(env, 'DOCX_MAX_PARAGRAPHS', 50_000),
+    },
+    engineThreads: {
+      threads: Math.max(1, intFromEnv(env, 'ENGINE_THREADS', defaultEngineThreads())),
+      maxQueued: intFromEnv(env, 'ENGINE_QUEUE_LIMIT', 16),
+      maxPerOrg: Math.max(1, intFromEnv(env, 'ENGINE_JOBS_PER_ORG', 4)),
+    },
     openDraftsBytes: intFromEnv(env, 'OPEN_DRAFTS_MB', 512) * 1024 * 1024,
     auth,
+    heavyLimits,
     staticDir: env.STATIC_DIR === '' ? null : path.resolve(env.STATIC_DIR ?? './dist'),
     seedDemo: env.SEED_DEMO !== 'false',
     announceCodes: true,

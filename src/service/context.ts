@@ -5,6 +5,7 @@ import type { ServiceConfig } from './config';
 import type { ComparisonsService } from './compare/comparisons-service';
 import type { UntrackedChecks } from './compare/untracked-checks';
 import type { Authenticator } from './http/define-route';
+import type { HeavyLimits } from './http/heavy-limits';
 import type { Mailer } from './mail/mailer';
 import type { OutboxMailer } from './mail/outbox-mailer';
 import type { ContentStore } from './store/content-store';
@@ -37,6 +38,8 @@ export interface ServiceContext {
   comparisons: ComparisonsService;
   untracked: UntrackedChecks;
   authenticate: Authenticator;
+  /** Per-user budgets of the heavy operations (routes spend them when authenticated; the MCP tools through this). */
+  heavyLimits: HeavyLimits;
   /**
    * The assistant connector (OAuth 2.0 server + MCP), when mounted. It resolves its
    * access tokens to connector sessions and revokes a user's grants on sign-out everywhere.

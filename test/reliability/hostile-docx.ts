@@ -57,6 +57,17 @@ export function manyRevisions(count: number): Uint8Array {
   return withParts({ [DOC]: documentXml(paragraphs.join('')) });
 }
 
+/**
+ * A small upload that is a lot of work (issue 21 item 3): a main part of about `xmlBytes` of
+ * ordinary paragraphs (no revisions), one repeated, so it deflates about 250:1, under every
+ * zip-bomb cap: 30 MB of XML gives a .docx of about 123 KB holding about 148,000 paragraphs.
+ */
+export function bulkParagraphs(xmlBytes: number): Uint8Array {
+  const paragraph = '<w:p><w:pPr><w:pStyle w:val="BodyText"/></w:pPr><w:r><w:t xml:space="preserve">'
+    + 'The Supplier shall deliver the Goods to the Premises on the Delivery Date and in accordance with the Specification.</w:t></w:r></w:p>';
+  return withParts({ [DOC]: documentXml(paragraph.repeat(Math.ceil(xmlBytes / paragraph.length))) });
+}
+
 /** `depth` nested elements of one kind inside a paragraph or the body. */
 function nested(depth: number, open: string, close: string, inner: string): string {
   return open.repeat(depth) + inner + close.repeat(depth);

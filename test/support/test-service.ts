@@ -27,7 +27,9 @@ export async function startTestService(overrides: Partial<ServiceConfig> = {}, p
   const base = loadConfig({ ...process.env, DATA_DIR: dataDir, STATIC_DIR: '', DATABASE_URL: '', SMTP_URL: '' });
   // Tests sign the same people in many times; the limits' own tests pass DEFAULT_AUTH_LIMITS explicitly.
   const relaxed = { ...DEFAULT_AUTH_LIMITS, resendCooldownMs: 0, maxCodesPerAddressPerHour: 10_000 };
-  const config: ServiceConfig = { ...base, auth: relaxed, seedDemo: false, logLevel: 'silent', announceCodes: false, ...overrides };
+  // Tests upload, compare and draft many times as one user; the heavy limits' own tests pass theirs.
+  const heavyLimits = { upload: 100_000, compare: 100_000, working_draft: 100_000, report: 100_000 };
+  const config: ServiceConfig = { ...base, auth: relaxed, heavyLimits, seedDemo: false, logLevel: 'silent', announceCodes: false, ...overrides };
   const testDb = parts.db ? null : await openTestDatabase();
   const service = await createService(config, { ...parts, db: parts.db ?? testDb!.db, logger: parts.logger ?? false });
   let ipCounter = 0;

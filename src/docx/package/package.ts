@@ -8,6 +8,8 @@ import type { ReadLimits } from '../zip/limits';
 import { readZip, type ZipArchive } from '../zip/read';
 import { writeZip, writeZipAsync, type OutEntry } from '../zip/write';
 import { relativeTarget, relsPathOf, resolveTarget } from './paths';
+import { checkPartNames } from './part-names';
+import { checkWorkLimits, type WorkLimits } from './work-limits';
 
 /**
  * A WordprocessingML package: validates that the zip is a .docx, finds the story parts that can
@@ -18,6 +20,8 @@ import { relativeTarget, relsPathOf, resolveTarget } from './paths';
 export interface OpenOptions {
   limits?: Partial<ReadLimits>;
   codec?: ZipCodec;
+  /** Caps on the story parts' size and paragraphs, checked before parsing (the service sets them when it ingests an upload). */
+  work?: WorkLimits;
 }
 
 /** Where a part's revisions sit in the document; also the listing order of parts. */
@@ -82,6 +86,7 @@ export class DocxPackage {
 
   static open(bytes: Uint8Array, opts: OpenOptions = {}): DocxPackage {
     const zip = readZip(bytes, opts.limits, opts.codec);
+    checkPartNames(zip.entries);
     if (!zip.has('[Content_Types].xml') || !zip.has('_rels/.rels')) {
       throw new DocxError('not_docx', 'The file is a zip archive but not a Word document (no Office package structure).');
     }
@@ -108,6 +113,7 @@ export class DocxPackage {
       const list = byRole.get(role);
       if (list) for (const name of list.sort(naturalCompare)) parts.push({ name, role });
     }
+    if (opts.work) checkWorkLimits(zip, parts.map((p) => p.name), opts.work);
     const pkg = new DocxPackage(bytes, zip, mainPart, parts);
     for (const p of parts) pkg.xml(p.name); // parse (and so validate) every story part up front
     return pkg;

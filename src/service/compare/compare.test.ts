@@ -8,7 +8,7 @@ import { CHANGES_HEADER, UNTRACKED_EDIT_AUTHOR, UntrackedPending, UntrackedRepor
 import { DOCUMENT_ROW_FIELDS, DocumentRow } from '../../contract/document';
 import type { ReviewResponse } from '../../contract/review';
 import { createMcpServer } from '../connector/mcp-tools';
-import { CompareThread } from './compare-thread';
+import { EngineThreads } from '../engine/engine-threads';
 import { UNTRACKED_MAX_WAIT_SECONDS, UNTRACKED_WAIT_SECONDS } from './untracked-checks';
 import { preferredWaitSeconds } from '../routes/compare-routes';
 import fc from 'fast-check';
@@ -457,9 +457,9 @@ describe('comparing versions and checking for untracked edits', () => {
   });
 });
 
-describe('the comparison thread', () => {
+describe('the engine threads', () => {
   it('is started once and kept: warmed, its first comparison runs on a thread that has run the engine before', async () => {
-    const thread = new CompareThread({});
+    const thread = new EngineThreads({});
     try {
       await thread.warm();
       await thread.warm();
@@ -475,7 +475,7 @@ describe('the comparison thread', () => {
   });
 
   it('hands its inputs over (transferred, not copied), but never a pooled buffer that holds other bytes too', async () => {
-    const thread = new CompareThread({});
+    const thread = new EngineThreads({});
     try {
       const cold = await thread.compare(OLDER.slice(), NEWER.slice(), {}, false);
       // Not warmed: the first job is the worker's first.

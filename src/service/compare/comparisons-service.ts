@@ -6,7 +6,7 @@ import type { ContentStore } from '../store/content-store';
 import type { Database } from '../store/database';
 import { findUpload } from '../uploads/upload-rows';
 import type { UploadsService } from '../uploads/uploads-service';
-import type { CompareThread } from './compare-thread';
+import type { EngineThreads } from '../engine/engine-threads';
 import { compareUploads } from './comparison-engine';
 import { previousVersionId } from './untracked-checks';
 
@@ -31,7 +31,7 @@ export class ComparisonsService {
   constructor(
     private readonly db: Database,
     private readonly content: ContentStore,
-    private readonly thread: CompareThread,
+    private readonly thread: EngineThreads,
     private readonly uploads: UploadsService,
   ) {}
 
@@ -44,7 +44,7 @@ export class ComparisonsService {
     if (!older) throw notFound(`The upload named in "against" (${body.against})`);
     const result = await compareUploads(this.content, this.thread, older, newer, {
       ...(body.author ? { author: body.author } : {}), view: body.view ?? 'accepted',
-    }, true);
+    }, true, { orgId: actor.orgId });
     return this.store(actor, newer.id, result, comparisonArtifactId('compare', older.id));
   }
 
@@ -59,7 +59,7 @@ export class ComparisonsService {
     if (!previous) throw notFound('The previous version');
     const result = await compareUploads(this.content, this.thread, previous, version, {
       author: UNTRACKED_EDIT_AUTHOR, view: 'rejected', keepNewerRevisions: true,
-    }, true);
+    }, true, { orgId: actor.orgId });
     return this.store(actor, version.id, result, comparisonArtifactId('untracked', previous.id));
   }
 

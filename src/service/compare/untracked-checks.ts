@@ -3,7 +3,7 @@ import { notFound, ProblemError } from '../http/problem';
 import type { ContentStore } from '../store/content-store';
 import type { Database } from '../store/database';
 import { findUpload, type UploadRecord } from '../uploads/upload-rows';
-import type { CompareThread } from './compare-thread';
+import type { EngineThreads } from '../engine/engine-threads';
 import { compareUploads } from './comparison-engine';
 import type { ServerTiming } from '../http/server-timing';
 import { ByteBudgetLru } from '../review/byte-budget-lru';
@@ -62,7 +62,7 @@ interface CheckRecord {
  * Where a check's time went, in ms: from the version's commit to its result stored. `schedule`:
  * the commit until the check began (the upload's answer written first); `claim`: taking its
  * lease; `rows`: reading both uploads' rows; `read`: both blobs; `queue`: waiting for the
- * comparison thread; `engine`: the comparison itself (unzip, parse, both rejected views, the
+ * engine thread; `engine`: the comparison itself (unzip, parse, both rejected views, the
  * diff); `reply`: the differences crossing back from the thread; `store`: writing the result.
  */
 export interface CheckPhases {
@@ -93,7 +93,7 @@ export class UntrackedChecks {
    * those a check read, which serve again when the next version of the series is checked against it.
    */
   private readonly versionBytes = new ByteBudgetLru<Uint8Array>(VERSION_BYTES_BUDGET);
-  /** Where a check reads both versions' bytes: kept ones first (a copy: the comparison thread takes its inputs over). */
+  /** Where a check reads both versions' bytes: kept ones first (a copy: an engine thread takes its inputs over). */
   private readonly bytes = {
     get: async (sha256: string): Promise<Uint8Array> => {
       const kept = this.versionBytes.get(sha256);
@@ -107,11 +107,11 @@ export class UntrackedChecks {
   constructor(
     private readonly db: Database,
     private readonly content: ContentStore,
-    private readonly thread: CompareThread,
+    private readonly thread: EngineThreads,
     private readonly log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void },
   ) {}
 
-  /** Loads the comparison thread and compiles the engine ahead of the first check (a serving instance calls it on start). */
+  /** Loads the engine threads and compiles the engine ahead of the first check (a serving instance calls it on start). */
   warm(): Promise<void> {
     return this.thread.warm();
   }
@@ -213,7 +213,7 @@ export class UntrackedChecks {
     if (!version || !previous) return;
     const rowsRead = performance.now();
     try {
-      const { differences, timing, readMs } = await compareUploads(this.bytes, this.thread, previous, version, { view: 'rejected' }, false);
+      const { differences, timing, readMs } = await compareUploads(this.bytes, this.thread, previous, version, { view: 'rejected' }, false, 'background');
       const changes: UntrackedChange[] = differences.map((d) => ({ kind: d.kind, text_preview: d.textPreview, story: d.story, paragraph: d.paragraph }));
       const storing = performance.now();
       await this.db.query(
@@ -227,7 +227,7 @@ export class UntrackedChecks {
       }, timing.warm, changes.length);
     } catch (error) {
       if (!(error instanceof ProblemError)) {
-        // A passing failure (storage down, the comparison thread lost): the next reader retries at once.
+        // A passing failure (storage down, an engine thread lost): the next reader retries at once.
         await this.db.query(`UPDATE untracked_checks SET lease_until = now() WHERE upload_id = $1 AND state = 'running'`, [uploadId]).catch(() => {});
         throw error;
       }

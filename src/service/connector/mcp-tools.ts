@@ -6,6 +6,7 @@ import { CompareView } from '../../contract/compare';
 import { checkRedlineEdit, DecisionNotes, RedlineEditFields, type ReviewResponse } from '../../contract/review';
 import { withGroupMembers } from '../../contract/track';
 import type { ComparisonsService } from '../compare/comparisons-service';
+import type { HeavyLimits } from '../http/heavy-limits';
 import { ProblemError } from '../http/problem';
 import type { ReviewService } from '../review/review-service';
 import type { UploadsService } from '../uploads/uploads-service';
@@ -56,8 +57,11 @@ async function run(work: () => Promise<object>): Promise<CallToolResult> {
  * service's own logic in-process, so the same rules hold as on the HTTP routes (the
  * organisation check, atomic batches, 403 not_own_proposal for withdrawing others' changes).
  */
-export function createMcpServer(actor: ToolActor, services: ReadingToolServices & { uploads: UploadsService; review: ReviewService; comparisons: ComparisonsService }): McpServer {
-  const { uploads, review, comparisons } = services;
+export function createMcpServer(
+  actor: ToolActor,
+  services: ReadingToolServices & { uploads: UploadsService; review: ReviewService; comparisons: ComparisonsService; heavyLimits?: HeavyLimits },
+): McpServer {
+  const { uploads, review, comparisons, heavyLimits } = services;
   const server = new McpServer({ name: 'redline', version: '1.0.0' }, {
     instructions: 'Redline holds contract drafts with tracked changes. List documents; read any document as paragraphs with stable block ids (get_outline first on a long contract, then read_document or search_document); compare two versions into a redline, read a working draft\'s review, propose redlines anchored on block ids (each with a justification, optionally with a comment thread), decide changes, withdraw your own proposals, and read, add and reply to Word comments.',
   });
@@ -81,7 +85,11 @@ export function createMcpServer(actor: ToolActor, services: ReadingToolServices 
       view: CompareView.optional().describe('Compare the accepted (default) or rejected view of inputs that carry tracked changes.'),
     },
   }, async ({ uploadId, against, author, view }) =>
-    run(() => comparisons.compare(actor, uploadId, { against, ...(author ? { author } : {}), ...(view ? { view } : {}) })));
+    run(async () => {
+      // The same per-user budget as POST /uploads/{id}/compare.
+      await heavyLimits?.admitKind('compare', actor);
+      return comparisons.compare(actor, uploadId, { against, ...(author ? { author } : {}), ...(view ? { view } : {}) });
+    }));
 
   server.registerTool('get_review', {
     description: 'Read a working draft: its tracked revisions (kind, author, text preview, justification, `clause`: the numbered clause the change is in as Word shows it, e.g. "7.3(a)", ' +

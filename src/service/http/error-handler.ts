@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { PROBLEM_CONTENT_TYPE } from '../../contract/problem';
+import { EngineBusyError } from '../engine/engine-threads';
 import { BlobStoreUnavailableError } from '../store/blobs/blob-store';
 import { DatabaseUnavailableError } from '../store/database';
 import { ProblemError } from './problem';
@@ -45,6 +46,9 @@ export function toProblemError(error: unknown): ProblemError {
   }
   if (error instanceof BlobStoreUnavailableError) {
     return new ProblemError(503, 'service_unavailable', 'Document storage is unavailable. Nothing was changed; try again shortly.', { retryAfterSeconds: 2 });
+  }
+  if (error instanceof EngineBusyError) {
+    return new ProblemError(503, 'service_unavailable', `${error.message} Nothing was changed.`, { retryAfterSeconds: error.retryAfterSeconds });
   }
   const fromFastify = fromFastifyError(error as FastifyError);
   if (fromFastify) return fromFastify;

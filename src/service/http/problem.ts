@@ -22,6 +22,7 @@ export interface ProblemExtras {
   blockId?: Problem['blockId'];
   blockText?: Problem['blockText'];
   candidates?: Problem['candidates'];
+  limit?: string;
 }
 
 /**

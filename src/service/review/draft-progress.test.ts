@@ -75,11 +75,11 @@ describe('GET /api/documents/progress', () => {
   });
 
   it('leaves drafts uncounted once the time budget is spent, and counts them on a later request', async () => {
-    const { listDraftProgress } = await import('./draft-progress');
+    const { listDraftProgress, projectionReader } = await import('./draft-progress');
     const original = await upload('Budget.docx');
     await call('POST', `/api/uploads/${original.id}/working-draft`);
     let counted = 0;
-    const none = await listDraftProgress(t.ctx.db, alice.orgId, async () => { counted++; return { open: 1, in: 0, back: 0, total: 1 }; }, -1);
+    const none = await listDraftProgress(t.ctx.db, alice.orgId, async () => { counted++; return { open: 1, in: 0, back: 0, total: 1 }; }, projectionReader(t.ctx.db), -1);
     expect(counted).toBe(0);
     expect(none.find((i) => i.documentSeriesId === original.documentSeriesId)!.counts).toBeNull();
     const later = await progress();
@@ -111,5 +111,71 @@ describe('GET /api/documents/progress', () => {
   it('leaves the Document row as it was: 19 fields', async () => {
     const list = (await call('GET', '/api/uploads')).json() as { items: object[] };
     for (const row of list.items) expect(Object.keys(row).sort()).toEqual([...DOCUMENT_ROW_FIELDS].sort());
+  });
+});
+
+// Issue 21 item 6: a projection that cannot be read costs its series' counts, not the answer
+// (the review's track: null rule), whether one draft's read fails or the whole store's.
+describe('GET /api/documents/progress when track projections cannot be read', () => {
+  let t: TestService;
+  let alice: SessionGrant;
+  const unreadable = new Set<string>();
+
+  beforeAll(async () => {
+    t = await startTestService({}, {
+      faults: {
+        projectionRead: (ids) => {
+          const failing = ids.filter((id) => unreadable.has(id));
+          if (failing.length > 0) throw new Error(`injected: projections of ${failing.join(', ')} cannot be read`);
+        },
+      },
+    });
+    alice = await t.signUpAndSignIn('alice@unreadable.example', 'Unreadable LLP');
+  });
+  afterAll(async () => t.destroy());
+
+  const call = (method: 'GET' | 'POST', url: string) => t.app.inject({ method, url, headers: t.headers(alice) });
+  const newDraft = async (name: string) => {
+    const body = multipartBody({ purpose: 'source_doc' }, { name, bytes: buildKindSample('insert') });
+    const created = (await t.app.inject({ method: 'POST', url: '/api/uploads', payload: body.payload, headers: { ...body.headers, ...t.headers(alice) } })).json() as { id: string };
+    const draft = (await call('POST', `/api/uploads/${created.id}/working-draft`)).json() as { id: string; documentSeriesId: string };
+    expect((await call('GET', `/api/documents/${draft.id}/review`)).statusCode).toBe(200);
+    return draft;
+  };
+
+  it("answers null counts for the series whose projection cannot be read, and the rest as usual", async () => {
+    const broken = await newDraft('Broken.docx');
+    const fine = await newDraft('Fine.docx');
+    unreadable.add(broken.id);
+    try {
+      const res = await call('GET', '/api/documents/progress');
+      expect(res.statusCode).toBe(200);
+      const items = DraftProgressList.parse(res.json()).items;
+      expect(items.find((i) => i.documentId === broken.id)).toMatchObject({ documentSeriesId: broken.documentSeriesId, counts: null, lastDecision: null });
+      expect(items.find((i) => i.documentId === fine.id)!.counts).toEqual({ open: 1, in: 0, back: 0, total: 1 });
+      // As the review of that draft does.
+      const review = await call('GET', `/api/documents/${broken.id}/review`);
+      expect(review.statusCode).toBe(200);
+      expect(review.json().track).toBeNull();
+    } finally {
+      unreadable.clear();
+    }
+  });
+
+  it('answers 200 with every count null when the projections table itself cannot be read', async () => {
+    const draft = await newDraft('Table gone.docx');
+    await t.ctx.db.query('ALTER TABLE track_projection RENAME TO track_projection_away');
+    try {
+      const res = await call('GET', '/api/documents/progress');
+      expect(res.statusCode).toBe(200);
+      const list = DraftProgressList.parse(res.json());
+      expect(list.items.find((i) => i.documentId === draft.id)!.counts).toBeNull();
+      expect(list.items.every((i) => i.counts === null)).toBe(true);
+      expect((await call('GET', `/api/documents/${draft.id}/review`)).json().track).toBeNull();
+    } finally {
+      await t.ctx.db.query('ALTER TABLE track_projection_away RENAME TO track_projection');
+    }
+    const again = DraftProgressList.parse((await call('GET', '/api/documents/progress')).json());
+    expect(again.items.find((i) => i.documentId === draft.id)!.counts).toEqual({ open: 1, in: 0, back: 0, total: 1 });
   });
 });

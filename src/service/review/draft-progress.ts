@@ -6,9 +6,6 @@ interface ProgressRecord {
   id: string;
   document_series_id: string;
   content_sha256: string | null;
-  projected_seq: number | null;
-  projected_sha256: string | null;
-  counts: TrackCounts | null;
   last_seq: number;
   decided_at: Date | null;
   decision_kind: 'decide' | 'undo' | null;
@@ -19,17 +16,39 @@ interface ProgressRecord {
 /** Counts a draft whose stored track is missing or stale; the track it builds is stored for next time. */
 export type CountDraft = (documentId: string) => Promise<TrackCounts | null>;
 
+/** A draft's stored track projection: where in the log and on which content it was made, and its counts. */
+export interface StoredCounts {
+  logSeq: number;
+  contentSha256: string | null;
+  counts: TrackCounts | null;
+}
+
+/** Reads the stored projections of some drafts (those without one are left out); throws when the store cannot be read. */
+export type ReadProjections = (documentIds: string[]) => Promise<Map<string, StoredCounts>>;
+
+/** The stored projections' counts, read from the database. */
+export function projectionReader(db: Database): ReadProjections {
+  return async (ids) => {
+    const rows = await db.query<{ upload_id: string; log_seq: number; content_sha256: string | null; counts: TrackCounts | null }>(
+      "SELECT upload_id, log_seq, content_sha256, track->'counts' AS counts FROM track_projection WHERE upload_id = ANY($1::text[])", [ids]);
+    return new Map(rows.map((r) => [r.upload_id, { logSeq: r.log_seq, contentSha256: r.content_sha256, counts: r.counts }]));
+  };
+}
+
 /**
  * Where each series' newest working draft stands, in one query: the counts come from the
  * stored track projection when it is current (same log position, same content), so listing a
  * dozen matters does no XML work. A draft whose projection is missing or stale (never opened,
  * or saved since) is counted through the review (which stores the projection) while the
  * time budget lasts; the rest answer `counts: null` and are counted on a later request.
+ * Projections that cannot be read (the decisions store failing) leave their series' counts
+ * null, as the review answers `track: null`: the rest of the answer stands.
  */
 export async function listDraftProgress(
   db: Database,
   orgId: string,
   countDraft: CountDraft,
+  readProjections: ReadProjections,
   budgetMs = 1500,
 ): Promise<DraftProgress[]> {
   const rows = await db.query<ProgressRecord>(
@@ -40,11 +59,9 @@ export async function listDraftProgress(
        ORDER BY document_series_id, document_version DESC
      )
      SELECT l.id, l.document_series_id, l.content_sha256,
-            p.log_seq AS projected_seq, p.content_sha256 AS projected_sha256, p.track->'counts' AS counts,
             coalesce(ls.seq, 0)::int AS last_seq, lb.created_at AS decided_at, lb.kind AS decision_kind,
             lb.user_id AS decided_by, u.display_name AS decided_by_name
      FROM latest l
-     LEFT JOIN track_projection p ON p.upload_id = l.id
      -- The log's newest entry of any kind says whether the stored projection is current; the
      -- newest decision (or undo) is what "last decision" means (a comment or a note is not one).
      LEFT JOIN LATERAL (SELECT max(seq) AS seq FROM decision_batches d WHERE d.upload_id = l.id) ls ON true
@@ -56,11 +73,14 @@ export async function listDraftProgress(
     [orgId],
   );
   const started = performance.now();
+  const { stored, unreadable } = await readEach(readProjections, rows.map((r) => r.id));
   const items: DraftProgress[] = [];
   for (const r of rows) {
-    const current = r.counts !== null && r.projected_seq === r.last_seq && r.projected_sha256 === r.content_sha256;
-    let counts: TrackCounts | null = current ? normalise(r.counts!) : null;
-    if (!counts && performance.now() - started < budgetMs) counts = await countDraft(r.id).catch(() => null);
+    const projection = stored.get(r.id);
+    const current = projection?.counts != null && projection.logSeq === r.last_seq && projection.contentSha256 === r.content_sha256;
+    let counts: TrackCounts | null = current ? normalise(projection.counts!) : null;
+    // An unreadable projection is not counted through the review either: it would fail the same way.
+    if (!counts && !unreadable.has(r.id) && performance.now() - started < budgetMs) counts = await countDraft(r.id).catch(() => null);
     items.push({
       documentId: r.id,
       documentSeriesId: r.document_series_id,
@@ -71,6 +91,26 @@ export async function listDraftProgress(
     });
   }
   return items;
+}
+
+/** All drafts' projections in one read; when that fails, each on its own, so one unreadable projection costs only its own series. */
+async function readEach(read: ReadProjections, ids: string[]): Promise<{ stored: Map<string, StoredCounts>; unreadable: Set<string> }> {
+  const unreadable = new Set<string>();
+  if (ids.length === 0) return { stored: new Map(), unreadable };
+  try {
+    return { stored: await read(ids), unreadable };
+  } catch {
+    const stored = new Map<string, StoredCounts>();
+    for (const id of ids) {
+      try {
+        const one = (await read([id])).get(id);
+        if (one) stored.set(id, one);
+      } catch {
+        unreadable.add(id);
+      }
+    }
+    return { stored, unreadable };
+  }
 }
 
 function normalise(c: TrackCounts): TrackCounts {

@@ -10,6 +10,7 @@ import type { ContentStore } from '../store/content-store';
 import type { Database, Queryable } from '../store/database';
 import { findUpload, toDocumentRow, UPLOAD_COLUMNS, type UploadRecord } from '../uploads/upload-rows';
 import { docxProblem } from '../uploads/uploads-service';
+import { projectionReader, type StoredCounts } from './draft-progress';
 import { analyse, AnalysisCache, type Analysis } from './analysis-cache';
 import { commentProblem, commentsToReplay } from './comment-problems';
 import { addThreadsToEdits, performCommentOp, type CommentOp } from './comment-ops';
@@ -29,6 +30,8 @@ import { predecessors, projectTrack, replayLog, type DecidedChange, type LogStat
 export interface ReviewFaults {
   /** Called before the track projection is written; throwing simulates a failing decisions store. */
   projection?: () => void | Promise<void>;
+  /** Called before stored track projections of these drafts are read; throwing simulates a decisions store that cannot be read. */
+  projectionRead?: (uploadIds: string[]) => void | Promise<void>;
   /** Called after the new content is stored and before the transaction commits. */
   afterBlobWrite?: () => void | Promise<void>;
 }
@@ -523,6 +526,7 @@ export class ReviewService {
       this.storeInBackground(row, committed.lastSeq, track);
       return track;
     }
+    await this.faults.projectionRead?.([row.id]);
     // The stored track (a megabyte on a large draft) is fetched only once it is known to be current.
     const [stored] = await this.db.query<{ log_seq: number | null; content_sha256: string | null; last_seq: number }>(
       `SELECT p.log_seq, p.content_sha256,
@@ -560,6 +564,12 @@ export class ReviewService {
          track = EXCLUDED.track, updated_at = now()
        WHERE track_projection.log_seq <= EXCLUDED.log_seq`,
       [row.id, logSeq, row.content_sha256, JSON.stringify(track)]);
+  }
+
+  /** The stored projections' counts of these drafts (the documents page reads them); throws when they cannot be read. */
+  async storedCounts(uploadIds: string[]): Promise<Map<string, StoredCounts>> {
+    await this.faults.projectionRead?.(uploadIds);
+    return projectionReader(this.db)(uploadIds);
   }
 
   /** Waits for projections still being stored (before the database closes). */

@@ -21,7 +21,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
   const countingLater = new Set<string>();
   defineRoute(app, ctx.authenticate, ROUTES.listDraftProgress, async ({ auth }) => {
     const count = async (documentId: string) => (await review.review(auth, documentId)).track?.counts ?? null;
-    const items = await listDraftProgress(ctx.db, auth.orgId, count);
+    const items = await listDraftProgress(ctx.db, auth.orgId, count, (ids) => review.storedCounts(ids));
     const uncounted = items.filter((i) => i.counts === null).map((i) => i.documentId);
     if (uncounted.length > 0 && !countingLater.has(auth.orgId)) {
       countingLater.add(auth.orgId);

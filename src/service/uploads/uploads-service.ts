@@ -1,29 +1,44 @@
 import type { DocumentRow, UploadListQuery, UploadPurpose } from '../../contract/document';
 import { DOCX_MIME_TYPE } from '../../contract/document';
-import { DocxError, ingestDocx, type OpenOptions } from '../../docx';
+import { DocxError, type WorkLimit, type WorkLimits } from '../../docx';
+import type { EngineThreads } from '../engine/engine-threads';
 import { newId } from '../auth/secrets';
 import { ProblemError, notFound } from '../http/problem';
 import type { ContentStore, StoredContent } from '../store/content-store';
 import type { Database, Queryable } from '../store/database';
 import { findUpload, insertUpload, toDocumentRow, UPLOAD_COLUMNS, type UploadRecord } from './upload-rows';
 
+/** The setting behind each of the engine's work limits (README, Configuration). */
+const WORK_LIMIT_SETTINGS: Record<WorkLimit, string> = {
+  story_bytes: 'DOCX_MAX_TEXT_BYTES',
+  paragraphs: 'DOCX_MAX_PARAGRAPHS',
+};
+
 /** The engine's refusals as the HTTP problems DESIGN.md names. */
 export function docxProblem(error: DocxError): ProblemError {
   switch (error.code) {
     case 'not_docx':
       return new ProblemError(415, 'unsupported_media_type', `This file is not a Word document (.docx): ${error.message}`);
-    case 'too_large':
-      return new ProblemError(413, 'payload_too_large', error.message);
+    case 'too_large': {
+      const setting = error.limit ? WORK_LIMIT_SETTINGS[error.limit] : undefined;
+      return setting
+        ? new ProblemError(413, 'payload_too_large', `This .docx is more work than the service takes on: ${error.message} (${setting})`, { limit: setting })
+        : new ProblemError(413, 'payload_too_large', error.message);
+    }
     default:
       return new ProblemError(422, 'invalid_docx', `This .docx cannot be processed: ${error.message}`);
   }
 }
 
-/** Validates and normalises incoming bytes with the engine's safe reader and ingest step. */
-export function ingest(bytes: Uint8Array, engine: OpenOptions): Uint8Array {
+/**
+ * Validates and normalises incoming bytes with the engine's safe reader and ingest step, on an
+ * engine thread (a small upload may be seconds of parsing), within the work limits. `bytes` are
+ * handed over to the thread: the caller must not use them afterwards.
+ */
+export async function ingest(threads: EngineThreads, bytes: Uint8Array, work: WorkLimits, orgId: string): Promise<Uint8Array> {
   if (bytes.byteLength === 0) throw new ProblemError(400, 'invalid_request', 'The file is empty.');
   try {
-    return ingestDocx(bytes, engine).bytes;
+    return await threads.ingest(bytes, work, { orgId });
   } catch (error) {
     if (error instanceof DocxError) throw docxProblem(error);
     throw error;
@@ -64,11 +79,12 @@ export class UploadsService {
   constructor(
     private readonly db: Database,
     private readonly content: ContentStore,
-    private readonly engine: OpenOptions,
+    private readonly threads: EngineThreads,
+    private readonly work: WorkLimits,
   ) {}
 
   async create(orgId: string, userId: string | null, file: IncomingFile, purpose: UploadPurpose, clientReferenceId: string | null): Promise<DocumentRow> {
-    const bytes = ingest(file.bytes, this.engine);
+    const bytes = await ingest(this.threads, file.bytes, this.work, orgId);
     const stored = await this.content.put(bytes);
     const id = newId();
     const row = await insertUpload(this.db, {
@@ -122,7 +138,7 @@ export class UploadsService {
   /** The new version's row, and the bytes just stored for it (its untracked check compares them without reading them back). */
   async addVersion(orgId: string, userId: string, parentId: string, file: IncomingFile): Promise<{ document: DocumentRow; stored: { sha256: string; bytes: Uint8Array } }> {
     await this.require(this.db, orgId, parentId);
-    const bytes = ingest(file.bytes, this.engine);
+    const bytes = await ingest(this.threads, file.bytes, this.work, orgId);
     const stored = await this.content.put(bytes);
     const document = await this.db.transaction(async (tx) => {
       const parent = await this.lockSeriesOf(tx, orgId, parentId);
@@ -179,7 +195,7 @@ export class UploadsService {
     if (existing.version_kind !== 'working_draft') {
       throw new ProblemError(409, 'not_working_draft', 'Only a working draft can be saved over; start a working draft from this version first.');
     }
-    const bytes = ingest(incoming, this.engine);
+    const bytes = await ingest(this.threads, incoming, this.work, orgId);
     const stored = await this.content.put(bytes);
     return this.db.transaction(async (tx) => {
       const row = await findUpload(tx, orgId, id, true);

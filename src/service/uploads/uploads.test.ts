@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { strToU8, zipSync } from 'fflate';
+import { strToU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionGrant } from '../../contract/auth';
 import { DOCUMENT_ROW_FIELDS, DocumentRow } from '../../contract/document';
@@ -7,6 +7,7 @@ import { buildKindSample } from '../../docx/fixture';
 import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
 
 const docx = () => buildKindSample('insert');
+
 
 describe('uploads', () => {
   let t: TestService;
@@ -20,9 +21,9 @@ describe('uploads', () => {
   });
   afterAll(async () => t.destroy());
 
-  const upload = async (grant: SessionGrant, bytes: Uint8Array, fields: Record<string, string> = { purpose: 'source_doc' }, name = 'Contract.docx') => {
+  const upload = async (grant: SessionGrant, bytes: Uint8Array, fields: Record<string, string> = { purpose: 'source_doc' }, name = 'Contract.docx', url = '/api/uploads') => {
     const body = multipartBody(fields, { name, bytes });
-    return t.app.inject({ method: 'POST', url: '/api/uploads', payload: body.payload, headers: { ...body.headers, ...t.headers(grant) } });
+    return t.app.inject({ method: 'POST', url, payload: body.payload, headers: { ...body.headers, ...t.headers(grant) } });
   };
   const call = (grant: SessionGrant, method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT', url: string, payload?: object) =>
     t.app.inject({ method, url, headers: t.headers(grant), ...(payload ? { payload } : {}) });
@@ -192,6 +193,30 @@ describe('uploads', () => {
         expect(await countRows()).toBe(before);
       });
     }
+
+    // Issue 21 item 5: such entries were stored and served back with the download.
+    it('refuses entries that are not OPC part names with 422 invalid_docx naming the entry, on create, version and draft save', async () => {
+      const withEntry = (name: string) => zipSync({ ...unzipSync(docx()), [name]: strToU8('<x/>') });
+      const base = expectRow((await upload(alice, docx())).json());
+      const draft = expectRow((await call(alice, 'POST', `/api/uploads/${base.id}/working-draft`)).json());
+      const before = await countRows();
+      for (const name of ['../../x', '/abs/x', '..\\..\\y', 'WORD/DOCUMENT.XML']) {
+        const answers = [
+          await upload(alice, withEntry(name)),
+          await upload(alice, withEntry(name), {}, 'Contract.docx', `/api/uploads/${base.id}/versions`),
+          await t.app.inject({ method: 'PUT', url: `/api/documents/${draft.id}/draft`, payload: Buffer.from(withEntry(name)),
+            headers: { ...t.headers(alice), 'content-type': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' } }),
+        ];
+        for (const res of answers) {
+          expect(res.statusCode, name).toBe(422);
+          expect(res.json().code).toBe('invalid_docx');
+          expect(res.json().detail).toContain(JSON.stringify(name));
+        }
+      }
+      expect(await countRows()).toBe(before);
+      const content = await call(alice, 'GET', `/api/uploads/${draft.id}/content`);
+      expect(Object.keys(unzipSync(content.rawPayload)).sort()).toEqual(Object.keys(unzipSync(docx())).sort());
+    });
 
     it('refuses a missing file, a wrong purpose, an empty file and a non-multipart body', async () => {
       const before = await countRows();

@@ -1,0 +1,120 @@
+/**
+ * Does one small, laborious upload stall everyone? (issue 21 item 3). Prints figures; never fails.
+ *
+ *   npm run bench:hostile            # HOSTILE_UPLOADS (default 4) uploads of HOSTILE_XML_MB (default 30) MB of XML
+ *
+ * The real service runs as a child process (PGlite). Each upload is a .docx of about 123 KB whose
+ * document.xml is 30 MB of ordinary paragraphs: under the size, entry and ratio caps. They are
+ * sent at once while `/api/health/live` is asked every ~20 ms (one request after the other) and
+ * `/api/health/ready` every ~100 ms; the figures are those requests' latencies. Two rounds:
+ * with the service's default caps, then with the work caps raised out of reach
+ * (DOCX_MAX_MAIN_PART_BYTES, DOCX_MAX_PARAGRAPHS), so every upload is parsed in full.
+ * Target: `/api/health/live` answers within 100 ms, worst case. The same probe on the idle
+ * service for 3 s first says what the machine adds on its own.
+ */
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DEMO_EMAIL } from '../src/service/seed';
+import { signInOverHttp, startChildService, type ChildService } from '../test/reliability/child-service';
+import { bulkParagraphs } from '../test/reliability/hostile-docx';
+import { ServiceClient } from '../test/reliability/service-client';
+import { ensurePgliteTemplate } from '../test/support/test-database';
+
+const UPLOADS = Number(process.env.HOSTILE_UPLOADS ?? 4);
+const XML_MB = Number(process.env.HOSTILE_XML_MB ?? 30);
+const LIVE_EVERY_MS = 20;
+const READY_EVERY_MS = 100;
+const IDLE_MS = 3000;
+const UNCAPPED = { DOCX_MAX_MAIN_PART_BYTES: String(2 ** 30), DOCX_MAX_PARAGRAPHS: String(10 ** 8) };
+
+interface Probe {
+  latencies: number[];
+  failures: number;
+}
+
+/** Asks `route` again `everyMs` after each answer until `stop` says so; records each answer's latency. */
+async function probe(url: string, route: string, everyMs: number, stop: () => boolean): Promise<Probe> {
+  const result: Probe = { latencies: [], failures: 0 };
+  while (!stop()) {
+    const sent = performance.now();
+    try {
+      const res = await fetch(`${url}${route}`, { signal: AbortSignal.timeout(30_000) });
+      await res.arrayBuffer();
+      if (!res.ok) result.failures++;
+    } catch {
+      result.failures++;
+    }
+    result.latencies.push(performance.now() - sent);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  return result;
+}
+
+function quantile(sorted: number[], q: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+function describe(p: Probe): string {
+  const s = [...p.latencies].sort((a, b) => a - b);
+  return `${s.length} requests, p50 ${quantile(s, 0.5).toFixed(1)} ms, p95 ${quantile(s, 0.95).toFixed(1)} ms, `
+    + `worst ${(s[s.length - 1] ?? NaN).toFixed(1)} ms, ${p.failures} failed`;
+}
+
+async function round(label: string, env: Record<string, string>, docx: Uint8Array): Promise<void> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'redline-bench-hostile-'));
+  let service: ChildService | null = null;
+  try {
+    cpSync(await ensurePgliteTemplate(), path.join(dataDir, 'db'), { recursive: true });
+    service = await startChildService({ dataDir, seedDemo: true, env });
+    const child = service;
+    const client = new ServiceClient(child.url, await signInOverHttp(child.url, DEMO_EMAIL));
+    // A first small upload, so the service has loaded everything an upload needs.
+    await client.upload('warm.docx', bulkParagraphs(64 * 1024));
+    // The same probes with nothing else to do: what the machine itself adds (other processes on its cores).
+    let idleDone = false;
+    const idle = probe(child.url, '/api/health/live', LIVE_EVERY_MS, () => idleDone);
+    await new Promise((r) => setTimeout(r, IDLE_MS));
+    idleDone = true;
+    const idleProbe = await idle;
+    let done = false;
+    let peakRss = child.rssBytes();
+    const rss = setInterval(() => { peakRss = Math.max(peakRss, child.rssBytes()); }, 50);
+    const live = probe(child.url, '/api/health/live', LIVE_EVERY_MS, () => done);
+    const ready = probe(child.url, '/api/health/ready', READY_EVERY_MS, () => done);
+    await new Promise((r) => setTimeout(r, 200));
+    const began = performance.now();
+    const answers = await Promise.all(Array.from({ length: UPLOADS }, async (_, i) => {
+      const sent = performance.now();
+      const answer = await client.upload(`hostile-${i}.docx`, docx, undefined, 120_000).catch((e: unknown) => ({ status: 0, body: String(e) }));
+      return { status: answer.status, ms: performance.now() - sent, code: (answer.body as { code?: string } | null)?.code };
+    }));
+    const wall = performance.now() - began;
+    await new Promise((r) => setTimeout(r, 200));
+    done = true;
+    const [liveProbe, readyProbe] = await Promise.all([live, ready]);
+    clearInterval(rss);
+    console.log(`\n${label}`);
+    console.log(`  uploads: ${answers.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''} in ${(a.ms / 1000).toFixed(2)} s`).join(', ')}; all answered in ${(wall / 1000).toFixed(2)} s`);
+    console.log(`  /api/health/live:  ${describe(liveProbe)}`);
+    console.log(`  /api/health/live, idle service before the uploads: ${describe(idleProbe)}`);
+    console.log(`  /api/health/ready: ${describe(readyProbe)}`);
+    console.log(`  peak RSS of the service: ${(peakRss / 2 ** 20).toFixed(0)} MB`);
+  } finally {
+    await service?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const docx = bulkParagraphs(XML_MB * 2 ** 20);
+  console.log(`${UPLOADS} concurrent uploads of a ${(docx.byteLength / 1024).toFixed(0)} KB .docx holding ${XML_MB} MB of paragraphs; `
+    + `live asked every ${LIVE_EVERY_MS} ms, ready every ${READY_EVERY_MS} ms (target: live within 100 ms, worst case)`);
+  await round('default caps', {}, docx);
+  await round('work caps raised (every upload parsed in full)', UNCAPPED, docx);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { DocxError } from '../../docx';
+import { buildKindSample } from '../../docx/fixture';
+import { bulkParagraphs } from '../../../test/reliability/hostile-docx';
+import { EngineBusyError, EngineThreads } from './engine-threads';
+
+// Issue 21 item 3: the pool's two bounds, and engine refusals crossing the thread boundary.
+describe('the engine threads', () => {
+  it('refuses a job past the queue bound, and past an organisation share, at once, with a Retry-After', async () => {
+    const pool = new EngineThreads({}, { threads: 1, maxQueued: 1, maxPerOrg: 2 });
+    try {
+      // Admission is decided as a job is posted: these three are posted before any could finish.
+      const running = pool.ingest(buildKindSample('insert'), {}, { orgId: 'a' });
+      const waiting = pool.ingest(buildKindSample('insert'), {}, { orgId: 'a' });
+      const refused = await pool.ingest(buildKindSample('insert'), {}, { orgId: 'b' }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(EngineBusyError);
+      expect((refused as EngineBusyError).retryAfterSeconds).toBeGreaterThanOrEqual(1);
+      // The service's own work (an untracked check) is never refused.
+      const background = pool.ingest(buildKindSample('delete'), {}, 'background');
+      await Promise.all([running, waiting, background]);
+      // Once done, both are taken again.
+      await pool.ingest(buildKindSample('insert'), {}, { orgId: 'b' });
+    } finally {
+      await pool.close();
+    }
+    const shared = new EngineThreads({}, { threads: 1, maxQueued: 10, maxPerOrg: 1 });
+    try {
+      const running = shared.ingest(buildKindSample('insert'), {}, { orgId: 'a' });
+      await expect(shared.ingest(buildKindSample('insert'), {}, { orgId: 'a' })).rejects.toBeInstanceOf(EngineBusyError);
+      const other = shared.ingest(buildKindSample('insert'), {}, { orgId: 'b' });
+      await Promise.all([running, other]);
+      await shared.ingest(buildKindSample('insert'), {}, { orgId: 'a' });
+      expect(shared.workersStarted).toBe(1);
+    } finally {
+      await shared.close();
+    }
+  }, 60_000);
+
+  it('answers a work limit refusal as the engine does in-process, naming the limit', async () => {
+    const pool = new EngineThreads({});
+    try {
+      const refused = await pool.ingest(bulkParagraphs(64 * 1024), { maxParagraphs: 10 }, { orgId: 'a' }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(DocxError);
+      expect((refused as DocxError).code).toBe('too_large');
+      expect((refused as DocxError).limit).toBe('paragraphs');
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,309 @@
+import { Worker } from 'node:worker_threads';
+import { DocxError, type CompareDifference, type CompareOptions, type CompareResult, type DocxErrorCode, type OpenOptions, type WorkLimit, type WorkLimits } from '../../docx';
+
+export interface CompareJob {
+  kind: 'compare';
+  id: number;
+  older: Uint8Array;
+  newer: Uint8Array;
+  options: Omit<CompareOptions, 'open'>;
+  limits: OpenOptions['limits'];
+  /** true: the redline becomes a draft (its bytes are ingested and sent back); false: only the differences. */
+  draft: boolean;
+}
+
+/** Validates and normalises an upload (the engine's ingestDocx under the zip and work limits). */
+export interface IngestJob {
+  kind: 'ingest';
+  id: number;
+  bytes: Uint8Array;
+  limits: OpenOptions['limits'];
+  work: WorkLimits;
+}
+
+/** Loads the engine and runs it on a small generated contract, so the first real job runs on compiled code. */
+export interface WarmJob {
+  kind: 'warm';
+  id: number;
+  limits: OpenOptions['limits'];
+}
+
+export type EngineJob = CompareJob | IngestJob | WarmJob;
+
+/** Where the worker's time went on one job; instants in ms since the epoch (performance.timeOrigin + now, comparable across threads). */
+export interface JobTiming {
+  startedAt: number;
+  /** The engine's work: compareDocx (unzip, parse, both views, the comparison, the redline written), or the ingest. */
+  engineMs: number;
+  /** Ingesting the redline (compare drafts only). */
+  ingestMs: number;
+  postedAt: number;
+  /** How many jobs this worker had run before this one (warm-up included): 0 on a fresh worker. */
+  jobsBefore: number;
+}
+
+export type EngineJobAnswer =
+  | { id: number; ok: true; bytes: Uint8Array; differences: CompareDifference[]; timing: JobTiming }
+  | { id: number; warmed: true }
+  | { id: number; ok: false; docx: { code: DocxErrorCode; message: string; limit?: WorkLimit } }
+  | { id: number; ok: false; failure: string };
+
+/** A comparison's result with where the time went, the worker's share and the crossings of the thread boundary. */
+export interface TimedCompareResult extends CompareResult {
+  timing: {
+    /** Posted until a worker started it (jobs ahead of it, the warm-up, a worker start). */
+    queueMs: number;
+    engineMs: number;
+    ingestMs: number;
+    /** The answer posted until the service's thread had it (the differences copied, the bytes transferred). */
+    replyMs: number;
+    /** Whether the worker had run a job before (warm-up included): false means this job paid for loading the engine. */
+    warm: boolean;
+  };
+}
+
+/** The epoch instant now, comparable between the service's thread and the workers. */
+export const epochNow = (): number => performance.timeOrigin + performance.now();
+
+/**
+ * The pool is full (too many jobs waiting, or the organisation already has its share running or
+ * waiting): nothing was done; the client may try again after `retryAfterSeconds` (answered 503).
+ */
+export class EngineBusyError extends Error {
+  override readonly name = 'EngineBusyError';
+  constructor(message: string, readonly retryAfterSeconds: number) {
+    super(message);
+  }
+}
+
+export interface EngineThreadsOptions {
+  /** Worker threads (each runs one job at a time). */
+  threads?: number;
+  /** Jobs a request may leave waiting for a thread; one more is refused with EngineBusyError. */
+  maxQueued?: number;
+  /** Jobs one organisation may have running or waiting at once; one more is refused. */
+  maxPerOrg?: number;
+}
+
+/** Who asks: a request of an organisation (bounded), or the service itself (an untracked check, after its upload was admitted). */
+export type JobOwner = { orgId: string } | 'background';
+
+interface Pending {
+  job: EngineJob;
+  transfer: ArrayBuffer[];
+  owner: JobOwner;
+  postedAt: number;
+  resolve: (answer: EngineJobAnswer, receivedAt: number) => void;
+  reject: (error: unknown) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  running: Pending | null;
+  startedAt: number;
+}
+
+/**
+ * The engine's heavy work, off the service's main thread: comparisons (a second or more of CPU
+ * for 300 pages) and the ingest of every upload, new version and saved draft (a 123 KB .docx may
+ * hold 30 MB of XML, seconds of parsing), which would otherwise hold up every other request of
+ * the instance, health checks included. A pool of worker threads, started on first use (or by
+ * `warm`) and kept for the life of the instance, runs one job each at a time from one queue.
+ * The queue is bounded twice: in all, and per organisation (running and waiting), so one
+ * organisation cannot take the instance's engine for itself; past a bound a request is refused
+ * at once (EngineBusyError, answered 503 with Retry-After) rather than left waiting. The workers
+ * load the engine's TypeScript through tsx, as the service itself does.
+ */
+export class EngineThreads {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Pending[] = [];
+  private readonly perOrg = new Map<string, number>();
+  private nextId = 1;
+  /** The warm-up of the current workers, and its end. */
+  private warmed: Promise<void> | null = null;
+  /** A running average of how long a job takes, for Retry-After. */
+  private averageJobMs = 1000;
+  private readonly threads: number;
+  private readonly maxQueued: number;
+  private readonly maxPerOrg: number;
+  /** How many workers this pool has started (a test reads it: one per thread for the life of the instance). */
+  workersStarted = 0;
+
+  constructor(private readonly limits: OpenOptions['limits'], options: EngineThreadsOptions = {}) {
+    this.threads = Math.max(1, options.threads ?? 1);
+    this.maxQueued = options.maxQueued ?? Infinity;
+    this.maxPerOrg = options.maxPerOrg ?? Infinity;
+  }
+
+  /**
+   * Compares on a worker. `older` and `newer` are handed over (transferred, not copied): the
+   * caller must not use them afterwards.
+   */
+  async compare(older: Uint8Array, newer: Uint8Array, options: Omit<CompareOptions, 'open'>, draft: boolean, owner: JobOwner = 'background'): Promise<TimedCompareResult> {
+    const olderOwn = ownBuffer(older);
+    // The same buffer cannot be transferred twice in one message.
+    const newerOwn = newer.buffer === olderOwn.buffer ? newer.slice() : ownBuffer(newer);
+    const { answer, postedAt, receivedAt } = await this.run(
+      (id) => ({ kind: 'compare', id, older: olderOwn, newer: newerOwn, options, limits: this.limits, draft }),
+      [olderOwn.buffer as ArrayBuffer, newerOwn.buffer as ArrayBuffer], owner);
+    const t = answer.timing;
+    return {
+      bytes: answer.bytes,
+      differences: answer.differences,
+      timing: { queueMs: t.startedAt - postedAt, engineMs: t.engineMs, ingestMs: t.ingestMs, replyMs: receivedAt - t.postedAt, warm: t.jobsBefore > 0 },
+    };
+  }
+
+  /**
+   * Ingests an upload on a worker (engine refusals are thrown as DocxError). `bytes` are handed
+   * over (transferred): the caller must not use them afterwards.
+   */
+  async ingest(bytes: Uint8Array, work: WorkLimits, owner: JobOwner): Promise<Uint8Array> {
+    const own = ownBuffer(bytes);
+    const { answer } = await this.run((id) => ({ kind: 'ingest', id, bytes: own, limits: this.limits, work }), [own.buffer as ArrayBuffer], owner);
+    return answer.bytes;
+  }
+
+  /**
+   * Starts every worker, loads the engine in it and runs it on a small generated contract now, so
+   * the first job after a start pays neither for loading (about half a second) nor for the
+   * engine's code being compiled by V8 as it first runs (a quarter to a third of a 300-page check's CPU).
+   * Resolves once done; it does not keep the process alive, and jobs posted meanwhile wait
+   * their turn behind it.
+   */
+  warm(): Promise<void> {
+    if (this.warmed) return this.warmed;
+    while (this.slots.length < this.threads) this.startSlot();
+    const warmUps = this.slots.map((slot) => new Promise<void>((resolve) => {
+      if (slot.running) return resolve();
+      const id = this.nextId++;
+      slot.running = { job: { kind: 'warm', id, limits: this.limits }, transfer: [], owner: 'background', postedAt: epochNow(),
+        resolve: () => resolve(), reject: () => resolve() };
+      slot.worker.postMessage(slot.running.job);
+    }));
+    this.warmed = Promise.all(warmUps).then(() => undefined);
+    return this.warmed;
+  }
+
+  /** Stops every worker; jobs running or waiting fail. */
+  async close(): Promise<void> {
+    const slots = this.slots.splice(0);
+    const waiting = this.queue.splice(0);
+    this.warmed = null;
+    const closed = new Error('the engine threads were closed');
+    for (const slot of slots) this.finished(slot)?.reject(closed);
+    for (const pending of waiting) pending.reject(closed);
+    this.perOrg.clear();
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+  }
+
+  private run(
+    build: (id: number) => CompareJob | IngestJob,
+    transfer: ArrayBuffer[],
+    owner: JobOwner,
+  ): Promise<{ answer: Extract<EngineJobAnswer, { ok: true }>; postedAt: number; receivedAt: number }> {
+    this.admit(owner);
+    const job = build(this.nextId++);
+    return new Promise((resolve, reject) => {
+      const postedAt = epochNow();
+      this.queue.push({
+        job, transfer, owner, postedAt, reject,
+        resolve: (answer, receivedAt) => {
+          if ('warmed' in answer) return;
+          if (answer.ok) resolve({ answer, postedAt, receivedAt });
+          else if ('docx' in answer) reject(new DocxError(answer.docx.code, answer.docx.message, answer.docx.limit));
+          else reject(new Error(`the engine job failed: ${answer.failure}`));
+        },
+      });
+      if (owner !== 'background') this.perOrg.set(owner.orgId, (this.perOrg.get(owner.orgId) ?? 0) + 1);
+      this.dispatch();
+    });
+  }
+
+  /** Refuses a request's job past either bound (a background job is never refused). */
+  private admit(owner: JobOwner): void {
+    if (owner === 'background') return;
+    const waiting = this.queue.filter((p) => p.owner !== 'background').length;
+    if (waiting >= this.maxQueued) {
+      throw new EngineBusyError(`The service has ${waiting} documents waiting to be processed; try again shortly.`,
+        this.retryAfter((waiting + 1) / this.threads));
+    }
+    const own = this.perOrg.get(owner.orgId) ?? 0;
+    if (own >= this.maxPerOrg) {
+      throw new EngineBusyError(`Your organisation already has ${own} documents being processed on this instance; try again when one is done.`,
+        this.retryAfter(1));
+    }
+  }
+
+  private retryAfter(jobs: number): number {
+    return Math.min(60, Math.max(1, Math.ceil((jobs * this.averageJobMs) / 1000)));
+  }
+
+  /** Hands waiting jobs to idle workers, starting workers up to the pool's size. */
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      const slot = this.slots.find((s) => !s.running) ?? (this.slots.length < this.threads ? this.startSlot() : null);
+      if (!slot) return;
+      const pending = this.queue.shift()!;
+      slot.running = pending;
+      slot.startedAt = performance.now();
+      // While a job runs its worker keeps the process alive; idle, it does not.
+      slot.worker.ref();
+      slot.worker.postMessage(pending.job, pending.transfer);
+    }
+  }
+
+  private finished(slot: Slot): Pending | null {
+    const pending = slot.running;
+    slot.running = null;
+    slot.worker.unref();
+    if (pending && pending.owner !== 'background') {
+      const left = (this.perOrg.get(pending.owner.orgId) ?? 1) - 1;
+      if (left > 0) this.perOrg.set(pending.owner.orgId, left);
+      else this.perOrg.delete(pending.owner.orgId);
+    }
+    return pending;
+  }
+
+  private startSlot(): Slot {
+    // Node 20 does not pass the main thread's loader hooks to a worker: the worker registers tsx's
+    // itself, then imports the TypeScript entry.
+    const entry = new URL('./engine-thread-worker.ts', import.meta.url).href;
+    const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`;
+    const worker = new Worker(boot, { eval: true });
+    const slot: Slot = { worker, running: null, startedAt: 0 };
+    this.workersStarted++;
+    worker.on('message', (answer: EngineJobAnswer) => {
+      const receivedAt = epochNow();
+      const ranMs = performance.now() - slot.startedAt;
+      const pending = this.finished(slot);
+      if (pending && pending.job.kind !== 'warm') this.averageJobMs = 0.8 * this.averageJobMs + 0.2 * ranMs;
+      pending?.resolve(answer, receivedAt);
+      this.dispatch();
+    });
+    // A worker that dies (out of memory, say) fails the job it held; the next job starts a new one.
+    const fail = (error: unknown) => {
+      const at = this.slots.indexOf(slot);
+      if (at < 0) return;
+      this.slots.splice(at, 1);
+      // The next workers are warmed again when asked.
+      this.warmed = null;
+      this.finished(slot)?.reject(error);
+      this.dispatch();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`an engine thread stopped (exit code ${code})`)));
+    worker.unref();
+    this.slots.push(slot);
+    return slot;
+  }
+}
+
+/**
+ * Bytes whose buffer is theirs alone, so it can be transferred: a Node Buffer read from a file or
+ * socket is often a view into a larger pooled buffer, which must not be handed to another thread.
+ */
+function ownBuffer(bytes: Uint8Array): Uint8Array {
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+  return whole ? bytes : bytes.slice();
+}

@@ -1,0 +1,64 @@
+import { ROUTES, type RouteSpec } from '../../contract/routes';
+import { hitRateLimit } from '../auth/rate-limits';
+import type { Database } from '../store/database';
+import { ProblemError } from './problem';
+import type { RequestAuth } from './request-auth';
+
+/** The heavy operations, each with its own per-user budget (engine work, PDF rendering, stored bytes). */
+export type HeavyKind = 'upload' | 'compare' | 'working_draft' | 'report';
+
+/** How many of each a user may start per minute (README, Configuration: RATE_*_PER_USER_PER_MINUTE). */
+export type HeavyRateLimits = Record<HeavyKind, number>;
+
+export const DEFAULT_HEAVY_LIMITS: HeavyRateLimits = { upload: 60, compare: 20, working_draft: 60, report: 30 };
+
+/** Which catalogue routes are heavy, and which budget each spends. */
+export const HEAVY_ROUTES: ReadonlyMap<RouteSpec, HeavyKind> = new Map<RouteSpec, HeavyKind>([
+  [ROUTES.createUpload, 'upload'],
+  [ROUTES.createVersion, 'upload'],
+  [ROUTES.saveDraft, 'upload'],
+  [ROUTES.compareVersions, 'compare'],
+  [ROUTES.untrackedWorkingDraft, 'compare'],
+  [ROUTES.startWorkingDraft, 'working_draft'],
+  [ROUTES.decisionReportPdf, 'report'],
+  [ROUTES.decisionReportCsv, 'report'],
+]);
+
+const WINDOW_MS = 60_000;
+
+const WHAT: Record<HeavyKind, string> = {
+  upload: 'uploads, versions and draft saves',
+  compare: 'comparisons',
+  working_draft: 'new working drafts',
+  report: 'decision reports',
+};
+
+/**
+ * Per-user rate limits on the heavy routes: sliding one-minute windows counted in the database
+ * (rate_events, as the sign-in limits), so they hold however many instances serve the user. An
+ * API key counts as its own user. Past a budget: 429 rate_limited with Retry-After, before any
+ * of the request's work.
+ */
+export class HeavyLimits {
+  constructor(private readonly db: Database, private readonly limits: HeavyRateLimits) {}
+
+  /** Counts the request against its route's budget, if the route is heavy; throws 429 past it. */
+  async admit(spec: RouteSpec, auth: RequestAuth): Promise<void> {
+    const kind = HEAVY_ROUTES.get(spec);
+    if (kind) await this.spend(kind, auth.apiKeyId ? `api-key:${auth.apiKeyId}` : `user:${auth.userId}`);
+  }
+
+  /** Counts a heavy operation asked for otherwise than by its route (the assistant's MCP tools); throws 429 past the budget. */
+  async admitKind(kind: HeavyKind, actor: { userId: string }): Promise<void> {
+    await this.spend(kind, `user:${actor.userId}`);
+  }
+
+  private async spend(kind: HeavyKind, who: string): Promise<void> {
+    const limit = this.limits[kind];
+    const decision = await this.db.transaction((tx) => hitRateLimit(tx, `heavy:${kind}:${who}`, limit, WINDOW_MS));
+    if (!decision.allowed) {
+      throw new ProblemError(429, 'rate_limited', `Too many ${WHAT[kind]}: at most ${limit} a minute. Try again in ${decision.retryAfterSeconds} s.`,
+        { retryAfterSeconds: decision.retryAfterSeconds });
+    }
+  }
+}
