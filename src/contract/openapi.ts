@@ -50,7 +50,11 @@ function operation(name: string, spec: RouteSpec): Record<string, unknown> {
     security: spec.access === 'public' || spec.access === 'own' ? [] : spec.access === 'session-no-org' ? [{ bearer: [] }] : [{ bearer: [], org: [] }],
     responses: {
       [String(spec.status)]: spec.response
-        ? { description: 'Success', ...headers(spec.responseHeaders), content: { 'application/json': { schema: schema(spec.response) } } }
+        ? {
+            description: spec.minimalResponse ? 'Success: the full answer, or the minimal one when the request said `Prefer: return=minimal` (RFC 7240).' : 'Success',
+            ...headers(spec.responseHeaders),
+            content: { 'application/json': { schema: spec.minimalResponse ? { anyOf: [schema(spec.response), schema(spec.minimalResponse)] } : schema(spec.response) } },
+          }
         : { description: 'Success', ...headers(spec.responseHeaders), ...(spec.responseMediaType ? { content: { [spec.responseMediaType]: {} } } : {}) },
       ...Object.fromEntries((spec.otherResponses ?? []).map((other) => [String(other.status),
         { description: other.description, ...headers(other.headers), content: { 'application/json': { schema: schema(other.response) } } }])),

@@ -42,6 +42,17 @@ export const ReviewResponse = z.object({
 });
 export type ReviewResponse = z.infer<typeof ReviewResponse>;
 
+/**
+ * The answer of apply, undo and redline edits to a request saying `Prefer: return=minimal`
+ * (RFC 7240): the Document row, the revisions and the track, without the content and its render
+ * variant (two encodings of the whole draft). Answered with `Preference-Applied: return=minimal`.
+ */
+export const ReviewMinimalResponse = ReviewResponse.omit({ contentBase64: true, renderContentBase64: true });
+export type ReviewMinimalResponse = z.infer<typeof ReviewMinimalResponse>;
+/** The preference (RFC 7240) that asks for ReviewMinimalResponse, and the header that confirms it. */
+export const PREFER_MINIMAL = 'return=minimal';
+export const PREFERENCE_APPLIED_HEADER = 'preference-applied';
+
 export const REDLINE_OPS = ['replace', 'insert', 'delete', 'insert_paragraph', 'delete_paragraph', 'replace_paragraph'] as const;
 const IN_PARAGRAPH_OPS: readonly string[] = ['replace', 'insert', 'delete'];
 

@@ -34,7 +34,7 @@ import { DecisionNoteBody } from './decision-note';
 import { REPORT_CSV_MEDIA_TYPE, REPORT_PDF_MEDIA_TYPE } from './report';
 import { DraftProgressList } from './draft-progress';
 import { RenderWindowQuery } from './render-window';
-import { ApplyRevisionsBody, RedlineEditsBody, ReviewResponse } from './review';
+import { ApplyRevisionsBody, RedlineEditsBody, ReviewMinimalResponse, ReviewResponse } from './review';
 import { AddCommentBody, CommentList, CommentsResponse, DraftDownloadQuery, ReplyBody, ResolveCommentBody } from './comments';
 
 /**
@@ -69,6 +69,8 @@ export interface RouteSpec {
   readonly responseHeaders?: Readonly<Record<string, string>>;
   /** Other success answers than `status` (e.g. 202 while a result is being computed). */
   readonly otherResponses?: readonly { status: number; description: string; response: z.ZodType; headers?: Readonly<Record<string, string>> }[];
+  /** The answer to a request saying `Prefer: return=minimal` (RFC 7240), when the route honours it. */
+  readonly minimalResponse?: z.ZodType;
 }
 
 function route<const S extends RouteSpec>(spec: S): S {
@@ -80,6 +82,16 @@ const IDEMPOTENT_REQUEST = {
   [IDEMPOTENCY_KEY_HEADER]: 'A new random key per request (8 to 200 printable ASCII characters, no spaces). The same request sent again with the same key is applied once and its recorded answer returned; another request with a used key is 409.',
 } as const;
 const IDEMPOTENT_ANSWER = { [IDEMPOTENT_REPLAY_HEADER]: '"true" when this is the recorded answer to an earlier send with the same Idempotency-Key.' } as const;
+
+/** Changes to a draft answer the whole review by default; `Prefer: return=minimal` leaves the content out. */
+const REVIEW_CHANGE_REQUEST = {
+  ...IDEMPOTENT_REQUEST,
+  Prefer: '`return=minimal` (RFC 7240): answer the Document row, the revisions and the track without `contentBase64` and `renderContentBase64` (the draft and its render variant, megabytes on a long draft); fetch the render variant when it is needed. Any other preference is ignored.',
+} as const;
+const REVIEW_CHANGE_ANSWER = {
+  ...IDEMPOTENT_ANSWER,
+  'Preference-Applied': '`return=minimal` when the answer is the minimal one asked for with Prefer; absent on the full answer.',
+} as const;
 
 /** Fields of the multipart form that creates an upload (documented for OpenAPI). */
 export const CreateUploadForm = z.object({
@@ -285,6 +297,13 @@ export const ROUTES = {
     status: 200, response: null,
     responseMediaType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   }),
+  getRender: route({
+    method: 'GET', path: '/documents/{documentId}/render', access: 'session', bodyKind: 'none',
+    summary: "The working draft's render variant (a .docx; the draft itself when it has none): what the review answer carries as renderContentBase64, for a client that took the minimal answer to its changes (Prefer: return=minimal).",
+    status: 200, response: null,
+    responseMediaType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    responseHeaders: { ETag: 'The content hash of the draft the variant shows, quoted.' },
+  }),
   getReview: route({
     method: 'GET', path: '/documents/{documentId}/review', access: 'session', bodyKind: 'none',
     summary: 'The working draft with its revisions, render variant and track.', status: 200, response: ReviewResponse,
@@ -292,20 +311,20 @@ export const ROUTES = {
   applyRevisions: route({
     method: 'POST', path: '/documents/{documentId}/revisions/apply', access: 'session', bodyKind: 'json', body: ApplyRevisionsBody,
     summary: 'Accept and reject tracked revisions of a working draft, atomically.', status: 200, response: ReviewResponse,
-    requestHeaders: IDEMPOTENT_REQUEST,
-    responseHeaders: IDEMPOTENT_ANSWER,
+    requestHeaders: REVIEW_CHANGE_REQUEST, minimalResponse: ReviewMinimalResponse,
+    responseHeaders: REVIEW_CHANGE_ANSWER,
   }),
   undoRevisions: route({
     method: 'POST', path: '/documents/{documentId}/revisions/undo', access: 'session', bodyKind: 'none',
     summary: 'Undo the last batch of decisions (its author only; only if nothing was applied after it).', status: 200, response: ReviewResponse,
-    requestHeaders: IDEMPOTENT_REQUEST,
-    responseHeaders: IDEMPOTENT_ANSWER,
+    requestHeaders: REVIEW_CHANGE_REQUEST, minimalResponse: ReviewMinimalResponse,
+    responseHeaders: REVIEW_CHANGE_ANSWER,
   }),
   writeRedlines: route({
     method: 'POST', path: '/documents/{documentId}/redlines', access: 'session', bodyKind: 'json', body: RedlineEditsBody,
     summary: 'Propose tracked changes, each with a justification.', status: 200, response: ReviewResponse,
-    requestHeaders: IDEMPOTENT_REQUEST,
-    responseHeaders: IDEMPOTENT_ANSWER,
+    requestHeaders: REVIEW_CHANGE_REQUEST, minimalResponse: ReviewMinimalResponse,
+    responseHeaders: REVIEW_CHANGE_ANSWER,
   }),
   healthLive: route({
     method: 'GET', path: '/health/live', access: 'public', bodyKind: 'none',

@@ -1,5 +1,5 @@
 import type { Revision } from '../contract/revision';
-import { DocxPackage, type OpenOptions } from './package/package';
+import { DocxPackage, type OpenOptions, type WriteOptions } from './package/package';
 import { applyToScans, type Decision } from './revisions/apply';
 import { groupChanges, type Change } from './revisions/changes';
 import { editGroups, type EditGroup } from './revisions/groups';
@@ -19,6 +19,7 @@ import { MOVE_TYPES, scanPart, type PartScan } from './revisions/sites';
 import { buildRenderOverlay } from './render/variant';
 import { readBlockIndex, readBlocks, type ReadInput } from './reading/blocks';
 import type { Block } from '../contract/reading';
+import { VariantMemo } from './render/variant-memo';
 import { writeRedlinesIn, type RedlineEdit, type RedlineOptions, type RedlineResult } from './redline/write';
 
 /**
@@ -33,6 +34,8 @@ import { writeRedlinesIn, type RedlineEdit, type RedlineOptions, type RedlineRes
 export class OpenDocx {
   private scans: PartScan[] = [];
   private changes: Change[] = [];
+  /** The last render variant's body blocks, for the next one to copy those no batch touched. */
+  private readonly variantMemo = new VariantMemo();
   /** Whether opening had to renumber ids (the bytes are not yet an ingested draft). */
   readonly renumbered: boolean;
 
@@ -242,21 +245,30 @@ export class OpenDocx {
     return result.changes;
   }
 
-  /** The display variant of the document as it is now (see render/variant.ts); the document is not changed. */
-  renderVariant(): Uint8Array {
+  /**
+   * The display variant of the document as it is now (see render/variant.ts); the document is not
+   * changed. The body's blocks no batch touched since the last variant are copied from it
+   * (render/variant-memo.ts); `reuse: false` writes every block afresh (the same bytes).
+   */
+  renderVariant(opts: { reuse?: boolean } = {}): Uint8Array {
     // A display copy, sent once and never stored: fast deflate beats small.
-    return this.pkg.toBytes({ level: 1, overlay: this.renderOverlay() });
-  }
-
-  private renderOverlay() {
-    const overlay = buildRenderOverlay(this.scans, this.changes);
-    addCommentRangeMarks(overlay, this.scans);
-    return overlay;
+    return this.writeVariant(opts.reuse ?? true, (write) => this.pkg.toBytes(write));
   }
 
   /** `renderVariant`, serialised now and compressed off the calling thread where the codec can. */
   renderVariantAsync(): Promise<Uint8Array> {
-    return this.pkg.toBytesAsync({ level: 1, overlay: this.renderOverlay() });
+    return this.writeVariant(true, (write) => this.pkg.toBytesAsync(write));
+  }
+
+  private writeVariant<T>(reuse: boolean, write: (opts: WriteOptions) => T): T {
+    const overlay = buildRenderOverlay(this.scans, this.changes);
+    addCommentRangeMarks(overlay, this.scans);
+    const body = reuse ? this.scans.find((s) => s.role === 'document')?.doc.root.first('w:body') : null;
+    if (!body) return write({ level: 1, overlay });
+    const memo = this.variantMemo.begin(body, overlay);
+    const written = write({ level: 1, overlay, memo });
+    memo.done();
+    return written;
   }
 
   /** The document's bytes; the same array again while nothing changed since the last call. */

@@ -17,7 +17,8 @@ export type Construct =
   | 'mark-insertion' | 'mark-deletion' | 'empty-paragraph' | 'mark-format-change-holding-mark' | 'paragraph-property-change'
   | 'numbering-change' | 'numbering-insertion' | 'table' | 'row-insertion' | 'row-deletion' | 'row-property-change-holding-mark'
   | 'cell-insertion' | 'cell-deletion' | 'cell-property-change-holding-cell-mark' | 'revision-in-changed-row'
-  | 'block-revision' | 'control-boundary' | 'mark-at-control-end';
+  | 'block-revision' | 'control-boundary' | 'mark-at-control-end'
+  | 'move-out-of-control' | 'move-into-control' | 'move-across-control-in-table';
 
 export interface GeneratedFixture {
   bytes: Uint8Array;
@@ -234,14 +235,104 @@ class ExtraBlocks {
   }
 }
 
+/**
+ * A move whose halves straddle a block content control's boundary (issue 22.3): one half in a
+ * paragraph inside the control, the other outside it (source inside and destination outside, or
+ * the reverse), the control or the outside half sometimes in a table cell. The control's own
+ * boundaries may be tracked, the moved paragraph's mark may be moved too, the range markers may
+ * sit in the paragraph, around it inside the control, or open before the control (Word writes
+ * all three), and the moved text reads w:t (Word) or w:delText. Drawn from their own PRNG and
+ * ids (7000 up), so the rest of a seed's document is what it was before they were added.
+ */
+class StraddlingMoves {
+  private id = 7000;
+  private moves = 0;
+  constructor(private readonly rng: Prng, private readonly constructs: Set<Construct>) {}
+
+  private chance(p: number): boolean {
+    return this.rng.next() < p;
+  }
+
+  private plain(text: string): string {
+    return `<w:p><w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+  }
+
+  /** A neighbour in the control: plain, or with a tracked mark and text, so joins reach the moved paragraph. */
+  private neighbour(): string {
+    const roll = this.rng.int(0, 3);
+    if (roll === 0) return this.plain('near ');
+    const tag = roll === 1 ? 'ins' : 'del';
+    const mark = this.chance(0.6) ? `<w:pPr><w:rPr><w:${tag} w:id="${this.id++}" ${DATE}/></w:rPr></w:pPr>` : '';
+    const text = tag === 'del' ? '<w:r><w:delText xml:space="preserve">side </w:delText></w:r>' : '<w:r><w:t xml:space="preserve">side </w:t></w:r>';
+    return `<w:p>${mark}<w:${tag} w:id="${this.id++}" ${DATE}>${text}</w:${tag}></w:p>`;
+  }
+
+  /**
+   * One half's paragraph and what stands before it outside its container (a range start opened
+   * before the control); `where` says where the range markers go.
+   */
+  private half(side: 'from' | 'to', name: string, where: 'inline' | 'around' | 'before'): { para: string; before: string } {
+    const tag = side === 'from' ? 'moveFrom' : 'moveTo';
+    const range = this.id++;
+    const whole = this.chance(0.5);
+    const textTag = side === 'from' && this.chance(0.5) ? 'w:delText' : 'w:t';
+    const kept = this.chance(0.5) ? `<w:r><w:t xml:space="preserve">stays </w:t></w:r>` : '';
+    const mark = whole ? `<w:pPr><w:rPr><w:${tag} w:id="${this.id++}" ${DATE}/></w:rPr></w:pPr>` : '';
+    const start = `<w:${tag}RangeStart w:id="${range}" ${DATE} w:name="${name}"/>`;
+    const end = `<w:${tag}RangeEnd w:id="${range}"/>`;
+    const moved = `<w:${tag} w:id="${this.id++}" ${DATE}><w:r><${textTag} xml:space="preserve">Sentence ${name}. </${textTag}></w:r></w:${tag}>`;
+    const body = whole ? moved : kept + moved;
+    if (where === 'inline') return { para: `<w:p>${mark}${start}${body}${end}</w:p>`, before: '' };
+    if (where === 'around') return { para: `${start}<w:p>${mark}${body}</w:p>${end}`, before: '' };
+    return { para: `<w:p>${mark}${body}${end}</w:p>`, before: start };
+  }
+
+  private control(inner: string, before: string): string {
+    const content = (this.chance(0.5) ? this.neighbour() : '') + inner + (this.chance(0.5) ? this.neighbour() : '');
+    const kind = this.rng.int(0, 2);
+    if (kind === 2) return `${before}<w:sdt><w:sdtPr/><w:sdtContent>${content}</w:sdtContent></w:sdt>`;
+    this.constructs.add('control-boundary');
+    const k = kind === 0 ? 'Ins' : 'Del';
+    const [s, e] = [this.id++, this.id++];
+    return (
+      `${before}<w:customXml${k}RangeStart w:id="${s}" ${DATE}/><w:sdt><w:sdtPr/><w:sdtContent><w:customXml${k}RangeEnd w:id="${s}"/>` +
+      `${content}<w:customXml${k}RangeStart w:id="${e}" ${DATE}/></w:sdtContent></w:sdt><w:customXml${k}RangeEnd w:id="${e}"/>`
+    );
+  }
+
+  private cell(inner: string): string {
+    this.constructs.add('move-across-control-in-table');
+    const row = this.chance(0.3) ? `<w:trPr><w:${this.chance(0.5) ? 'ins' : 'del'} w:id="${this.id++}" ${DATE}/></w:trPr>` : '';
+    return `<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/></w:tblPr><w:tblGrid><w:gridCol w:w="3000"/></w:tblGrid><w:tr>${row}<w:tc><w:tcPr><w:tcW w:w="3000" w:type="dxa"/></w:tcPr>${inner}</w:tc></w:tr></w:tbl>`;
+  }
+
+  /** Two blocks, the control (holding one half) and the other half, in document order; or none. */
+  blocks(): string[] {
+    if (!this.chance(0.4)) return [];
+    const name = `straddle${++this.moves}`;
+    const sourceInside = this.chance(0.5);
+    this.constructs.add(sourceInside ? 'move-out-of-control' : 'move-into-control');
+    const where = (['inline', 'around', 'before'] as const)[this.rng.int(0, 2)]!;
+    const inside = this.half(sourceInside ? 'from' : 'to', name, where);
+    const outside = this.half(sourceInside ? 'to' : 'from', name, this.chance(0.5) ? 'inline' : 'around');
+    let control = this.control(inside.para, inside.before);
+    // A control in a cell must end the cell with a paragraph.
+    if (this.chance(0.25)) control = this.cell(control + this.plain('cell '));
+    const other = this.chance(0.25) ? this.cell(outside.before + outside.para) : outside.before + outside.para;
+    return this.chance(0.5) ? [control, other] : [other, control];
+  }
+}
+
 /** A document from `seed`: 2-9 blocks (paragraphs and tables), ending with a paragraph, and some extra blocks between them. */
 export function generateFixture(seed: number): GeneratedFixture {
   const rng = new Prng(seed);
   const writer = new Writer(rng, rng.int(0, 3));
   const extra = new ExtraBlocks(new Prng(seed ^ 0x2545f491), writer.constructs);
-  let body = extra.block();
+  const straddling = new StraddlingMoves(new Prng(seed ^ 0x5bd1e995), writer.constructs);
+  const [first, second] = straddling.blocks();
+  let body = (first ?? '') + extra.block();
   for (let i = rng.int(1, 8); i > 0; i--) body += (rng.next() < 0.3 ? writer.table() : writer.paragraph()) + extra.block();
-  body += writer.paragraph();
+  body += (second ?? '') + writer.paragraph();
   writer.finish();
   return { bytes: minimalDocx(body), constructs: writer.constructs };
 }

@@ -1,9 +1,9 @@
 import { useRef, useState, type ReactNode } from 'react';
-import { IDEMPOTENCY_KEY_HEADER } from '../../contract/events';
-import type { RedlineEdit, ReviewResponse } from '../../contract/review';
+import type { RedlineEdit, ReviewMinimalResponse } from '../../contract/review';
 import { ROUTES, type RouteSpec } from '../../contract/routes';
 import type { TrackItem } from '../../contract/track';
 import { callApi, describeError, downloadBlob } from '../api/client';
+import { draftChanges } from '../api/review';
 import { sessionStore } from '../auth/session';
 import { saveBlob } from '../components/saveBlob';
 import type { EditRequest, ReviewController, ShownItem } from '../review/controller';
@@ -51,9 +51,9 @@ export function useAnswer(controller: ReviewController, documentId: string, curr
     setProposal(null);
     const me = sessionStore.get()?.user.id;
     const before = new Set(controller.getSnapshot().items.map((s) => s.item.id));
-    const mine = (data: ReviewResponse) => (data.track?.items ?? []).filter((i) => !before.has(i.id) && i.proposedByUserId === me).map((i) => i.id);
+    const mine = (data: ReviewMinimalResponse) => (data.track?.items ?? []).filter((i) => !before.has(i.id) && i.proposedByUserId === me).map((i) => i.id);
     controller.enqueueEdit({
-      send: (key) => callApi(ROUTES.writeRedlines, { params: { documentId }, body: { edits: [edit] }, headers: { [IDEMPOTENCY_KEY_HEADER]: key } }),
+      send: (key) => draftChanges(documentId).redline([edit], key),
       what: 'propose your change',
       done: 'Proposed your change: it is in the draft and the list. Press u to take it back, w to withdraw it later.',
       focus: (data) => mine(data)[0] ?? null,
@@ -66,7 +66,7 @@ export function useAnswer(controller: ReviewController, documentId: string, curr
 
   function withdrawal(ids: string[]): EditRequest {
     return {
-      send: (key: string) => callApi(ROUTES.applyRevisions, { params: { documentId }, body: { rejected_change_ids: ids, recordDecision: false }, headers: { [IDEMPOTENCY_KEY_HEADER]: key } }),
+      send: (key: string) => draftChanges(documentId).apply({ rejected_change_ids: ids, recordDecision: false }, key),
       what: 'withdraw your proposal',
       done: 'Withdrew your proposal.',
     };

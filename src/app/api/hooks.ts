@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DocumentRow } from '../../contract/document';
-import type { ReviewResponse } from '../../contract/review';
 import { ROUTES } from '../../contract/routes';
 import { sessionStore, useSession } from '../auth/session';
 import { callApi } from './client';
+import type { ReviewData } from './review';
 import { uploadForm, type UploadProgress } from './upload';
 
 /**
@@ -128,7 +128,7 @@ export function useDeleteSeries() {
 
 export function useReview(documentId: string) {
   const org = orgId();
-  return useQuery<ReviewResponse>({
+  return useQuery<ReviewData>({
     queryKey: queryKeys.review(org, documentId),
     queryFn: ({ signal }) => callApi(ROUTES.getReview, { params: { documentId }, signal }),
     // The review is reconciled by hand after every batch; a background refetch on window focus

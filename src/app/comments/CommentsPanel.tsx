@@ -1,6 +1,6 @@
 import { useEffect, useId, useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent, type Ref } from 'react';
 import { MAX_COMMENT_CHARS, type Comment, type TextAnchor } from '../../contract/comments';
-import type { ReviewResponse } from '../../contract/review';
+import type { ReviewMinimalResponse } from '../../contract/review';
 import { describeError } from '../api/client';
 import { formatDateTime } from '../components/format';
 import { threadsOf, useComments, useCommentWriter, type Thread } from './comments-api';
@@ -33,7 +33,7 @@ export function CommentsPanel({
   beforeWrite,
 }: {
   ref?: Ref<CommentsHandle>;
-  review: ReviewResponse;
+  review: ReviewMinimalResponse;
   currentId: string | null;
   currentLabel: string | null;
   say: (notice: { tone: 'info' | 'error'; text: string }) => void;

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AddCommentBody, Comment, CommentsResponse } from '../../contract/comments';
-import type { ReviewResponse } from '../../contract/review';
+import type { ReviewMinimalResponse, ReviewResponse } from '../../contract/review';
 import { ROUTES } from '../../contract/routes';
 import { callApi } from '../api/client';
 import { queryKeys } from '../api/hooks';
@@ -13,7 +13,7 @@ function commentsKey(documentId: string, contentSha256: string | null) {
   return ['org', orgId(), 'comments', documentId, contentSha256 ?? ''] as const;
 }
 
-export function useComments(review: ReviewResponse) {
+export function useComments(review: ReviewMinimalResponse) {
   const documentId = review.document.id;
   return useQuery({
     queryKey: commentsKey(documentId, review.document.contentSha256),

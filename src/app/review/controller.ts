@@ -1,5 +1,6 @@
 import type { DraftLogEvent, Viewer } from '../../contract/events';
-import type { ApplyRevisionsBody, ReviewResponse } from '../../contract/review';
+// The controller reads only what the minimal answer of a change carries (no content): the page fetches that when it renders.
+import type { ApplyRevisionsBody, ReviewMinimalResponse as ReviewResponse } from '../../contract/review';
 import type { Track, TrackItem, TrackState } from '../../contract/track';
 import { ApiError, describeError } from '../api/errors';
 import { formatDateTime } from '../components/format';

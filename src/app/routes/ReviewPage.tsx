@@ -1,11 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
 import { Link, useParams } from 'react-router';
-import type { ReviewResponse } from '../../contract/review';
 import { ROUTES } from '../../contract/routes';
 import type { TrackState } from '../../contract/track';
-import { ApiError, callApi, describeError, downloadBlob } from '../api/client';
+import { ApiError, describeError, downloadBlob } from '../api/client';
 import { queryKeys, useReview } from '../api/hooks';
+import { draftChanges, useRenderContent, type ReviewData } from '../api/review';
 import { fetchRenderWindow } from '../api/render-window';
 import { sessionStore } from '../auth/session';
 import { formatDateTime } from '../components/format';
@@ -22,7 +22,6 @@ import { CleanCopyDownload } from '../comments/DraftDownloads';
 import { RefusedDecisions, SavingStatus, Viewers } from '../review/NetworkStatus';
 import { draftOutbox } from '../review/outbox';
 import { useReviewNetwork } from '../review/useReviewNetwork';
-import { IDEMPOTENCY_KEY_HEADER } from '../../contract/events';
 import { ReviewComparisonBanner } from '../compare/ReviewComparisonBanner';
 import { isMove, jumpToOtherHalf, MovePlaces } from '../compare/MovePlaces';
 
@@ -42,8 +41,8 @@ function Review({ documentId }: { documentId: string }) {
   const [controller] = useState(
     () =>
       new ReviewController({
-        apply: (body, key) => callApi(ROUTES.applyRevisions, { params: { documentId }, body, headers: { [IDEMPOTENCY_KEY_HEADER]: key } }),
-        undo: (key) => callApi(ROUTES.undoRevisions, { params: { documentId }, headers: { [IDEMPOTENCY_KEY_HEADER]: key } }),
+        apply: draftChanges(documentId).apply,
+        undo: draftChanges(documentId).undo,
         outbox,
         me: sessionStore.get()?.user.id ?? null,
         onServerData: (data) => queryClient.setQueryData(queryKeys.review(sessionStore.get()?.orgId ?? '', documentId), data),
@@ -88,7 +87,7 @@ function ReviewLoadError({ error, retry }: { error: unknown; retry: () => void }
   );
 }
 
-function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewController; snapshot: ReviewSnapshot; data: ReviewResponse }) {
+function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewController; snapshot: ReviewSnapshot; data: ReviewData }) {
   const [view, setView] = useState<MarkupView>('all');
   const [helpOpen, setHelpOpen] = useState(false);
   // On a phone the change list is a panel over the document, opened on demand.
@@ -104,7 +103,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
   const kinds = useMemo(() => [...new Set(items.map((s) => s.item.kind ?? ''))].filter(Boolean), [items]);
   const authors = useMemo(() => [...new Set(items.map((s) => s.item.author ?? ''))].filter(Boolean).sort(), [items]);
   const decided = counts.in + counts.back;
-  const base64 = data.renderContentBase64 ?? data.contentBase64;
+  const base64 = useRenderContent(data);
   const answer = useAnswer(controller, data.document.id, current);
   const decidedMap = useMemo(() => {
     const map = new Map<string, 'in' | 'back'>();
@@ -218,7 +217,11 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
 
       <div className="flex min-h-0 flex-1 flex-col md:flex-row">
         <div className="min-h-0 min-w-0 flex-1">
-          <DocumentView base64={base64} view={view} currentId={currentId} decided={decidedMap} loadWindow={loadWindow} />
+          {base64 === null ? (
+            <p role="status" className="p-6 text-ink-soft">Loading the draft…</p>
+          ) : (
+            <DocumentView base64={base64} view={view} currentId={currentId} decided={decidedMap} loadWindow={loadWindow} />
+          )}
         </div>
 
         <aside aria-label="Review" data-phone-list={listOpen ? 'open' : 'closed'} className="rl-review-aside flex shrink-0 flex-col border-line bg-paper max-md:border-t max-md:shadow-[0_-2px_6px_rgb(0_0_0/0.08)] md:w-[27rem] md:border-l">

@@ -2,6 +2,7 @@ import { DocxError } from '../errors';
 import { XmlSyntaxError, parseXml } from '../xml/parse';
 import { serializeXml } from '../xml/serialize';
 import type { XmlOverlay } from '../xml/overlay';
+import type { BlockMemo } from '../xml/serialize';
 import { XmlElement, type XmlDocument } from '../xml/tree';
 import type { DeflateLevel, ZipCodec } from '../zip/codec';
 import type { ReadLimits } from '../zip/limits';
@@ -56,6 +57,8 @@ export interface WriteOptions {
   forceRewrite?: boolean;
   level?: DeflateLevel;
   overlay?: XmlOverlay;
+  /** With an overlay: blocks written through it before, copied where they still hold (render/variant-memo.ts). */
+  memo?: BlockMemo;
 }
 
 interface WritePlan {
@@ -248,14 +251,14 @@ export class DocxPackage {
 
   /** The entries to write, serialised now; null when the last written bytes still hold. */
   private planWrite(opts: WriteOptions): WritePlan | null {
-    const { overlay, forceRewrite = false } = opts;
+    const { overlay, memo, forceRewrite = false } = opts;
     const rewrite = (name: string, doc: XmlDocument | undefined): doc is XmlDocument =>
       doc !== undefined && (forceRewrite || this.changedSinceWritten(name, doc) || overlay?.touches(doc) === true);
     if (this.added.size === 0 && ![...this.parsed].some(([name, doc]) => rewrite(name, doc))) return null;
     const enc = new TextEncoder();
     const entries: OutEntry[] = this.written.zip.entries.map((entry) => {
       const doc = this.parsed.get(entry.name);
-      if (rewrite(entry.name, doc)) return { kind: 'data', name: entry.name, data: enc.encode(serializeXml(doc, overlay)), like: entry };
+      if (rewrite(entry.name, doc)) return { kind: 'data', name: entry.name, data: enc.encode(serializeXml(doc, overlay, memo)), like: entry };
       return { kind: 'copy', entry };
     });
     for (const name of this.created) {

@@ -22,37 +22,30 @@ import { XmlElement, XmlText, walk } from '../xml/tree';
  */
 export function buildRenderOverlay(scans: readonly PartScan[], changes: readonly Change[]): XmlOverlay {
   const overlay = new XmlOverlay();
-  const nextId = new Map<string, number>();
-  for (const scan of scans) {
-    // New bookmark ids above the part's own: its bookmarks are among the markers the scan found.
-    let max = 0;
-    for (const el of scan.ranges) if (el.name === 'w:bookmarkStart') max = Math.max(max, Number(el.attr('w:id')) || 0);
-    nextId.set(scan.part, max + 1);
-  }
   // Markers and bookmarks first (they need the original structure), then moves become ins/del.
   for (const change of changes) {
     const lead = change.sites[0]!;
     if (lead.role === 'styles' || lead.role === 'numbering') continue;
-    const id = nextId.get(lead.part)!;
-    nextId.set(lead.part, id + 1);
-    const bookmark = [
-      XmlElement.create('w:bookmarkStart', { 'w:id': String(id), 'w:name': changeBookmarkName(change.changeId) }),
-      XmlElement.create('w:bookmarkEnd', { 'w:id': String(id) }),
-    ];
-    place(overlay, lead, bookmark);
+    place(overlay, lead, bookmark(changeBookmarkName(change.changeId)));
     // A move is listed once, at its first half; its other half gets a bookmark of its own.
     const other = change.sites.find((site) => isMoveTo(site) !== isMoveTo(lead) && isMove(site));
-    if (isMove(lead) && other) {
-      const otherId = nextId.get(other.part)!;
-      nextId.set(other.part, otherId + 1);
-      place(overlay, other, [
-        XmlElement.create('w:bookmarkStart', { 'w:id': String(otherId), 'w:name': moveOtherHalfBookmarkName(change.changeId) }),
-        XmlElement.create('w:bookmarkEnd', { 'w:id': String(otherId) }),
-      ]);
-    }
+    if (isMove(lead) && other) place(overlay, other, bookmark(moveOtherHalfBookmarkName(change.changeId)));
   }
   for (const change of changes) for (const site of change.sites) showMove(overlay, site);
   return overlay;
+}
+
+/**
+ * A bookmark whose id follows from its name: far above the ids documents use (and the waiting
+ * joins' ones, joins.ts), and the same whatever other changes the draft holds, so a block whose
+ * changes did not change renders the same after a batch (variant-memo.ts). docx-preview reads
+ * only the name.
+ */
+function bookmark(name: string): XmlElement[] {
+  let h = 0;
+  for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) % 100_000_000;
+  const id = String(2_000_000_000 + h);
+  return [XmlElement.create('w:bookmarkStart', { 'w:id': id, 'w:name': name }), XmlElement.create('w:bookmarkEnd', { 'w:id': id })];
 }
 
 const isMove = (site: Site) => site.type === 'move-from' || site.type === 'move-to' || site.type === 'mark-move-from' || site.type === 'mark-move-to';

@@ -237,9 +237,11 @@ function directionsFrom(next: XmlElement | null, depth: number): Directions {
     }
     default:
       if (!MARK_REVISIONS.has(next.name)) return NEITHER;
+      // Removed, its paragraphs stay, emptied, their marks gone (apply.ts, removeParagraphs): the
+      // join goes forward into the first, whatever follows them; only tables in it, they go whole.
       return either(
         through(next, 'unwrap', directionsFrom(firstBlockIn(next) ?? blockAfterOrEnd(next), depth + 1)),
-        through(next, 'remove', directionsFrom(blockAfterOrEnd(next), depth + 1)),
+        through(next, 'remove', next.elements().some((c) => c.name === 'w:p') ? { forward: [[]], backward: [] } : directionsFrom(blockAfterOrEnd(next), depth + 1)),
       );
   }
 }
@@ -497,9 +499,14 @@ function joinBackward(p: XmlElement, stop: XmlElement | null): void {
       for (const m of marks) insertProperty(rPr, m);
     }
     const joined = previous.children.filter((c) => !(c.kind === 1 && c.name === 'w:pPr'));
+    // Range markers between the two travel into the joined paragraph at the seam, as joinWithNext
+    // does: left at block level they would end up before what they closed (a move range end before
+    // the moved text, which then no longer reads as a half of its move).
+    const kids = p.parent!.children;
+    const between = kids.slice(kids.indexOf(previous) + 1, kids.indexOf(p)).filter((c) => c.kind === 1 && BETWEEN.has(c.name));
     remove(previous);
     const at = p.first('w:pPr') ? 1 : 0;
-    p.setChildren([...p.children.slice(0, at), ...joined, ...content]);
+    p.setChildren([...p.children.slice(0, at), ...joined, ...between, ...content]);
   } else if (firstBlock(p) && !atEnd && content.every((c) => c.kind !== 1 || BETWEEN.has(c.name))) {
     replaceWith(p, content.filter((c) => c.kind === 1));
   }

@@ -71,6 +71,35 @@ describe('a move is one change whatever holds its halves', () => {
   });
 });
 
+describe('a move across a content control boundary (issue 22.3)', () => {
+  // The destination sits in a control with a tracked boundary; the source, outside it, is a whole
+  // paragraph between block-level range markers, followed by the story's last paragraph, whose
+  // inserted mark, rejected, joins it backward.
+  const docx = minimalDocx(
+    `<w:customXmlInsRangeStart w:id="1" ${A}/><w:sdt><w:sdtPr/><w:sdtContent><w:customXmlInsRangeEnd w:id="1"/><w:p>${r('near ')}</w:p>` +
+      `<w:moveToRangeStart w:id="3" ${A} w:name="m1"/><w:p><w:moveTo w:id="4" ${A}>${r('Sentence. ')}</w:moveTo></w:p><w:moveToRangeEnd w:id="3"/>` +
+      `<w:customXmlInsRangeStart w:id="2" ${A}/></w:sdtContent></w:sdt><w:customXmlInsRangeEnd w:id="2"/>` +
+      `<w:moveFromRangeStart w:id="5" ${A} w:name="m1"/><w:p><w:moveFrom w:id="6" ${A}>${r('Sentence. ')}</w:moveFrom></w:p><w:moveFromRangeEnd w:id="5"/>` +
+      `<w:p><w:pPr><w:rPr><w:ins w:id="7" ${A}/></w:rPr></w:pPr>${r('last')}</w:p>`,
+  );
+
+  it('a backward join keeps the moved text inside its range: the move stays one change, and batches equal one batch', () => {
+    expect(ids(docx)).toEqual(['c1', 'c4', 'c7']);
+    const markFirst = decide(docx, [], ['c7']);
+    // The range end travels into the joined paragraph after the moved text: still the move's half.
+    expect(ids(markFirst)).toEqual(['c1', 'c4']);
+    for (const verdict of ['accept', 'reject'] as const) {
+      const move = verdict === 'accept' ? { accept: ['c4'] } : { reject: ['c4'] };
+      const oneBatch = inBatches(docx, { accept: move.accept ?? [], reject: ['c1', 'c7', ...(move.reject ?? [])] });
+      const threeBatches = inBatches(docx, { reject: ['c7'] }, move, { reject: ['c1'] });
+      expect(bodyOf(threeBatches)).toBe(bodyOf(oneBatch));
+      expect(ids(threeBatches)).toEqual([]);
+      // The sentence is kept once: at the destination when accepted, at the source when rejected.
+      expect(bodyOf(oneBatch).match(/Sentence\. /g)).toHaveLength(1);
+    }
+  });
+});
+
 describe('paragraph marks next to empty paragraphs', () => {
   // Text, then two empty paragraphs, each with a deleted mark, then text.
   const docx = minimalDocx(

@@ -1,18 +1,29 @@
 import { escapeText } from './escape';
 import type { XmlOverlay } from './overlay';
-import type { XmlDocument, XmlNode } from './tree';
+import type { XmlDocument, XmlElement, XmlNode } from './tree';
 
 /**
  * Writes a tree back to text. Clean elements and texts are copied from the source; only the
  * elements on the path to a change (or to an overlay's addition) are rebuilt from name,
  * attribute text and children.
  */
-export function serializeXml(doc: XmlDocument, overlay?: XmlOverlay): string {
+export function serializeXml(doc: XmlDocument, overlay?: XmlOverlay, memo?: BlockMemo): string {
   const laid = overlay?.touches(doc) ? overlay : undefined;
   if (!doc.root.dirty && !laid) return doc.src;
   const out: string[] = [];
-  for (const n of doc.nodes) write(n, out, laid);
+  for (const n of doc.nodes) write(n, out, laid, laid ? memo : undefined);
   return out.join('');
+}
+
+/**
+ * The written text of the blocks of one container (a w:body) through an overlay, kept from an
+ * earlier write (render/variant-memo.ts): a block it still holds is copied from it, any other
+ * is written and offered to it.
+ */
+export interface BlockMemo {
+  readonly container: XmlElement;
+  text(block: XmlElement): string | undefined;
+  keep(block: XmlElement, text: string): void;
 }
 
 export function serializeNode(node: XmlNode): string {
@@ -22,7 +33,7 @@ export function serializeNode(node: XmlNode): string {
 }
 
 /** One node; through an overlay, the elements it touches are rebuilt with its additions and names. */
-function write(node: XmlNode, out: string[], overlay?: XmlOverlay): void {
+function write(node: XmlNode, out: string[], overlay?: XmlOverlay, memo?: BlockMemo): void {
   if (node.kind === 2) {
     out.push(node.clean ? node.src.slice(node.start, node.end) : escapeText(node.text));
     return;
@@ -46,7 +57,7 @@ function write(node: XmlNode, out: string[], overlay?: XmlOverlay): void {
   }
   out.push(`${head}>`);
   if (first) for (const n of first) write(n, out);
-  writeChildren(node.children, out, laid ? overlay : undefined);
+  writeChildren(node.children, out, laid ? overlay : undefined, laid ? memo : undefined, node === memo?.container);
   if (last) for (const n of last) write(n, out);
   out.push(`</${name}>`);
 }
@@ -57,7 +68,7 @@ function write(node: XmlNode, out: string[], overlay?: XmlOverlay): void {
  * slices instead of 30,000. Through an overlay, a child it touches or adds beside is written
  * on its own.
  */
-function writeChildren(children: readonly XmlNode[], out: string[], overlay?: XmlOverlay): void {
+function writeChildren(children: readonly XmlNode[], out: string[], overlay?: XmlOverlay, memo?: BlockMemo, blocks = false): void {
   let src = '';
   let start = -1;
   let end = -1;
@@ -81,8 +92,21 @@ function writeChildren(children: readonly XmlNode[], out: string[], overlay?: Xm
     start = -1;
     end = -1;
     if (before) for (const n of before) write(n, out);
-    write(c, out, overlay);
+    if (blocks && c.kind === 1) writeBlock(c, out, overlay, memo!);
+    else write(c, out, overlay, memo);
     if (after) for (const n of after) write(n, out);
   }
   if (start >= 0) out.push(src.slice(start, end));
+}
+
+/** A block of the memo's container: copied from the memo, else written and kept there. */
+function writeBlock(block: XmlElement, out: string[], overlay: XmlOverlay | undefined, memo: BlockMemo): void {
+  const kept = memo.text(block);
+  if (kept !== undefined) {
+    out.push(kept);
+    return;
+  }
+  const from = out.length;
+  write(block, out, overlay);
+  memo.keep(block, out.slice(from).join(''));
 }

@@ -17,7 +17,7 @@ export function installCors(app: FastifyInstance, allowedOrigins: readonly strin
       return;
     }
     reply.header('access-control-allow-origin', origin);
-    reply.header('access-control-expose-headers', 'Retry-After, Content-Disposition, Idempotent-Replayed, Redline-Changes');
+    reply.header('access-control-expose-headers', 'Retry-After, Content-Disposition, Idempotent-Replayed, Redline-Changes, Preference-Applied, ETag');
     if (request.method === 'OPTIONS') {
       reply.header('access-control-allow-methods', 'GET, POST, PUT, PATCH, DELETE');
       reply.header('access-control-allow-headers', 'Authorization, Content-Type, x-org-id, mcp-session-id, mcp-protocol-version, Idempotency-Key, Last-Event-ID, Prefer');

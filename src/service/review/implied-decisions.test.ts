@@ -181,6 +181,21 @@ describe('joins a later decision settles, read on the baseline', () => {
     }
   });
 
+  it('a paragraph mark before a rejected block of inserted paragraphs joins into the first of them, whatever follows the block', () => {
+    const docx = minimalDocx(
+      `<w:p><w:pPr><w:jc w:val="center"/><w:rPr><w:ins w:id="1" ${A}/></w:rPr><w:pPrChange w:id="2" ${A}><w:pPr/></w:pPrChange></w:pPr>${r('first')}</w:p>` +
+        `<w:ins w:id="3" ${A}><w:p>${r('inserted')}</w:p></w:ins>` +
+        `<w:customXmlDelRangeStart w:id="4" ${A}/><w:sdt><w:sdtPr/><w:sdtContent><w:customXmlDelRangeEnd w:id="4"/><w:p>${r('inside')}</w:p>` +
+        `<w:customXmlDelRangeStart w:id="5" ${A}/></w:sdtContent></w:sdt><w:customXmlDelRangeEnd w:id="5"/><w:p>${r('after')}</w:p>`,
+    );
+    // Rejected, the block leaves an emptied paragraph whose mark goes: the first paragraph's mark
+    // joins into it (its own properties go) whether or not the control after it is unwrapped.
+    expect(openDocx(docx).takers().get('c2')).toEqual([{ changeId: 'c1', removedOn: 'reject', when: { any: [{ id: 'c3', on: 'accept' }, { id: 'c3', on: 'reject' }] } }]);
+    for (const control of ['accept', 'reject'] as const) {
+      expectOrderFree(docx, { c1: 'reject', c2: 'reject', c3: 'reject', c4: control }, [['c1', 'c3'], ['c2'], ['c4']]);
+    }
+  });
+
   it('marks that go one after the other at the end of the story join back to the paragraph before them, only when both go', () => {
     const mark = (id: number, kind: 'ins' | 'del') => `<w:pPr><w:rPr><w:${kind} w:id="${id}" ${A}/></w:rPr></w:pPr>`;
     const docx = minimalDocx(

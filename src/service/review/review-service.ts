@@ -1,5 +1,5 @@
 import type { Comment, CommentsResponse } from '../../contract/comments';
-import { NOTE_MAX_CHARS, type RedlineEditsBody, type ReviewResponse } from '../../contract/review';
+import { NOTE_MAX_CHARS, type RedlineEditsBody, type ReviewMinimalResponse, type ReviewResponse } from '../../contract/review';
 import type { Revision } from '../../contract/revision';
 import type { Track } from '../../contract/track';
 import { ConflictingChangeIdsError, DocxError, EditAnchorError, EditNotFoundError, openDocx, UnknownChangeIdsError, type OpenDocx, type OpenOptions } from '../../docx';
@@ -50,6 +50,14 @@ export interface DecisionRecord {
   decided: ReadonlyMap<string, DecidedChange>;
 }
 
+/**
+ * What a change answers: the whole review ('full', the interface's default), or without the
+ * content and its render variant ('minimal': `Prefer: return=minimal`), which then need not be
+ * encoded, and the render variant not even built until someone asks for it.
+ */
+export type AnswerShape = 'full' | 'minimal';
+type AnswerOf<S extends AnswerShape> = S extends 'minimal' ? ReviewMinimalResponse : ReviewResponse;
+
 interface Actor {
   orgId: string;
   userId: string;
@@ -73,6 +81,8 @@ interface PlannedChange {
   bytes: Uint8Array;
   /** The analysis of `bytes`, made while they were compressed; the answer awaits it. */
   analysis?: Promise<Analysis>;
+  /** For a minimal answer, instead of the analysis: the revisions of `bytes`. */
+  revisions?: Revision[];
   log?: Pick<NewLogEntry, 'kind' | 'undoesSeq' | 'accepted' | 'rejected' | 'decided' | 'withdrawn' | 'comment' | 'notes' | 'proposed'>;
   proposals?: { changeId: string; justification: string | null }[];
 }
@@ -101,6 +111,8 @@ export class ReviewService {
   private readonly cache: AnalysisCache;
   /** Decision facts of drafts' baselines by content hash (decision-facts.ts): a draft's later batches read them without opening the baseline again. */
   private readonly facts = new ByteBudgetLru<DecisionFacts>(32 * 1024 * 1024);
+  /** Revisions by content hash, also of content answered minimal (no analysis made): what the next batch checks its ids against. */
+  private readonly revisionsBySha = new ByteBudgetLru<Revision[]>(64 * 1024 * 1024);
   private readonly queue = new DraftQueue();
   private readonly openDrafts: OpenDrafts;
   private readonly projectionWrites = new Set<Promise<void>>();
@@ -125,7 +137,7 @@ export class ReviewService {
     return timing.measure('track', () => this.respond(row, analysis));
   }
 
-  async apply(actor: Actor, uploadId: string, request: ApplyRequest, timing: ServerTiming = NO_TIMING, idempotency?: IdempotentRequest): Promise<ReviewResponse> {
+  async apply<S extends AnswerShape = 'full'>(actor: Actor, uploadId: string, request: ApplyRequest, timing: ServerTiming = NO_TIMING, idempotency?: IdempotentRequest, shape?: S): Promise<AnswerOf<S>> {
     const accept = uniq(request.accept);
     const reject = uniq(request.reject);
     const both = accept.filter((id) => reject.includes(id));
@@ -137,8 +149,8 @@ export class ReviewService {
     await timing.measure('load', () => this.requireDraft(actor, uploadId));
 
     const result = await this.change(actor, uploadId, timing, idempotency, async ({ row, entries, state, bytes }) => {
-      const analysis = await timing.measure('analyse', () => this.analysisFor(row.content_sha256!, bytes));
-      const present = new Set(analysis.revisions.map((r) => r.change_id));
+      const revisions = await timing.measure('analyse', () => this.revisionsFor(row.content_sha256!, bytes));
+      const present = new Set(revisions.map((r) => r.change_id));
       const decidedAlready = requested.filter((id) => !present.has(id) && (state.decided.has(id) || state.withdrawn.has(id)));
       if (decidedAlready.length > 0) {
         throw new ProblemError(409, 'already_decided', `These changes were already decided: ${decidedAlready.join(', ')}. Nothing was applied.`,
@@ -164,13 +176,13 @@ export class ReviewService {
       } catch (error) {
         throw engineProblem(error);
       }
-      const before = projectTrack(state, this.withJustifications(analysis.revisions, proposals));
-      const revisionById = new Map(analysis.revisions.map((r) => [r.change_id, r]));
+      const before = projectTrack(state, this.withJustifications(revisions, proposals));
+      const revisionById = new Map(revisions.map((r) => [r.change_id, r]));
       const anchors = predecessors(before);
       const byId = new Map(before.items.map((item) => [item.id, item]));
       const named = new Map<string, 'in' | 'back'>([...accept.map((id) => [id, 'in'] as const), ...reject.map((id) => [id, 'back'] as const)]);
       // Named changes, and those the batch took with them (implied-decisions.ts).
-      const verdicts = batchVerdicts(analysis.revisions, named, new Set(doc.changeIds()), facts, namedVerdicts(state.decided));
+      const verdicts = batchVerdicts(revisions, named, new Set(doc.changeIds()), facts, namedVerdicts(state.decided));
       const now = new Date().toISOString();
       const decided: Record<string, DecidedChange> = {};
       const withdrawn: Record<string, string | null> = {};
@@ -189,9 +201,9 @@ export class ReviewService {
           ...(item.move ? { move: true as const } : {}),
         };
       }
-      return { doc, ...(await this.writeAndAnalyse(doc, timing)), log: { kind: 'decide', undoesSeq: null, accepted: accept, rejected: reject, decided, withdrawn, notes } };
+      return { doc, ...(await this.writeAndAnalyse(doc, timing, shape)), log: { kind: 'decide', undoesSeq: null, accepted: accept, rejected: reject, decided, withdrawn, notes } };
     });
-    return this.answer(result, timing, idempotency);
+    return this.answer(result, timing, idempotency, shape);
   }
 
   /** Who decided each of these changes and how (for a 409 the reviewer can read); withdrawn ones are left out. */
@@ -208,7 +220,7 @@ export class ReviewService {
   }
 
   /** Undoes the newest batch still in effect: its author only, and only if the draft has not changed since. */
-  async undo(actor: Actor, uploadId: string, timing: ServerTiming = NO_TIMING, idempotency?: IdempotentRequest): Promise<ReviewResponse> {
+  async undo<S extends AnswerShape = 'full'>(actor: Actor, uploadId: string, timing: ServerTiming = NO_TIMING, idempotency?: IdempotentRequest, shape?: S): Promise<AnswerOf<S>> {
     await timing.measure('load', () => this.requireDraft(actor, uploadId));
     const result = await this.change(actor, uploadId, timing, idempotency, async ({ row, entries, state }) => {
       const lastSeq = state.effective[state.effective.length - 1];
@@ -233,9 +245,9 @@ export class ReviewService {
         }
         if (id !== op.commentId) throw new ProblemError(409, 'conflict', 'The comments written since the last batch cannot be written again as they were, so the batch can no longer be undone.');
       }
-      return { doc, ...(await this.writeAndAnalyse(doc, timing)), log };
+      return { doc, ...(await this.writeAndAnalyse(doc, timing, shape)), log };
     });
-    return this.answer(result, timing, idempotency);
+    return this.answer(result, timing, idempotency, shape);
   }
 
   /**
@@ -273,7 +285,10 @@ export class ReviewService {
   }
 
   /** Writes tracked changes on the user's behalf, recording each one's justification. */
-  async redlines(actor: Actor, uploadId: string, body: RedlineEditsBody, timing: ServerTiming = NO_TIMING, idempotency?: IdempotentRequest, threads?: readonly (readonly string[] | undefined)[]): Promise<ReviewResponse> {
+  async redlines<S extends AnswerShape = 'full'>(
+    actor: Actor, uploadId: string, body: RedlineEditsBody, timing: ServerTiming = NO_TIMING, idempotency?: IdempotentRequest,
+    threads?: readonly (readonly string[] | undefined)[], shape?: S,
+  ): Promise<AnswerOf<S>> {
     await timing.measure('load', () => this.requireDraft(actor, uploadId));
     const author = body.author ?? (await findUserById(this.db, actor.userId))?.name ?? 'Redline user';
     const result = await this.change(actor, uploadId, timing, idempotency, async ({ row, bytes }) => {
@@ -290,9 +305,9 @@ export class ReviewService {
       const proposals = changes.flatMap((c) => c.changeIds.map((changeId) => ({ changeId, justification: body.edits[c.editIndex]?.justification ?? null })));
       // A log entry too, so the draft's viewers see the new changes arrive like any other change.
       const log = { kind: 'redline' as const, undoesSeq: null, accepted: [], rejected: [], decided: {}, withdrawn: {}, proposed: proposals.map((p) => p.changeId) };
-      return { doc, ...(await this.writeAndAnalyse(doc, timing)), proposals, log };
+      return { doc, ...(await this.writeAndAnalyse(doc, timing, shape)), proposals, log };
     });
-    return this.answer(result, timing, idempotency);
+    return this.answer(result, timing, idempotency, shape);
   }
 
   // ---- comments (issue 14; routes in routes/comment-routes.ts) ----------------------------------
@@ -375,21 +390,39 @@ export class ReviewService {
    * on two threads (the native codec's pool). The analysis is awaited by the answer; a commit
    * that has to plan again drops it.
    */
-  private async writeAndAnalyse(doc: OpenDocx, timing: ServerTiming): Promise<{ bytes: Uint8Array; analysis: Promise<Analysis> }> {
+  private async writeAndAnalyse(doc: OpenDocx, timing: ServerTiming, shape: AnswerShape = 'full'): Promise<{ bytes: Uint8Array; analysis?: Promise<Analysis>; revisions?: Revision[] }> {
     const writing = timing.measureSync('write', () => doc.toBytesAsync());
+    if (shape === 'minimal') {
+      // No render variant now: it is built from the draft kept open when someone asks for it.
+      const revisions = timing.measureSync('revisions', () => doc.revisions());
+      return { bytes: await timing.measure('compress', () => writing), revisions };
+    }
     const analysis = timing.measureSync('render', () => this.analyse(doc, writing));
     analysis.catch(() => {});
     return { bytes: await timing.measure('compress', () => writing), analysis };
   }
 
   /** The review answer after a change: the new content's analysis, then the track. */
-  private async answer(result: ChangeResult, timing: ServerTiming, idempotency?: IdempotentRequest): Promise<ReviewResponse> {
+  private async answer<S extends AnswerShape = 'full'>(result: ChangeResult, timing: ServerTiming, idempotency?: IdempotentRequest, shape?: S): Promise<AnswerOf<S>> {
+    const minimal = shape === 'minimal';
     if (result.replayed) {
       if (idempotency) idempotency.replayed = true;
-      return timing.measure('replay', () => this.replay(result.row.id, result.replayed!));
+      const replayed = await timing.measure('replay', () => this.replay(result.row.id, result.replayed!));
+      return (minimal ? withoutContent(replayed) : replayed) as AnswerOf<S>;
+    }
+    if (minimal) {
+      const revisions = await timing.measure('revisions', () => this.revisionsAfter(result));
+      return timing.measure('track', () => this.respondMinimal(result.row, revisions, result.state)) as Promise<AnswerOf<S>>;
     }
     const analysis = await timing.measure('render', () => this.analysisAfter(result));
-    return timing.measure('track', () => this.respond(result.row, analysis, result.state));
+    return timing.measure('track', () => this.respond(result.row, analysis, result.state)) as Promise<AnswerOf<S>>;
+  }
+
+  /** The render variant of a draft as it stands (its content when the variant cannot be built), with the content hash it shows. */
+  async renderVariant(actor: Actor, uploadId: string, timing: ServerTiming = NO_TIMING): Promise<{ sha256: string; bytes: Uint8Array }> {
+    const row = await timing.measure('load', () => this.requireRow(this.db, actor.orgId, uploadId));
+    const analysis = await timing.measure('render', () => this.analysisOf(row));
+    return { sha256: row.content_sha256!, bytes: new Uint8Array(Buffer.from(analysis.renderContentBase64 ?? analysis.contentBase64, 'base64')) };
   }
 
   /**
@@ -493,11 +526,41 @@ export class ReviewService {
     return analysis;
   }
 
+  /** The revisions of what a change produced (minimal answer); the document it has open is kept for the draft's next batch. */
+  private async revisionsAfter(result: ChangeResult): Promise<Revision[]> {
+    const sha = result.row.content_sha256!;
+    const planned = result.planned;
+    if (!planned?.doc || !planned.revisions) return this.revisionsFor(sha, await this.content.get(sha));
+    this.revisionsBySha.set(sha, planned.revisions, revisionsBytes(planned.revisions));
+    this.openDrafts.keep(sha, planned.doc);
+    return planned.revisions;
+  }
+
+  /**
+   * The revisions of a content: remembered, or from its analysis, else read on the draft (kept
+   * open, or opened now and kept), without building its render variant.
+   */
+  private async revisionsFor(sha256: string, bytes: Uint8Array): Promise<Revision[]> {
+    const known = this.revisionsBySha.get(sha256) ?? this.cache.get(sha256)?.revisions;
+    if (known) return known;
+    const doc = this.openDraft(sha256, bytes);
+    const revisions = doc.revisions();
+    this.revisionsBySha.set(sha256, revisions, revisionsBytes(revisions));
+    this.openDrafts.keep(sha256, doc);
+    return revisions;
+  }
+
   /**
    * The review answer. The track comes from the projection; if that fails, track is null and
    * nothing else is affected. `committed`: the log's state just committed with `row`, if known.
    */
   private async respond(row: UploadRecord, analysis: Analysis, committed?: LogState): Promise<ReviewResponse> {
+    const { document, revisions, track } = await this.respondMinimal(row, analysis.revisions, committed);
+    return { document, revisions, contentBase64: analysis.contentBase64, renderContentBase64: analysis.renderContentBase64, track };
+  }
+
+  /** The review answer without the content (Prefer: return=minimal); as `respond`. */
+  private async respondMinimal(row: UploadRecord, engineRevisions: Revision[], committed?: LogState): Promise<ReviewMinimalResponse> {
     let proposals: Awaited<ReturnType<typeof loadProposals>> = new Map();
     let track: Track | null = null;
     try {
@@ -505,13 +568,13 @@ export class ReviewService {
     } catch (error) {
       this.log.warn({ err: error }, 'loading proposals failed');
     }
-    const revisions = this.withJustifications(analysis.revisions, proposals);
+    const revisions = this.withJustifications(engineRevisions, proposals);
     try {
       track = await this.trackOf(row, revisions, proposals, committed);
     } catch (error) {
       this.log.warn({ err: error, uploadId: row.id }, 'track projection failed; answering track: null');
     }
-    return { document: toDocumentRow(row), revisions, contentBase64: analysis.contentBase64, renderContentBase64: analysis.renderContentBase64, track };
+    return { document: toDocumentRow(row), revisions, track };
   }
 
   /**
@@ -636,6 +699,7 @@ export class ReviewService {
 
   private remember(sha256: string, analysis: Analysis): Analysis {
     this.cache.set(sha256, analysis);
+    this.revisionsBySha.set(sha256, analysis.revisions, revisionsBytes(analysis.revisions));
     return analysis;
   }
 
@@ -686,6 +750,16 @@ function checkNotes(notes: Record<string, string>, decidedHere: ReadonlySet<stri
       `A note holds at most ${NOTE_MAX_CHARS.toLocaleString('en')} characters; these are longer: ${long.join(', ')}. Nothing was applied.`, { ids: long });
   }
   return Object.fromEntries(entries.map(([id, text]) => [id, text.trim()] as const).filter(([, text]) => text.length > 0));
+}
+
+/** A full answer without its content: what a minimal request gets when its recorded answer is replayed. */
+function withoutContent({ document, revisions, track }: ReviewResponse): ReviewMinimalResponse {
+  return { document, revisions, track };
+}
+
+/** Roughly what a list of revisions holds in memory (for the cache's byte budget). */
+function revisionsBytes(revisions: readonly Revision[]): number {
+  return 200 * revisions.length;
 }
 
 function engineProblem(error: unknown): unknown {

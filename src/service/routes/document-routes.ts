@@ -4,11 +4,14 @@ import { ROUTES } from '../../contract/routes';
 import type { ServiceContext } from '../context';
 import { defineRoute } from '../http/define-route';
 import { ProblemError } from '../http/problem';
+import type { ServerTiming } from '../http/server-timing';
 import type { RequestAuth } from '../http/request-auth';
 import { fingerprintOf, type IdempotentRequest } from '../review/idempotency';
 import { listDraftProgress, listUntrackedChecks } from '../review/draft-progress';
 import { cutWindow, RenderWindowCache } from '../review/render-window';
 import { RENDER_WINDOW_HEADER } from '../../contract/render-window';
+import { PREFER_MINIMAL, PREFERENCE_APPLIED_HEADER } from '../../contract/review';
+import type { AnswerShape } from '../review/review-service';
 import { readMultipartUpload } from './upload-routes';
 
 export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext): void {
@@ -42,17 +45,16 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
     if (!window) {
       throw new ProblemError(422, 'unknown_change_ids', `This draft shows no change ${query.around} in its body.`, { ids: [query.around!] });
     }
-    const phases = timing.header();
-    if (phases) reply.header('server-timing', phases);
-    return reply
-      .code(200)
-      .type('application/vnd.openxmlformats-officedocument.wordprocessingml.document')
-      .header('cache-control', 'private, no-store')
-      .header(RENDER_WINDOW_HEADER, `${window.first}/${window.total}`)
-      .send(Buffer.from(window.bytes.buffer, window.bytes.byteOffset, window.bytes.byteLength));
+    return sendDocx(reply, timing, window.bytes, { [RENDER_WINDOW_HEADER]: `${window.first}/${window.total}` });
   });
 
   defineRoute(app, ctx.authenticate, ROUTES.getReview, async ({ auth, params, timing }) => review.review(auth, params.documentId!, timing));
+
+  // The render variant alone, for a client that took minimal answers to its changes.
+  defineRoute(app, ctx.authenticate, ROUTES.getRender, async ({ auth, params, reply, timing }) => {
+    const { sha256, bytes } = await review.renderVariant(auth, params.documentId!, timing);
+    return sendDocx(reply, timing, bytes, { etag: `"${sha256}"` });
+  });
 
   defineRoute(app, ctx.authenticate, ROUTES.applyRevisions, async ({ request, reply, auth, params, body, timing }) => {
     const decision = {
@@ -62,7 +64,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
       ...(body.notes ? { notes: body.notes } : {}),
     };
     const idempotency = idempotencyOf(request, auth, 'apply', decision);
-    return markReplay(reply, idempotency, await review.apply(auth, params.documentId!, decision, timing, idempotency));
+    return markReplay(reply, idempotency, await review.apply(auth, params.documentId!, decision, timing, idempotency, answerShape(request, reply)));
   });
 
   defineRoute(app, ctx.authenticate, ROUTES.noteDecision, async ({ auth, params, body, timing }) =>
@@ -70,12 +72,12 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
 
   defineRoute(app, ctx.authenticate, ROUTES.undoRevisions, async ({ request, reply, auth, params, timing }) => {
     const idempotency = idempotencyOf(request, auth, 'undo', null);
-    return markReplay(reply, idempotency, await review.undo(auth, params.documentId!, timing, idempotency));
+    return markReplay(reply, idempotency, await review.undo(auth, params.documentId!, timing, idempotency, answerShape(request, reply)));
   });
 
   defineRoute(app, ctx.authenticate, ROUTES.writeRedlines, async ({ request, reply, auth, params, body, timing }) => {
     const idempotency = idempotencyOf(request, auth, 'redlines', body);
-    return markReplay(reply, idempotency, await review.redlines(auth, params.documentId!, body, timing, idempotency));
+    return markReplay(reply, idempotency, await review.redlines(auth, params.documentId!, body, timing, idempotency, undefined, answerShape(request, reply)));
   });
 
   defineRoute(app, ctx.authenticate, ROUTES.saveDraft, async ({ request, auth, params }) => {
@@ -101,6 +103,34 @@ function idempotencyOf(request: FastifyRequest, auth: RequestAuth, operation: 'a
       { errors: [{ path: 'Idempotency-Key', message: parsed.error.issues[0]?.message ?? 'invalid' }] });
   }
   return { key: parsed.data, fingerprint: fingerprintOf(operation, auth.userId, body) };
+}
+
+/** A .docx answer of the review's own (not stored, so not cached), with where the time went. */
+function sendDocx(reply: FastifyReply, timing: ServerTiming, bytes: Uint8Array, headers: Record<string, string>): FastifyReply {
+  const phases = timing.header();
+  if (phases) reply.header('server-timing', phases);
+  reply.code(200).type('application/vnd.openxmlformats-officedocument.wordprocessingml.document').header('cache-control', 'private, no-store');
+  for (const [name, value] of Object.entries(headers)) reply.header(name, value);
+  return reply.send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+}
+
+/**
+ * The answer a change request asked for: minimal when its Prefer header (RFC 7240) holds
+ * `return=minimal` (said so in Preference-Applied; the answer varies with Prefer), else the full one.
+ */
+function answerShape(request: FastifyRequest, reply: FastifyReply): AnswerShape {
+  reply.header('vary', 'Prefer');
+  if (!prefersMinimal(request.headers.prefer)) return 'full';
+  reply.header(PREFERENCE_APPLIED_HEADER, PREFER_MINIMAL);
+  return 'minimal';
+}
+
+/** Whether a Prefer header's preferences (comma-separated, each `name[=value][;params]`, names case-insensitive) hold return=minimal. */
+export function prefersMinimal(prefer: string | string[] | undefined): boolean {
+  return [prefer ?? []].flat().join(',').split(',').some((preference) => {
+    const [name = '', value = ''] = (preference.split(';')[0] ?? '').split('=').map((x) => x.trim());
+    return name.toLowerCase() === 'return' && value.replace(/^"(.*)"$/, '$1') === 'minimal';
+  });
 }
 
 function markReplay<T>(reply: FastifyReply, idempotency: IdempotentRequest | undefined, answer: T): T {

@@ -1,0 +1,94 @@
+/**
+ * A decision in tens of milliseconds (issue 22.4): 50-decision batches over HTTP on the bench
+ * draft (src/docx/fixture/benchmark-contract.ts, the default 300-page / 3,000-revision contract),
+ * answered minimal (`Prefer: return=minimal`: the Document row, revisions and track, no content)
+ * and full (the interface's default answer: content and render variant too). Each kind runs on a
+ * working draft of its own, the batches alternating accept and reject, each on the state the last
+ * one left. Prints p50/p95 of each against the targets, the answer sizes and where the service
+ * spent the time (Server-Timing); never fails.
+ *
+ *   npm run bench:apply [-- --batches 40]
+ *
+ * Runs one service process (the embedded defaults: PGlite and blobs on disk) on BENCH_PORT
+ * (default 8793) with a fresh data directory under .tmp/. A service that does not honour the
+ * preference answers in full to both (the line says so), which is how the figures before it
+ * were taken.
+ */
+import http from 'node:http';
+import path from 'node:path';
+import { rmSync } from 'node:fs';
+import { unzipSync } from 'fflate';
+import { buildBenchmarkContract } from '../src/docx/fixture';
+import { startBenchService, stopBenchService } from './bench-service';
+import { docxForm, expectStatus, json, latencyLine, ms, percentile, request, serverTimingLine, signIn, type Timed } from './bench-http';
+
+const PORT = Number(process.env.BENCH_PORT ?? 8793);
+const BASE = `http://127.0.0.1:${PORT}`;
+const DATA_DIR = path.resolve('.tmp/bench-apply-data');
+const at = process.argv.indexOf('--batches');
+const BATCHES = at >= 0 ? Number(process.argv[at + 1]) : 40;
+const PER_BATCH = 50;
+
+interface Review {
+  revisions: { change_id: string }[];
+  contentBase64?: string;
+}
+
+/** `count` ids spread evenly over the list. */
+function spread(ids: readonly string[], count: number): string[] {
+  const step = Math.max(1, Math.floor(ids.length / count));
+  return ids.filter((_, i) => i % step === 0).slice(0, count);
+}
+
+async function main(): Promise<void> {
+  const docx = buildBenchmarkContract();
+  const xml = new TextDecoder().decode(unzipSync(docx, { filter: (f) => f.name === 'word/document.xml' })['word/document.xml']);
+  const paragraphs = xml.match(/<w:p[ >]/g)?.length ?? 0;
+  console.log(`Bench draft: ${paragraphs.toLocaleString('en')} paragraphs, ${(docx.byteLength / 1e6).toFixed(1)} MB .docx; ${BATCHES} batches of ${PER_BATCH} decisions per answer kind`);
+  const service = await startBenchService(PORT, DATA_DIR);
+  try {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const { headers } = await signIn(BASE, 'demo@example.com', '127.0.0.1');
+    const call = (method: string, url: string, body?: object | Buffer, extra: Record<string, string> = {}) =>
+      request(BASE, method, url, { headers: { ...headers, ...extra }, agent, timeoutMs: 300_000, ...(body ? { body } : {}) });
+    const form = docxForm({ purpose: 'source_doc' }, 'Framework Services Agreement.docx', docx);
+    const uploadId = json<{ id: string }>(expectStatus(await call('POST', '/api/uploads', form.body, form.headers), 201, 'upload')).id;
+
+    const run = async (label: string, prefer: Record<string, string>) => {
+      const draftId = json<{ id: string }>(expectStatus(await call('POST', `/api/uploads/${uploadId}/working-draft`), 201, 'working draft')).id;
+      let current = json<Review>(expectStatus(await call('GET', `/api/documents/${draftId}/review`), 200, 'review'));
+      const answers: Timed[] = [];
+      let applied = 0;
+      for (let i = 0; i < BATCHES; i++) {
+        const ids = spread(current.revisions.map((r) => r.change_id), PER_BATCH);
+        if (!ids.length) break;
+        const body = i % 2 === 0 ? { accepted_change_ids: ids, rejected_change_ids: [] } : { accepted_change_ids: [], rejected_change_ids: ids };
+        const answer = expectStatus(await call('POST', `/api/documents/${draftId}/revisions/apply`, body, prefer), 200, `${label} batch ${i + 1}`);
+        if (i === 0) applied = answer.headers['preference-applied'] === 'return=minimal' ? 1 : 0;
+        answers.push(answer);
+        current = json<Review>(answer);
+      }
+      const times = answers.map((a) => a.ms);
+      const size = percentile(answers.map((a) => a.body.byteLength), 50);
+      return { times, answers, size, minimal: applied === 1 };
+    };
+
+    const minimal = await run('minimal', { prefer: 'return=minimal' });
+    const full = await run('full', {});
+    const kind = minimal.minimal ? 'minimal answer' : 'minimal asked, full answered';
+    console.log(`${kind.padEnd(30)} ${latencyLine(minimal.times)} over ${minimal.times.length}, ${(minimal.size / 1e3).toFixed(0)} kB median (targets p50 <= 60 ms, p95 <= 120 ms)`);
+    console.log(`  where the service spent it: ${serverTimingLine(minimal.answers)}`);
+    console.log(`${'full answer'.padEnd(30)} ${latencyLine(full.times)} over ${full.times.length}, ${(full.size / 1e3).toFixed(0)} kB median (target p95 <= 300 ms)`);
+    console.log(`  where the service spent it: ${serverTimingLine(full.answers)}`);
+    const met = minimal.minimal && percentile(minimal.times, 50) <= 60 && percentile(minimal.times, 95) <= 120 && percentile(full.times, 95) <= 300;
+    console.log(`targets ${met ? 'met' : 'not met'} (minimal p50 ${ms(percentile(minimal.times, 50))}, p95 ${ms(percentile(minimal.times, 95))}; full p95 ${ms(percentile(full.times, 95))})`);
+  } finally {
+    await stopBenchService(service);
+    rmSync(DATA_DIR, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`bench/apply failed: ${error instanceof Error ? error.stack : String(error)}`);
+  process.exitCode = 0; // benchmarks print; they never fail
+});

@@ -1,0 +1,70 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { IDEMPOTENCY_KEY_HEADER } from '../../contract/events';
+import { PREFER_MINIMAL, ReviewMinimalResponse, type ApplyRevisionsBody, type RedlineEdit, type ReviewResponse } from '../../contract/review';
+import { ROUTES, type RouteSpec } from '../../contract/routes';
+import { fetchRoute, readAnswer, type CallOptions } from './client';
+import { sessionStore } from '../auth/session';
+
+/**
+ * The review as the page holds it: the full answer of GET review (content and render variant
+ * inline), or the minimal answer of a change (Prefer: return=minimal), whose content the page
+ * fetches when it renders it (useRenderContent).
+ */
+export type ReviewData = ReviewMinimalResponse & Partial<Pick<ReviewResponse, 'contentBase64' | 'renderContentBase64'>>;
+
+/** A change to the draft answered minimal: the Document row, revisions and track, no content. */
+async function callMinimal(spec: RouteSpec, options: CallOptions, key: string): Promise<ReviewMinimalResponse> {
+  const response = await fetchRoute(spec, { ...options, headers: { ...options.headers, prefer: PREFER_MINIMAL, [IDEMPOTENCY_KEY_HEADER]: key } });
+  return readAnswer(spec, response, ReviewMinimalResponse);
+}
+
+/** Apply, undo and redline edits of one draft, each answered minimal. */
+export function draftChanges(documentId: string) {
+  const params = { documentId };
+  return {
+    apply: (body: ApplyRevisionsBody, key: string) => callMinimal(ROUTES.applyRevisions, { params, body }, key),
+    undo: (key: string) => callMinimal(ROUTES.undoRevisions, { params }, key),
+    redline: (edits: RedlineEdit[], key: string) => callMinimal(ROUTES.writeRedlines, { params, body: { edits } }, key),
+  };
+}
+
+/** After a minimal answer, the render variant is fetched once the draft has stood still this long: a run of batches fetches it once. */
+const RENDER_FETCH_DELAY_MS = 500;
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+/**
+ * What the document view renders (base64 of a .docx): the render variant the review carries
+ * inline (the first load), else the one fetched for its content hash once the content has stood
+ * still for RENDER_FETCH_DELAY_MS. Until that arrives, the last one rendered: the view shows the
+ * decisions made since on it as decided (its own optimistic marks).
+ */
+export function useRenderContent(data: ReviewData): string | null {
+  const documentId = data.document.id;
+  const sha = data.document.contentSha256 ?? '';
+  const inline = data.contentBase64 === undefined ? null : (data.renderContentBase64 ?? data.contentBase64);
+  // Nothing shown yet (the page opened on a minimal answer still cached): fetched at once.
+  const [wanted, setWanted] = useState<string | null>(inline === null ? sha : null);
+  useEffect(() => {
+    if (inline !== null) return;
+    const timer = setTimeout(() => setWanted(sha), RENDER_FETCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [inline, sha]);
+  const fetched = useQuery({
+    queryKey: ['org', sessionStore.get()?.orgId ?? '', 'render', documentId, wanted ?? ''] as const,
+    queryFn: async ({ signal }) => toBase64(new Uint8Array(await (await fetchRoute(ROUTES.getRender, { params: { documentId }, signal })).arrayBuffer())),
+    enabled: inline === null && wanted === sha,
+    staleTime: Infinity,
+    gcTime: 0,
+  });
+  // The last content shown, kept while the next is on its way (state adjusted during render).
+  const [shown, setShown] = useState<string | null>(inline);
+  const latest = inline ?? (fetched.data !== undefined && wanted === sha ? fetched.data : null);
+  if (latest !== null && latest !== shown) setShown(latest);
+  return latest ?? shown;
+}
