@@ -139,7 +139,7 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
     comparisons: new ComparisonsService(db, content, compareThread, uploads),
     untracked: new UntrackedChecks(db, content, compareThread, app.log),
     review: new ReviewService(db, content, engine, app.log, parts.faults, { openDraftsBytes: config.openDraftsBytes }),
-    authenticate: (request, spec) => authenticate(db, sessions, request, spec.access, (token) => ctx.connector?.resolveAccessToken(token) ?? Promise.resolve(null)),
+    authenticate: (request, spec) => authenticate(db, sessions, request, spec, (token) => ctx.connector?.resolveAccessToken(token) ?? Promise.resolve(null)),
     connector: null,
     log: app.log,
   };

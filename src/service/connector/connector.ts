@@ -8,9 +8,14 @@ import { loadConnectorKeys } from './connector-keys';
 import { CONNECTOR_SCOPE, CONNECTOR_TTL, createOAuthServer } from './oauth-server';
 import type { OidcInteraction, OidcProvider } from './oidc-provider-types';
 
-/** What the consent page tells the user the assistant may do (the MCP tools, in words). */
+/**
+ * What the consent page tells the user the assistant may do: its MCP tools, in words. Its
+ * token is accepted on /api/mcp and on the REST routes that do the same (the catalogue's
+ * `credentials`), and nowhere else: no administration, no API keys, no sessions.
+ */
 export const CONNECTOR_ABILITIES = [
   'Read your organisation\'s documents and their reviews: tracked changes, the track and each justification.',
+  'Compare two versions of a document into a new working draft that shows the differences as tracked changes.',
   'Propose redlines: tracked changes, each with a justification, written in your name.',
   'Accept or reject changes on your behalf.',
   'Withdraw its own proposals.',
