@@ -27,6 +27,12 @@ export interface ServiceConfig {
   s3: S3Settings | null;
   /** Set: real SMTP. Unset: the development outbox. */
   smtpUrl: string | null;
+  /**
+   * Serve GET /api/dev/mailbox (anyone's newest sign-in code, without sign-in): only in
+   * outbox mode, and only when nothing but this machine can reach the service, or when
+   * DEV_OUTBOX=true says so explicitly. See devMailboxFromEnv.
+   */
+  devMailbox: boolean;
   mailFrom: string;
   /** Key of the HMAC that sign-in codes are stored under; generated into dataDir when unset. */
   codeHmacKey: string | null;
@@ -85,6 +91,36 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): num
   return value;
 }
 
+/** Whether a host name or address is this machine only: 127.0.0.0/8, ::1, localhost. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return bare === 'localhost' || bare.endsWith('.localhost') || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare) || bare === '::ffff:127.0.0.1';
+}
+
+/**
+ * The development outbox's mailbox hands anyone every sign-in code, so it is served only
+ * where nobody but this machine can ask: the service listens on loopback only, is not
+ * behind a proxy (TRUST_PROXY) and its PUBLIC_URL is a loopback address, as with
+ * `npm start`. Anywhere else it takes DEV_OUTBOX=true; and a service reachable from other
+ * machines with neither SMTP_URL nor DEV_OUTBOX=true refuses to start, rather than send
+ * codes nowhere or to everyone.
+ */
+export function devMailboxFromEnv(env: NodeJS.ProcessEnv, host: string, publicUrl: string): boolean {
+  const explicit = env.DEV_OUTBOX ?? '';
+  if (explicit !== '' && explicit !== 'true' && explicit !== 'false') throw new Error(`DEV_OUTBOX must be "true" or "false" (got "${explicit}")`);
+  if (env.SMTP_URL) return false;
+  if (explicit === 'true') return true;
+  const reachableFrom = [
+    !isLoopbackHost(host) && `HOST=${host} listens beyond loopback`,
+    env.TRUST_PROXY === 'true' && 'TRUST_PROXY=true puts it behind a proxy',
+    URL.canParse(publicUrl) && !isLoopbackHost(new URL(publicUrl).hostname) && `PUBLIC_URL=${publicUrl} is not a loopback address`,
+  ].filter(Boolean);
+  if (reachableFrom.length === 0) return explicit !== 'false';
+  throw new Error(`This service is reachable from other machines (${reachableFrom.join('; ')}), and without SMTP_URL its sign-in codes would go to `
+    + 'the development outbox, whose mailbox route serves them to anyone. Set SMTP_URL to send codes by mail, or DEV_OUTBOX=true to '
+    + 'serve the development mailbox anyway (a test or demo environment only).');
+}
+
 /** Reads the configuration from the environment; every variable is documented in README.md. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   const port = intFromEnv(env, 'PORT', 8787);
@@ -102,15 +138,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     ['maxFailedVerifiesPerAddressPerHour', 'RATE_FAILED_VERIFIES_PER_ADDRESS_PER_HOUR'],
   ];
   for (const [key, name] of overrides) auth[key] = intFromEnv(env, name, auth[key]);
+  const publicUrl = env.PUBLIC_URL ?? `http://localhost:${port}`;
   return {
     host,
     port,
-    publicUrl: env.PUBLIC_URL ?? `http://localhost:${port}`,
+    publicUrl,
     dataDir,
     databaseUrl: env.DATABASE_URL || null,
     blobStore,
     s3,
     smtpUrl: env.SMTP_URL || null,
+    devMailbox: devMailboxFromEnv(env, host, publicUrl),
     mailFrom: env.MAIL_FROM ?? 'Redline <no-reply@redline.local>',
     codeHmacKey: env.CODE_HMAC_KEY || null,
     maxUploadBytes: intFromEnv(env, 'MAX_UPLOAD_BYTES', 50 * 1024 * 1024),

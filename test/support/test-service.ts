@@ -24,7 +24,8 @@ export interface TestService extends Service {
  */
 export async function startTestService(overrides: Partial<ServiceConfig> = {}, parts: ServiceParts = {}): Promise<TestService> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'redline-test-'));
-  const base = loadConfig({ ...process.env, DATA_DIR: dataDir, STATIC_DIR: '', DATABASE_URL: '', SMTP_URL: '' });
+  // In-process (app.inject) or on 127.0.0.1: the tests read sign-in codes from the development mailbox.
+  const base = loadConfig({ ...process.env, DATA_DIR: dataDir, STATIC_DIR: '', DATABASE_URL: '', SMTP_URL: '', DEV_OUTBOX: 'true' });
   // Tests sign the same people in many times; the limits' own tests pass DEFAULT_AUTH_LIMITS explicitly.
   const relaxed = { ...DEFAULT_AUTH_LIMITS, resendCooldownMs: 0, maxCodesPerAddressPerHour: 10_000 };
   const config: ServiceConfig = { ...base, auth: relaxed, seedDemo: false, logLevel: 'silent', announceCodes: false, ...overrides };
