@@ -47,6 +47,8 @@ export interface ServiceConfig {
   seedDemo: boolean;
   /** Outbox mode: also print each sign-in code as a plain console line (npm start); tests turn it off. */
   announceCodes: boolean;
+  /** TRUST_PROXY=true: behind a proxy that overwrites X-Forwarded-For with the client address. */
+  trustProxy: boolean;
   /** Origins allowed to call the API from a browser (CORS_ORIGINS, comma-separated); none by default. */
   corsOrigins: string[];
   /** Whether anyone may sign up (creating a user and their organisation). SIGN_UP=closed turns it off. */
@@ -161,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     staticDir: env.STATIC_DIR === '' ? null : path.resolve(env.STATIC_DIR ?? './dist'),
     seedDemo: env.SEED_DEMO !== 'false',
     announceCodes: true,
+    trustProxy: env.TRUST_PROXY === 'true',
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
     signUpOpen: env.SIGN_UP !== 'closed',
     logLevel: env.LOG_LEVEL ?? 'info',

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { createServer } from 'node:net';
 
 /**
@@ -13,6 +14,25 @@ export async function freePort(): Promise<number> {
       const address = server.address();
       server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
     });
+  });
+}
+
+/** A GET over node:http with any Host header (a client that lies about the host it asks). */
+function getWithHost(url: string, headers: Headers, host: string): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: 'GET', headers: { ...Object.fromEntries(headers), host } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const answer = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) for (const v of [value ?? []].flat()) answer.append(name, v);
+        const status = res.statusCode ?? 500;
+        resolve(new Response(status === 204 || status === 304 ? null : Buffer.concat(chunks), { status, headers: answer }));
+      });
+      res.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end();
   });
 }
 
@@ -48,12 +68,13 @@ export class Browser {
   readonly jar = new CookieJar();
   constructor(private readonly base: string) {}
 
-  async request(url: string, init: RequestInit = {}): Promise<Response> {
+  /** One request with the jar's cookies; `host`: a Host header of the caller's choosing (fetch always sends the URL's). */
+  async request(url: string, init: RequestInit = {}, host?: string): Promise<Response> {
     const absolute = new URL(url, this.base).toString();
     const headers = new Headers(init.headers);
     const cookie = this.jar.header(absolute);
     if (cookie) headers.set('cookie', cookie);
-    const response = await fetch(absolute, { ...init, headers, redirect: 'manual' });
+    const response = host ? await getWithHost(absolute, headers, host) : await fetch(absolute, { ...init, headers, redirect: 'manual' });
     this.jar.store(response);
     return response;
   }

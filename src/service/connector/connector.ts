@@ -37,7 +37,6 @@ export interface ConnectorOptions {
   db: Database;
   sessions: Sessions;
   publicUrl: string;
-  trustProxy: boolean;
 }
 
 /**
@@ -72,7 +71,7 @@ export class Connector implements ConnectorHooks {
   static async create(options: ConnectorOptions): Promise<Connector> {
     const publicUrl = options.publicUrl.replace(/\/+$/, '');
     const keys = await loadConnectorKeys(options.db);
-    const provider = createOAuthServer({ issuer: publicUrl, resource: `${publicUrl}/api/mcp`, db: options.db, keys, trustProxy: options.trustProxy });
+    const provider = createOAuthServer({ issuer: publicUrl, resource: `${publicUrl}/api/mcp`, db: options.db, keys });
     return new Connector(provider, options.db, options.sessions, publicUrl);
   }
 

@@ -34,7 +34,6 @@ export interface OAuthServerOptions {
   resource: string;
   db: Database;
   keys: ConnectorKeys;
-  trustProxy: boolean;
 }
 
 /** Problem details for what oidc-provider cannot send back to the client's redirect URI. */
@@ -137,6 +136,8 @@ export function createOAuthServer(options: OAuthServerOptions): OidcProvider {
       ctx.body = { ...problem, status: ctx.status >= 400 ? ctx.status : problem.status, error: out.error };
     },
   }) as OidcProvider;
-  provider.proxy = options.trustProxy;
+  // Every request reaches it with Host and X-Forwarded-Host/-Proto set to PUBLIC_URL's by
+  // connector-routes (atPublicUrl), whoever sent it: those are the only headers it trusts.
+  provider.proxy = true;
   return provider;
 }
