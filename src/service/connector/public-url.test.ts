@@ -30,7 +30,7 @@ describe('absolute URLs come from PUBLIC_URL', () => {
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    t = await startTestService({ publicUrl: base, port, auth: { ...DEFAULT_AUTH_LIMITS, resendCooldownMs: 0, maxSendsPerIpPerMinute: 1000 } });
+    t = await startTestService({ publicUrl: base, port, auth: { ...DEFAULT_AUTH_LIMITS, resendCooldownMs: 0, maxSendsPerIpPerMinute: 1000, maxCodesPerAddressPerHour: 1000 } });
     await t.app.listen({ host: '127.0.0.1', port });
     await t.signUpAndSignIn(email, 'Firm');
     // Behind a TLS-terminating proxy: PUBLIC_URL is https although the connection is not.
