@@ -27,7 +27,7 @@ import {
   SignUpRequestCodeBody,
 } from './account';
 import { CHANGES_HEADER, CompareBody, UntrackedPending, UntrackedReport } from './compare';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAY_HEADER } from './events';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_TTL_HOURS, IDEMPOTENT_REPLAY_HEADER } from './events';
 import { DocumentRow, RenameUploadBody, UploadList, UploadListQuery } from './document';
 import { DecisionNoteBody } from './decision-note';
 import { REPORT_CSV_MEDIA_TYPE, REPORT_PDF_MEDIA_TYPE } from './report';
@@ -97,7 +97,7 @@ export function acceptedCredentials(spec: RouteSpec): readonly Credential[] {
 
 /** Change requests a client may send again after a lost answer: applied once, answered each time. */
 const IDEMPOTENT_REQUEST = {
-  [IDEMPOTENCY_KEY_HEADER]: 'A new random key per request (8 to 200 printable ASCII characters, no spaces). The same request sent again with the same key is applied once and its recorded answer returned; another request with a used key is 409.',
+  [IDEMPOTENCY_KEY_HEADER]: `A new random key per request (8 to 200 printable ASCII characters, no spaces). The same request (same caller, same body) sent again on the same draft with the same key within ${IDEMPOTENCY_KEY_TTL_HOURS} hours is applied once and its recorded answer returned (Idempotent-Replayed: true). A different request with a key already used on that draft is refused with 422 \`idempotency_key_reused\` and changes nothing.`,
 } as const;
 const IDEMPOTENT_ANSWER = { [IDEMPOTENT_REPLAY_HEADER]: '"true" when this is the recorded answer to an earlier send with the same Idempotency-Key.' } as const;
 
