@@ -1,21 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { createServer } from 'node:net';
 
 /**
  * The browser's and the assistant's parts of the connector's OAuth flow, over real HTTP, as
  * the connector tests and the route-credential walk run it.
  */
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /** A GET over node:http with any Host header (a client that lies about the host it asks). */
 function getWithHost(url: string, headers: Headers, host: string): Promise<Response> {

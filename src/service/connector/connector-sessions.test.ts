@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionGrant } from '../../contract/auth';
-import { DEFAULT_AUTH_LIMITS } from '../config';
-import { ConnectorFlow, freePort } from '../../../test/support/connector-flow';
-import { startTestService, type TestService } from '../../../test/support/test-service';
+import { ConnectorFlow } from '../../../test/support/connector-flow';
+import { startHttpTestService, type TestService } from '../../../test/support/test-service';
 
 /**
  * The sessions page lists only sessions that can still be used: a connector appears once its
@@ -15,12 +14,9 @@ describe("the connector's session on the sessions page", () => {
   const email = 'sessions@connector.example';
 
   beforeAll(async () => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    t = await startTestService({ publicUrl: base, port, auth: { ...DEFAULT_AUTH_LIMITS, resendCooldownMs: 0, maxSendsPerIpPerMinute: 1000, maxCodesPerAddressPerHour: 1000 } });
-    await t.app.listen({ host: '127.0.0.1', port });
+    t = await startHttpTestService();
     await t.signUpAndSignIn(email, 'Firm');
-    flow = new ConnectorFlow(base);
+    flow = new ConnectorFlow(t.config.publicUrl);
   }, 60_000);
   afterAll(async () => t?.destroy());
 

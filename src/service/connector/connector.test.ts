@@ -6,9 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionGrant } from '../../contract/auth';
 import type { DocumentRow } from '../../contract/document';
 import { buildDemoContract } from '../../docx/fixture';
-import { DEFAULT_AUTH_LIMITS } from '../config';
-import { Browser, ConnectorFlow, freePort, pkcePair } from '../../../test/support/connector-flow';
-import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
+import { Browser, ConnectorFlow, pkcePair } from '../../../test/support/connector-flow';
+import { multipartBody, startHttpTestService, type TestService } from '../../../test/support/test-service';
 import type { Connector } from './connector';
 
 /**
@@ -60,13 +59,8 @@ describe('the assistant connector', () => {
   let draft: DocumentRow;
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await startTestService({
-      publicUrl: base, port,
-      auth: { ...DEFAULT_AUTH_LIMITS, resendCooldownMs: 0, maxCodesPerAddressPerHour: 1000, maxSendsPerIpPerMinute: 1000, maxVerifiesPerIpPer5Minutes: 1000 },
-    });
-    await t.app.listen({ host: '127.0.0.1', port });
+    t = await startHttpTestService();
+    base = t.config.publicUrl;
     connector = t.ctx.connector as Connector;
     flow = new ConnectorFlow(base);
     lawyer = await t.signUpAndSignIn(email, 'Firm');

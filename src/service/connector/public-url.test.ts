@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_AUTH_LIMITS } from '../config';
-import { Browser, ConnectorFlow, freePort, pkcePair } from '../../../test/support/connector-flow';
-import { startTestService, type TestService } from '../../../test/support/test-service';
+import { Browser, ConnectorFlow, pkcePair } from '../../../test/support/connector-flow';
+import { startHttpTestService, startTestService, type TestService } from '../../../test/support/test-service';
 
 /**
  * Every absolute URL the service answers comes from PUBLIC_URL, never from the request:
@@ -28,10 +27,8 @@ describe('absolute URLs come from PUBLIC_URL', () => {
   const email = 'counsel@public-url.example';
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await startTestService({ publicUrl: base, port, auth: { ...DEFAULT_AUTH_LIMITS, resendCooldownMs: 0, maxSendsPerIpPerMinute: 1000, maxCodesPerAddressPerHour: 1000 } });
-    await t.app.listen({ host: '127.0.0.1', port });
+    t = await startHttpTestService();
+    base = t.config.publicUrl;
     await t.signUpAndSignIn(email, 'Firm');
     // Behind a TLS-terminating proxy: PUBLIC_URL is https although the connection is not.
     https = await startTestService({ publicUrl: 'https://redline.example.com', trustProxy: true });

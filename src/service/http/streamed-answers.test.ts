@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionGrant } from '../../contract/auth';
 import { buildDemoContract } from '../../docx/fixture';
-import { DEFAULT_AUTH_LIMITS } from '../config';
-import { ConnectorFlow, freePort } from '../../../test/support/connector-flow';
-import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
+import { ConnectorFlow } from '../../../test/support/connector-flow';
+import { multipartBody, startHttpTestService, type TestService } from '../../../test/support/test-service';
 
 /**
  * Answers a handler sends itself (streams, bytes, hijacked MCP exchanges, the 503 of the
@@ -22,13 +21,8 @@ describe('routes that answer for themselves', () => {
   const email = 'streams@firm.example';
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await startTestService(
-      { publicUrl: base, port, logLevel: 'info', auth: { ...DEFAULT_AUTH_LIMITS, resendCooldownMs: 0, maxSendsPerIpPerMinute: 1000, maxCodesPerAddressPerHour: 1000 } },
-      { logger: { write: (line: string) => void lines.push(line) } },
-    );
-    await t.app.listen({ host: '127.0.0.1', port });
+    t = await startHttpTestService({ logLevel: 'info' }, { logger: { write: (line: string) => void lines.push(line) } });
+    base = t.config.publicUrl;
     lawyer = await t.signUpAndSignIn(email, 'Firm');
     const body = multipartBody({ purpose: 'source_doc' }, { name: 'MSA.docx', bytes: buildDemoContract() });
     uploadId = (await t.app.inject({ method: 'POST', url: '/api/uploads', payload: body.payload, headers: { ...body.headers, ...t.headers(lawyer) } })).json().id;

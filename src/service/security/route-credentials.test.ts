@@ -2,11 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionGrant } from '../../contract/auth';
 import { acceptedCredentials, ROUTES, routePath, type Credential, type RouteName, type RouteSpec } from '../../contract/routes';
 import { buildDemoContract } from '../../docx/fixture';
-import { DEFAULT_AUTH_LIMITS } from '../config';
 import { CONNECTOR_ABILITIES } from '../connector/connector';
-import { ConnectorFlow, freePort } from '../../../test/support/connector-flow';
+import { ConnectorFlow } from '../../../test/support/connector-flow';
 import { validRequest } from '../../../test/support/route-requests';
-import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
+import { multipartBody, startHttpTestService, type TestService } from '../../../test/support/test-service';
 
 /**
  * Every route of the catalogue, called with each kind of credential: a web session, the
@@ -49,13 +48,8 @@ describe('which credentials every route accepts', () => {
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await startTestService({
-      publicUrl: base, port,
-      auth: { ...DEFAULT_AUTH_LIMITS, resendCooldownMs: 0, maxCodesPerAddressPerHour: 10_000, maxSendsPerIpPerMinute: 10_000, maxVerifiesPerIpPer5Minutes: 10_000 },
-    });
-    await t.app.listen({ host: '127.0.0.1', port });
+    t = await startHttpTestService();
+    base = t.config.publicUrl;
     email = 'owner@org-a.example';
     otherEmail = 'owner@org-b.example';
     a = await t.signUpAndSignIn(email, 'Org A');
