@@ -66,7 +66,7 @@ export async function authenticate(
   if (!session) throw new ProblemError(401, 'unauthenticated', 'Your session has ended or the token is not valid. Sign in again.');
   if (!accepted.includes(session.kind)) {
     throw new ProblemError(403, 'session_required', session.kind === 'connector'
-      ? 'The assistant connector may only do what its consent page named (documents, reviews, redlines, decisions, comments); this route needs your own sign-in.'
+      ? 'The assistant connector may only do what its consent page named (documents, reviews, comparisons, redlines, decisions, comments); this route needs your own sign-in.'
       : 'Only the assistant connector\'s token is accepted on this route.');
   }
   if (spec.access === 'session-no-org') return { userId: session.userId, orgId: '', role: 'member', session, apiKeyId: null };
