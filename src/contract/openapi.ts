@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Problem } from './problem';
-import { ROUTES, type RouteSpec } from './routes';
+import { acceptedCredentials, ROUTES, type RouteSpec } from './routes';
 
 /** OpenAPI 3.1 document generated from the route catalogue and its zod schemas. */
 export function buildOpenApiDocument(serverUrl: string): Record<string, unknown> {
@@ -15,7 +15,10 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
     servers: [{ url: serverUrl }],
     components: {
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'Session token (or, where allowed, an rlk_ API key).' },
+        bearer: {
+          type: 'http', scheme: 'bearer',
+          description: "A session token (x-credentials: web); where an operation's x-credentials list them, the assistant connector's OAuth access token or an rlk_ API key. Any other credential answers 403 session_required.",
+        },
         org: { type: 'apiKey', in: 'header', name: 'x-org-id' },
       },
       schemas: { Problem: schema(Problem) },
@@ -47,6 +50,7 @@ function operation(name: string, spec: RouteSpec): Record<string, unknown> {
     operationId: name,
     summary: spec.summary,
     parameters,
+    ...(spec.access === 'public' ? {} : { 'x-credentials': acceptedCredentials(spec) }),
     security: spec.access === 'public' || spec.access === 'own' ? [] : spec.access === 'session-no-org' ? [{ bearer: [] }] : [{ bearer: [], org: [] }],
     responses: {
       [String(spec.status)]: spec.response

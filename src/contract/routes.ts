@@ -27,7 +27,7 @@ import {
   SignUpRequestCodeBody,
 } from './account';
 import { CHANGES_HEADER, CompareBody, UntrackedPending, UntrackedReport } from './compare';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAY_HEADER } from './events';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_TTL_HOURS, IDEMPOTENT_REPLAY_HEADER } from './events';
 import { DocumentText, OutlineAnswer, OutlineQuery, ReadingQuery, SearchAnswer, SearchQuery } from './reading';
 import { DocumentRow, RenameUploadBody, UploadList, UploadListQuery } from './document';
 import { DecisionNoteBody } from './decision-note';
@@ -40,12 +40,25 @@ import { AddCommentBody, CommentList, CommentsResponse, DraftDownloadQuery, Repl
 /**
  * Who may call a route:
  * - `public`: nobody needs to be signed in (sign-in routes, the OpenAPI document).
- * - `session`: a session token (web or connector) plus x-org-id.
- * - `session-or-api-key`: also an organisation API key (`rlk_...`): upload automation.
- * - `session-no-org`: a session token; no x-org-id (account-wide: sessions, sign-out everywhere).
+ * - `session`: a credential (see `credentials`) plus x-org-id.
+ * - `session-no-org`: a credential; no x-org-id (account-wide: sessions, sign-out everywhere).
  * - `own`: the route checks its own credentials (the MCP endpoint's connector bearer token).
  */
-export type RouteAccess = 'public' | 'session' | 'session-or-api-key' | 'session-no-org' | 'own';
+export type RouteAccess = 'public' | 'session' | 'session-no-org' | 'own';
+
+/**
+ * The bearer credentials a route accepts:
+ * - `web`: a person's own session (e-mail code or provider sign-in);
+ * - `connector`: the assistant connector's OAuth access token, a session of kind `connector`
+ *   for one organisation. Its consent page names what it may do (CONNECTOR_ABILITIES, the
+ *   MCP tools); it is accepted on `/mcp` and on the REST routes that do what those tools
+ *   do, and nowhere else (organisation administration, API keys, sessions: 403 `session_required`);
+ * - `api-key`: an organisation API key (`rlk_...`), for upload automation only.
+ */
+export type Credential = 'web' | 'connector' | 'api-key';
+
+/** A route that does what one of the connector's tools does, as its consent page names it (see `Credential`). */
+const WEB_OR_CONNECTOR = ['web', 'connector'] as const satisfies readonly Credential[];
 
 /** How a route's request body arrives. */
 export type BodyKind = 'none' | 'json' | 'multipart' | 'docx';
@@ -56,6 +69,8 @@ export interface RouteSpec {
   readonly path: string;
   readonly summary: string;
   readonly access: RouteAccess;
+  /** The credentials this route accepts; unset: a web session only (`own` routes: the connector's token only). */
+  readonly credentials?: readonly Credential[];
   readonly bodyKind: BodyKind;
   readonly body?: z.ZodType;
   readonly query?: z.ZodType;
@@ -77,9 +92,15 @@ function route<const S extends RouteSpec>(spec: S): S {
   return spec;
 }
 
+/** What a route accepts: its declaration, or the default (a web session; the connector's token on `own` routes). */
+export function acceptedCredentials(spec: RouteSpec): readonly Credential[] {
+  if (spec.access === 'public') return [];
+  return spec.credentials ?? (spec.access === 'own' ? ['connector'] : ['web']);
+}
+
 /** Change requests a client may send again after a lost answer: applied once, answered each time. */
 const IDEMPOTENT_REQUEST = {
-  [IDEMPOTENCY_KEY_HEADER]: 'A new random key per request (8 to 200 printable ASCII characters, no spaces). The same request sent again with the same key is applied once and its recorded answer returned; another request with a used key is 409.',
+  [IDEMPOTENCY_KEY_HEADER]: `A new random key per request (8 to 200 printable ASCII characters, no spaces). The same request (same caller, same body) sent again on the same draft with the same key within ${IDEMPOTENCY_KEY_TTL_HOURS} hours is applied once and its recorded answer returned (Idempotent-Replayed: true). A different request with a key already used on that draft is refused with 422 \`idempotency_key_reused\` and changes nothing.`,
 } as const;
 const IDEMPOTENT_ANSWER = { [IDEMPOTENT_REPLAY_HEADER]: '"true" when this is the recorded answer to an earlier send with the same Idempotency-Key.' } as const;
 
@@ -192,15 +213,15 @@ export const ROUTES = {
     summary: 'Owners: revoke an API key.', status: 204, response: null,
   }),
   mcpPost: route({
-    method: 'POST', path: '/mcp', access: 'own', bodyKind: 'none',
+    method: 'POST', path: '/mcp', access: 'own', credentials: ['connector'], bodyKind: 'none',
     summary: 'MCP Streamable HTTP endpoint of the assistant connector (connector bearer token).', status: 200, response: null,
   }),
   mcpGet: route({
-    method: 'GET', path: '/mcp', access: 'own', bodyKind: 'none',
+    method: 'GET', path: '/mcp', access: 'own', credentials: ['connector'], bodyKind: 'none',
     summary: 'MCP Streamable HTTP: server-to-client stream.', status: 200, response: null,
   }),
   mcpDelete: route({
-    method: 'DELETE', path: '/mcp', access: 'own', bodyKind: 'none',
+    method: 'DELETE', path: '/mcp', access: 'own', credentials: ['connector'], bodyKind: 'none',
     summary: 'MCP Streamable HTTP: end the MCP session.', status: 204, response: null,
   }),
   devMailbox: route({
@@ -208,34 +229,34 @@ export const ROUTES = {
     summary: 'Development outbox only: the newest message sent to an address.', status: 200, response: DevMailboxMessage,
   }),
   createUpload: route({
-    method: 'POST', path: '/uploads', access: 'session-or-api-key', bodyKind: 'multipart', body: CreateUploadForm,
+    method: 'POST', path: '/uploads', access: 'session', credentials: ['web', 'api-key'], bodyKind: 'multipart', body: CreateUploadForm,
     summary: 'Upload a .docx as version 1 of a new series.', status: 201, response: DocumentRow,
   }),
   listUploads: route({
-    method: 'GET', path: '/uploads', access: 'session-or-api-key', bodyKind: 'none', query: UploadListQuery,
+    method: 'GET', path: '/uploads', access: 'session', credentials: ['web', 'connector', 'api-key'], bodyKind: 'none', query: UploadListQuery,
     summary: 'List uploads, newest first, with cursor paging.', status: 200, response: UploadList,
   }),
   getUpload: route({
-    method: 'GET', path: '/uploads/{uploadId}', access: 'session-or-api-key', bodyKind: 'none',
+    method: 'GET', path: '/uploads/{uploadId}', access: 'session', credentials: ['web', 'connector', 'api-key'], bodyKind: 'none',
     summary: 'Read one upload row.', status: 200, response: DocumentRow,
   }),
   downloadUpload: route({
-    method: 'GET', path: '/uploads/{uploadId}/content', access: 'session-or-api-key', bodyKind: 'none',
+    method: 'GET', path: '/uploads/{uploadId}/content', access: 'session', credentials: ['web', 'api-key'], bodyKind: 'none',
     summary: 'Download the .docx bytes.', status: 200, response: null,
     responseMediaType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   }),
   readUploadText: route({
-    method: 'GET', path: '/uploads/{uploadId}/text', access: 'session-or-api-key', bodyKind: 'none', query: ReadingQuery,
+    method: 'GET', path: '/uploads/{uploadId}/text', access: 'session', credentials: ['web', 'connector', 'api-key'], bodyKind: 'none', query: ReadingQuery,
     summary: 'Read an upload (original, version, working draft or playbook) as blocks: paragraphs with their visible text, clause label, heading level and style, and tables of cells of blocks, in story order (body, headers, footers, footnotes, endnotes, comments), a page of top-level blocks at a time. In the markup view (the default for working drafts) each paragraph lists its tracked changes with offsets into its text, deleted text included; accepted and rejected read the text every change accepted or rejected gives (the default for other uploads is accepted). A cursor of a content that has since changed answers 409 stale_cursor.',
     status: 200, response: DocumentText,
   }),
   searchUploadText: route({
-    method: 'GET', path: '/uploads/{uploadId}/search', access: 'session-or-api-key', bodyKind: 'none', query: SearchQuery,
+    method: 'GET', path: '/uploads/{uploadId}/search', access: 'session', credentials: ['web', 'connector', 'api-key'], bodyKind: 'none', query: SearchQuery,
     summary: 'Find text in an upload: every paragraph (table cells, notes, headers and comments included) whose text matches q, case-insensitive unless caseSensitive=true; regex=true for a regular expression (no backreferences, lookarounds or nested repetition, at most 200 characters). At most 100 hits, each with the block id, the paragraph text, the offsets of the hit and the tracked changes it overlaps; count says how many there are in all.',
     status: 200, response: SearchAnswer,
   }),
   outlineUpload: route({
-    method: 'GET', path: '/uploads/{uploadId}/outline', access: 'session-or-api-key', bodyKind: 'none', query: OutlineQuery,
+    method: 'GET', path: '/uploads/{uploadId}/outline', access: 'session', credentials: ['web', 'connector', 'api-key'], bodyKind: 'none', query: OutlineQuery,
     summary: 'The outline of an upload: its headings and numbered clauses in order, each with its block id, clause label, heading level, nesting level and the start of its text.',
     status: 200, response: OutlineAnswer,
   }),
@@ -261,7 +282,7 @@ export const ROUTES = {
   }),
   // Issue 12: compare two versions into a redline; the untracked-edit check of a new version.
   compareVersions: route({
-    method: 'POST', path: '/uploads/{uploadId}/compare', access: 'session', bodyKind: 'json', body: CompareBody,
+    method: 'POST', path: '/uploads/{uploadId}/compare', access: 'session', credentials: WEB_OR_CONNECTOR, bodyKind: 'json', body: CompareBody,
     summary: 'Compare {uploadId} with an older upload (`against`) into a new working draft in the series of {uploadId}: its changes since `against` as tracked changes.',
     status: 201, response: DocumentRow,
     responseHeaders: { [CHANGES_HEADER]: 'How many differences the draft carries as tracked changes; 0: the two documents are identical.' },
@@ -305,11 +326,11 @@ export const ROUTES = {
     responseHeaders: { ETag: 'The content hash of the draft the variant shows, quoted.' },
   }),
   getReview: route({
-    method: 'GET', path: '/documents/{documentId}/review', access: 'session', bodyKind: 'none',
+    method: 'GET', path: '/documents/{documentId}/review', access: 'session', credentials: WEB_OR_CONNECTOR, bodyKind: 'none',
     summary: 'The working draft with its revisions, render variant and track.', status: 200, response: ReviewResponse,
   }),
   applyRevisions: route({
-    method: 'POST', path: '/documents/{documentId}/revisions/apply', access: 'session', bodyKind: 'json', body: ApplyRevisionsBody,
+    method: 'POST', path: '/documents/{documentId}/revisions/apply', access: 'session', credentials: WEB_OR_CONNECTOR, bodyKind: 'json', body: ApplyRevisionsBody,
     summary: 'Accept and reject tracked revisions of a working draft, atomically.', status: 200, response: ReviewResponse,
     requestHeaders: REVIEW_CHANGE_REQUEST, minimalResponse: ReviewMinimalResponse,
     responseHeaders: REVIEW_CHANGE_ANSWER,
@@ -321,7 +342,7 @@ export const ROUTES = {
     responseHeaders: REVIEW_CHANGE_ANSWER,
   }),
   writeRedlines: route({
-    method: 'POST', path: '/documents/{documentId}/redlines', access: 'session', bodyKind: 'json', body: RedlineEditsBody,
+    method: 'POST', path: '/documents/{documentId}/redlines', access: 'session', credentials: WEB_OR_CONNECTOR, bodyKind: 'json', body: RedlineEditsBody,
     summary: 'Propose tracked changes, each with a justification.', status: 200, response: ReviewResponse,
     requestHeaders: REVIEW_CHANGE_REQUEST, minimalResponse: ReviewMinimalResponse,
     responseHeaders: REVIEW_CHANGE_ANSWER,
@@ -353,15 +374,15 @@ export const ROUTES = {
   }),
   // ---- comments and draft downloads (issue 14) ----
   listComments: route({
-    method: 'GET', path: '/documents/{documentId}/comments', access: 'session', bodyKind: 'none',
+    method: 'GET', path: '/documents/{documentId}/comments', access: 'session', credentials: WEB_OR_CONNECTOR, bodyKind: 'none',
     summary: 'The Word comments of a working draft (threads, resolved state, the changes each covers).', status: 200, response: CommentList,
   }),
   addComment: route({
-    method: 'POST', path: '/documents/{documentId}/comments', access: 'session', bodyKind: 'json', body: AddCommentBody,
+    method: 'POST', path: '/documents/{documentId}/comments', access: 'session', credentials: WEB_OR_CONNECTOR, bodyKind: 'json', body: AddCommentBody,
     summary: 'Comment on a change (changeId) or on text (anchor), as a Word comment by the signed-in user.', status: 200, response: CommentsResponse,
   }),
   replyToComment: route({
-    method: 'POST', path: '/documents/{documentId}/comments/{commentId}/replies', access: 'session', bodyKind: 'json', body: ReplyBody,
+    method: 'POST', path: '/documents/{documentId}/comments/{commentId}/replies', access: 'session', credentials: WEB_OR_CONNECTOR, bodyKind: 'json', body: ReplyBody,
     summary: 'Reply in a comment\'s thread.', status: 200, response: CommentsResponse,
   }),
   resolveComment: route({

@@ -113,7 +113,7 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
       ...(parts.logger ? { stream: parts.logger } : {}),
     },
     bodyLimit: 1024 * 1024,
-    trustProxy: process.env.TRUST_PROXY === 'true',
+    trustProxy: config.trustProxy,
     // While closing, a request that still arrives on an open connection is served, not
     // answered 503: graceful shutdown (lifecycle/) has already failed readiness, so only
     // requests a load balancer sent before it noticed arrive, and none of them is lost.
@@ -144,7 +144,7 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
     untracked: new UntrackedChecks(db, content, engineThreads, app.log),
     review,
     reading: new ReadingService(review),
-    authenticate: (request, spec) => authenticate(db, sessions, request, spec.access, (token) => ctx.connector?.resolveAccessToken(token) ?? Promise.resolve(null)),
+    authenticate: (request, spec) => authenticate(db, sessions, request, spec, (token) => ctx.connector?.resolveAccessToken(token) ?? Promise.resolve(null)),
     connector: null,
     heavyLimits: new HeavyLimits(db, config.heavyLimits),
     log: app.log,
@@ -182,7 +182,7 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
   registerEventRoutes(app, ctx, events);
   registerCompareRoutes(app, ctx);
   // The assistant connector (OAuth server + MCP); its keys and state live in the database.
-  const connector = await Connector.create({ db, sessions, publicUrl: config.publicUrl, trustProxy: process.env.TRUST_PROXY === 'true' });
+  const connector = await Connector.create({ db, sessions, publicUrl: config.publicUrl });
   ctx.connector = connector;
   registerConnectorRoutes(app, ctx, connector);
   registerAccountRoutes(app, ctx);

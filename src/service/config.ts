@@ -29,6 +29,12 @@ export interface ServiceConfig {
   s3: S3Settings | null;
   /** Set: real SMTP. Unset: the development outbox. */
   smtpUrl: string | null;
+  /**
+   * Serve GET /api/dev/mailbox (anyone's newest sign-in code, without sign-in): only in
+   * outbox mode, and only when nothing but this machine can reach the service, or when
+   * DEV_OUTBOX=true says so explicitly. See devMailboxFromEnv.
+   */
+  devMailbox: boolean;
   mailFrom: string;
   /** Key of the HMAC that sign-in codes are stored under; generated into dataDir when unset. */
   codeHmacKey: string | null;
@@ -49,6 +55,8 @@ export interface ServiceConfig {
   seedDemo: boolean;
   /** Outbox mode: also print each sign-in code as a plain console line (npm start); tests turn it off. */
   announceCodes: boolean;
+  /** TRUST_PROXY=true: behind a proxy that overwrites X-Forwarded-For with the client address. */
+  trustProxy: boolean;
   /** Origins allowed to call the API from a browser (CORS_ORIGINS, comma-separated); none by default. */
   corsOrigins: string[];
   /** Whether anyone may sign up (creating a user and their organisation). SIGN_UP=closed turns it off. */
@@ -101,6 +109,36 @@ function defaultEngineThreads(): number {
   return Math.min(4, Math.max(1, os.availableParallelism() - 1));
 }
 
+/** Whether a host name or address is this machine only: 127.0.0.0/8, ::1, localhost. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return bare === 'localhost' || bare.endsWith('.localhost') || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare) || bare === '::ffff:127.0.0.1';
+}
+
+/**
+ * The development outbox's mailbox hands anyone every sign-in code, so it is served only
+ * where nobody but this machine can ask: the service listens on loopback only, is not
+ * behind a proxy (TRUST_PROXY) and its PUBLIC_URL is a loopback address, as with
+ * `npm start`. Anywhere else it takes DEV_OUTBOX=true; and a service reachable from other
+ * machines with neither SMTP_URL nor DEV_OUTBOX=true refuses to start, rather than send
+ * codes nowhere or to everyone.
+ */
+export function devMailboxFromEnv(env: NodeJS.ProcessEnv, host: string, publicUrl: string): boolean {
+  const explicit = env.DEV_OUTBOX ?? '';
+  if (explicit !== '' && explicit !== 'true' && explicit !== 'false') throw new Error(`DEV_OUTBOX must be "true" or "false" (got "${explicit}")`);
+  if (env.SMTP_URL) return false;
+  if (explicit === 'true') return true;
+  const reachableFrom = [
+    !isLoopbackHost(host) && `HOST=${host} listens beyond loopback`,
+    env.TRUST_PROXY === 'true' && 'TRUST_PROXY=true puts it behind a proxy',
+    URL.canParse(publicUrl) && !isLoopbackHost(new URL(publicUrl).hostname) && `PUBLIC_URL=${publicUrl} is not a loopback address`,
+  ].filter(Boolean);
+  if (reachableFrom.length === 0) return explicit !== 'false';
+  throw new Error(`This service is reachable from other machines (${reachableFrom.join('; ')}), and without SMTP_URL its sign-in codes would go to `
+    + 'the development outbox, whose mailbox route serves them to anyone. Set SMTP_URL to send codes by mail, or DEV_OUTBOX=true to '
+    + 'serve the development mailbox anyway (a test or demo environment only).');
+}
+
 /** Reads the configuration from the environment; every variable is documented in README.md. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   const port = intFromEnv(env, 'PORT', 8787);
@@ -124,15 +162,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     working_draft: intFromEnv(env, 'RATE_WORKING_DRAFTS_PER_USER_PER_MINUTE', DEFAULT_HEAVY_LIMITS.working_draft),
     report: intFromEnv(env, 'RATE_REPORTS_PER_USER_PER_MINUTE', DEFAULT_HEAVY_LIMITS.report),
   };
+  const publicUrl = env.PUBLIC_URL ?? `http://localhost:${port}`;
   return {
     host,
     port,
-    publicUrl: env.PUBLIC_URL ?? `http://localhost:${port}`,
+    publicUrl,
     dataDir,
     databaseUrl: env.DATABASE_URL || null,
     blobStore,
     s3,
     smtpUrl: env.SMTP_URL || null,
+    devMailbox: devMailboxFromEnv(env, host, publicUrl),
     mailFrom: env.MAIL_FROM ?? 'Redline <no-reply@redline.local>',
     codeHmacKey: env.CODE_HMAC_KEY || null,
     maxUploadBytes: intFromEnv(env, 'MAX_UPLOAD_BYTES', 50 * 1024 * 1024),
@@ -156,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     staticDir: env.STATIC_DIR === '' ? null : path.resolve(env.STATIC_DIR ?? './dist'),
     seedDemo: env.SEED_DEMO !== 'false',
     announceCodes: true,
+    trustProxy: env.TRUST_PROXY === 'true',
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
     signUpOpen: env.SIGN_UP !== 'closed',
     logLevel: env.LOG_LEVEL ?? 'info',

@@ -5,15 +5,22 @@ import { DEMO_EMAIL, seedDemo } from './seed';
 
 /** `npm start`: one process serving the SPA at / and the API under /api. */
 async function main(): Promise<void> {
-  const config = loadConfig();
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    // A configuration that cannot run says why in one message, without a stack.
+    process.stderr.write(`Redline cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
   const service = await createService(config);
   if (config.seedDemo) await seedDemo(service.ctx);
   await service.app.listen({ host: config.host, port: config.port });
   service.ctx.untracked.warm();
 
-  const mail = service.ctx.outbox
-    ? `Sign-in codes are printed in this console (development outbox), and readable at ${config.publicUrl}/api/dev/mailbox?to=${DEMO_EMAIL}`
-    : 'Sign-in codes are sent by SMTP.';
+  const mail = !service.ctx.outbox ? 'Sign-in codes are sent by SMTP.'
+    : config.devMailbox ? `Sign-in codes are printed in this console (development outbox), and readable at ${config.publicUrl}/api/dev/mailbox?to=${DEMO_EMAIL}`
+      : 'Sign-in codes are printed in this console (development outbox; DEV_OUTBOX=false: no mailbox route).';
   process.stdout.write([
     '',
     `  Redline is running at ${config.publicUrl}`,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { SessionGrant } from '../../src/contract/auth';
@@ -24,7 +25,8 @@ export interface TestService extends Service {
  */
 export async function startTestService(overrides: Partial<ServiceConfig> = {}, parts: ServiceParts = {}): Promise<TestService> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'redline-test-'));
-  const base = loadConfig({ ...process.env, DATA_DIR: dataDir, STATIC_DIR: '', DATABASE_URL: '', SMTP_URL: '' });
+  // In-process (app.inject) or on 127.0.0.1: the tests read sign-in codes from the development mailbox.
+  const base = loadConfig({ ...process.env, DATA_DIR: dataDir, STATIC_DIR: '', DATABASE_URL: '', SMTP_URL: '', DEV_OUTBOX: 'true' });
   // Tests sign the same people in many times; the limits' own tests pass DEFAULT_AUTH_LIMITS explicitly.
   const relaxed = { ...DEFAULT_AUTH_LIMITS, resendCooldownMs: 0, maxCodesPerAddressPerHour: 10_000 };
   // Tests upload, compare and draft many times as one user; the heavy limits' own tests pass theirs.
@@ -85,4 +87,32 @@ export function multipartBody(fields: Record<string, string>, file?: { name: str
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/**
+ * A test service listening on a free 127.0.0.1 port, PUBLIC_URL its own address, for real
+ * HTTP clients (the connector's OAuth flow, streams); the sign-in limits are out of the way,
+ * since such tests sign in from one address many times.
+ */
+export async function startHttpTestService(overrides: Partial<ServiceConfig> = {}, parts: ServiceParts = {}): Promise<TestService & { base: string }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const t = await startTestService({
+    publicUrl: base, port,
+    auth: { ...DEFAULT_AUTH_LIMITS, resendCooldownMs: 0, maxCodesPerAddressPerHour: 10_000, maxSendsPerIpPerMinute: 10_000, maxVerifiesPerIpPer5Minutes: 10_000 },
+    ...overrides,
+  }, parts);
+  await t.app.listen({ host: '127.0.0.1', port });
+  return { ...t, base };
 }

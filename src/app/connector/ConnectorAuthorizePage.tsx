@@ -183,6 +183,7 @@ export function ConnectorAuthorizePage() {
               </select>
             </label>
           )}
+          <p className="text-sm">Nothing else: it cannot manage your organisation, its members, API keys or sessions.</p>
           <p className="text-sm text-ink-soft">You can disconnect it at any time by ending its session, or by signing out everywhere.</p>
           <div className="flex gap-2">
             <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void answer(true)}>Allow</button>

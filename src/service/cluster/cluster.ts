@@ -105,6 +105,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         // Keep serving while HAProxy notices the failing readiness (fall checks), then stop listening.
         SHUTDOWN_DRAIN_MS: String(checkIntervalMs * (fall + 1)),
         ...options.blobStoreEnv,
+        // HAProxy listens on loopback only, so without SMTP_URL the development mailbox is as
+        // local as a single `npm start`'s; behind the proxy (TRUST_PROXY) it must be asked for.
+        DEV_OUTBOX: process.env.DEV_OUTBOX || 'true',
         ...options.env,
         DATABASE_URL: options.databaseUrl,
         CODE_HMAC_KEY: options.codeHmacKey,

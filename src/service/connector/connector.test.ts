@@ -1,5 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -8,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionGrant } from '../../contract/auth';
 import type { DocumentRow } from '../../contract/document';
 import { buildDemoContract } from '../../docx/fixture';
-import { DEFAULT_AUTH_LIMITS } from '../config';
-import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
+import { Browser, ConnectorFlow, pkcePair } from '../../../test/support/connector-flow';
+import { multipartBody, startHttpTestService, type TestService } from '../../../test/support/test-service';
 import type { Connector } from './connector';
 
 /**
@@ -20,77 +18,6 @@ import type { Connector } from './connector';
  * with a cookie jar; e-mail code sign-in through the dev outbox; the consent POST), token
  * exchange, every tool, refresh rotation, and sign-out everywhere.
  */
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-/** The browser's cookies: name, value and path, as a browser keeps them for one host. */
-class CookieJar {
-  private cookies = new Map<string, { value: string; path: string }>();
-
-  store(response: Response): void {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair, ...attributes] = line.split(';').map((s) => s.trim());
-      const eq = pair!.indexOf('=');
-      const name = pair!.slice(0, eq);
-      const value = pair!.slice(eq + 1);
-      const attr = (key: string) => attributes.find((a) => a.toLowerCase().startsWith(`${key}=`))?.split('=')[1];
-      const path = attr('path') ?? '/';
-      const expired = attr('max-age') === '0' || (attr('expires') && Date.parse(attr('expires')!) < Date.now());
-      const key = `${path} ${name}`;
-      if (expired || value === '') this.cookies.delete(key);
-      else this.cookies.set(key, { value, path });
-    }
-  }
-
-  header(url: string): string {
-    const path = new URL(url).pathname;
-    return [...this.cookies.entries()]
-      .filter(([, c]) => path === c.path || path.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`))
-      .map(([key, c]) => `${key.split(' ')[1]}=${c.value}`)
-      .join('; ');
-  }
-}
-
-class Browser {
-  readonly jar = new CookieJar();
-  constructor(private readonly base: string) {}
-
-  async request(url: string, init: RequestInit = {}): Promise<Response> {
-    const absolute = new URL(url, this.base).toString();
-    const headers = new Headers(init.headers);
-    const cookie = this.jar.header(absolute);
-    if (cookie) headers.set('cookie', cookie);
-    const response = await fetch(absolute, { ...init, headers, redirect: 'manual' });
-    this.jar.store(response);
-    return response;
-  }
-
-  /** Follows redirects on this origin; stops at the first page or at a redirect elsewhere (the client's redirect URI). */
-  async navigate(url: string): Promise<{ url: string; response: Response }> {
-    let current = new URL(url, this.base).toString();
-    for (let hops = 0; hops < 10; hops++) {
-      const response = await this.request(current);
-      const location = response.headers.get('location');
-      if (response.status < 300 || response.status >= 400 || !location) return { url: current, response };
-      const next = new URL(location, current).toString();
-      if (new URL(next).origin !== new URL(this.base).origin) return { url: next, response };
-      current = next;
-    }
-    throw new Error('too many redirects');
-  }
-
-  json(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-    return this.request(url, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } });
-  }
-}
 
 /** The MCP client's storage, as a desktop assistant keeps it; the "redirect" is captured for the scripted browser. */
 class TestAuthProvider implements OAuthClientProvider {
@@ -123,11 +50,6 @@ interface ToolValue {
   problem: Record<string, unknown>;
 }
 
-const pkcePair = () => {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-};
-
 describe('the assistant connector', () => {
   let t: TestService;
   let base: string;
@@ -137,14 +59,10 @@ describe('the assistant connector', () => {
   let draft: DocumentRow;
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await startTestService({
-      publicUrl: base, port,
-      auth: { ...DEFAULT_AUTH_LIMITS, resendCooldownMs: 0, maxCodesPerAddressPerHour: 1000, maxSendsPerIpPerMinute: 1000, maxVerifiesPerIpPer5Minutes: 1000 },
-    });
-    await t.app.listen({ host: '127.0.0.1', port });
+    t = await startHttpTestService();
+    base = t.config.publicUrl;
     connector = t.ctx.connector as Connector;
+    flow = new ConnectorFlow(base);
     lawyer = await t.signUpAndSignIn(email, 'Firm');
     const body = multipartBody({ purpose: 'source_doc' }, { name: 'MSA.docx', bytes: buildDemoContract() });
     const created = await t.app.inject({ method: 'POST', url: '/api/uploads', payload: body.payload, headers: { ...body.headers, ...t.headers(lawyer) } });
@@ -152,45 +70,11 @@ describe('the assistant connector', () => {
   }, 30_000);
   afterAll(async () => t?.destroy());
 
-  /** What the SPA page does: sign in with an e-mail code, read the interaction, post the consent. */
-  async function signInAndConsent(browser: Browser, interactionPage: string, approve = true): Promise<{ redirect: URL; details: Record<string, unknown> }> {
-    const page = new URL(interactionPage);
-    expect(page.pathname).toBe('/connector/authorize');
-    const interaction = page.searchParams.get('interaction')!;
-    const details = await browser.request(`/api/auth/connector/interactions/${interaction}`);
-    expect(details.status).toBe(200);
-    expect((await browser.json('/api/auth/sign-in/request-code', { identifier: email })).status).toBe(202);
-    const code = (await (await browser.request(`/api/dev/mailbox?to=${encodeURIComponent(email)}`)).json()).code as string;
-    const verified = await browser.json('/api/auth/verify', { identifier: email, code });
-    expect(verified.status).toBe(200);
-    const session = (await verified.json()) as SessionGrant;
-    const consent = await browser.json('/api/auth/connector/consent', { interaction, approve, orgId: session.orgId }, { authorization: `Bearer ${session.session_token}` });
-    expect(consent.status).toBe(200);
-    const { redirectTo } = (await consent.json()) as { redirectTo: string };
-    const done = await browser.navigate(redirectTo);
-    return { redirect: new URL(done.url), details: (await details.json()) as Record<string, unknown> };
-  }
-
-  /** A client registered by hand (RFC 7591), for the protocol's negative cases. */
-  async function registerClient(redirectUri = 'http://127.0.0.1:9/cb'): Promise<string> {
-    const res = await fetch(`${base}/oauth/reg`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'Hand-made client', redirect_uris: [redirectUri], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }),
-    });
-    expect(res.status).toBe(201);
-    return ((await res.json()) as { client_id: string }).client_id;
-  }
-
-  function authorizeUrl(clientId: string, challenge: string, extra: Record<string, string> = {}): string {
-    return `${base}/oauth/auth?${new URLSearchParams({
-      client_id: clientId, response_type: 'code', redirect_uri: 'http://127.0.0.1:9/cb', scope: 'documents', state: 's-1',
-      code_challenge: challenge, code_challenge_method: 'S256', resource: connector.resource, ...extra,
-    })}`;
-  }
-
-  const token = (params: Record<string, string>) => fetch(`${base}/oauth/token`, {
-    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params),
-  });
+  let flow: ConnectorFlow;
+  const signInAndConsent = (browser: Browser, page: string, approve = true) => flow.signInAndConsent(browser, page, email, approve);
+  const registerClient = (redirectUri?: string) => flow.registerClient(redirectUri);
+  const authorizeUrl = (clientId: string, challenge: string, extra: Record<string, string> = {}) => flow.authorizeUrl(clientId, challenge, extra);
+  const token = (params: Record<string, string>) => flow.token(params);
 
   it('publishes RFC 8414 and RFC 9728 metadata', async () => {
     const as = await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json();

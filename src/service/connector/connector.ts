@@ -5,12 +5,18 @@ import type { ConnectorHooks } from '../context';
 import { ProblemError } from '../http/problem';
 import type { Database, Queryable } from '../store/database';
 import { loadConnectorKeys } from './connector-keys';
+import type { GrantEvents } from './oauth-adapter';
 import { CONNECTOR_SCOPE, CONNECTOR_TTL, createOAuthServer } from './oauth-server';
 import type { OidcInteraction, OidcProvider } from './oidc-provider-types';
 
-/** What the consent page tells the user the assistant may do (the MCP tools, in words). */
+/**
+ * What the consent page tells the user the assistant may do: its MCP tools, in words. Its
+ * token is accepted on /api/mcp and on the REST routes that do the same (the catalogue's
+ * `credentials`), and nowhere else: no administration, no API keys, no sessions.
+ */
 export const CONNECTOR_ABILITIES = [
   'Read your organisation\'s documents and their reviews: tracked changes, the track and each justification.',
+  'Compare two versions of a document into a new working draft that shows the differences as tracked changes.',
   'Propose redlines: tracked changes, each with a justification, written in your name.',
   'Accept or reject changes on your behalf.',
   'Withdraw its own proposals.',
@@ -32,17 +38,18 @@ export interface ConnectorOptions {
   db: Database;
   sessions: Sessions;
   publicUrl: string;
-  trustProxy: boolean;
 }
 
 /**
  * The assistant connector: its OAuth server (oidc-provider) and how its tokens become
  * sessions of the service.
  *
- * Tokens and sessions. Consent creates an oidc-provider Grant for (user, client), a link
- * row naming the organisation chosen on the consent page, and one `sessions` row of kind
- * `connector` for that grant (its "mirror": listed in GET /api/auth/sessions under the
- * client's name, ended by DELETE /api/auth/sessions/{id} or sign-out everywhere). Every
+ * Tokens and sessions. Consent creates an oidc-provider Grant for (user, client) and a link
+ * row naming the organisation chosen on the consent page; redeeming the code opens one
+ * `sessions` row of kind `connector` for that grant (its "mirror": listed in GET
+ * /api/auth/sessions under the client's name, ended by DELETE /api/auth/sessions/{id} or
+ * sign-out everywhere, and by oidc-provider revoking the grant for a reused code or refresh
+ * token). Every
  * access token and refresh token of the grant maps to that one session: an opaque access
  * token is looked up in oidc-provider's store, must be unexpired, carry our resource
  * (`${publicUrl}/api/mcp`) as its audience and the `documents` scope, and its grant's
@@ -67,7 +74,15 @@ export class Connector implements ConnectorHooks {
   static async create(options: ConnectorOptions): Promise<Connector> {
     const publicUrl = options.publicUrl.replace(/\/+$/, '');
     const keys = await loadConnectorKeys(options.db);
-    const provider = createOAuthServer({ issuer: publicUrl, resource: `${publicUrl}/api/mcp`, db: options.db, keys, trustProxy: options.trustProxy });
+    const { db, sessions } = options;
+    const grantEvents: GrantEvents = {
+      tokenIssued: (grantId) => openMirrorSession(db, sessions, grantId),
+      grantDestroyed: (grantId) => db.transaction(async (tx) => {
+        await tx.query('DELETE FROM oauth_models WHERE model = $1 AND id = $2', [GRANT_LINK_MODEL, grantId]);
+        await sessions.revokeGrant(tx, grantId);
+      }),
+    };
+    const provider = createOAuthServer({ issuer: publicUrl, resource: `${publicUrl}/api/mcp`, db, keys, grantEvents });
     return new Connector(provider, options.db, options.sessions, publicUrl);
   }
 
@@ -174,14 +189,12 @@ export class Connector implements ConnectorHooks {
     // Only our resource gets this far: the authorization endpoint refused any other (invalid_target).
     if (requested.includes(CONNECTOR_SCOPE)) grant.addResourceScope(this.resource, CONNECTOR_SCOPE);
     const grantId = await grant.save();
-    const clientName = client.clientName ?? client.clientId;
     const link: GrantLink = { userId, orgId, clientId: client.clientId, clientName: client.clientName ?? null };
-    await this.db.transaction(async (tx) => {
-      await tx.query(
-        `INSERT INTO oauth_models (model, id, payload, grant_id, expires_at) VALUES ($1, $2, $3, $2, now() + make_interval(secs => $4))`,
-        [GRANT_LINK_MODEL, grantId, JSON.stringify(link), CONNECTOR_TTL.grant]);
-      await this.sessions.create(tx, userId, 'connector', clientName.slice(0, 200), { orgId, grantId, lifetimeMs: CONNECTOR_TTL.grant * 1000 });
-    });
+    // The session comes when the client redeems its code (openMirrorSession): a consent whose
+    // code is never redeemed leaves nothing on the sessions page.
+    await this.db.query(
+      `INSERT INTO oauth_models (model, id, payload, grant_id, expires_at) VALUES ($1, $2, $3, $2, now() + make_interval(secs => $4))`,
+      [GRANT_LINK_MODEL, grantId, JSON.stringify(link), CONNECTOR_TTL.grant]);
     interaction.result = { login: { accountId: userId }, consent: { grantId } };
     await interaction.save(ttl);
     return interaction.returnTo;
@@ -205,3 +218,19 @@ export class Connector implements ConnectorHooks {
   }
 }
 
+/**
+ * The grant's mirror session, opened when its first access token is issued (the code
+ * redeemed). Once per grant: a session the user ended stays ended (the next use of the
+ * grant's tokens then revokes the grant, see resolveAccessToken).
+ */
+async function openMirrorSession(db: Database, sessions: Sessions, grantId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [link] = await tx.query<{ payload: GrantLink }>(
+      'SELECT payload FROM oauth_models WHERE model = $1 AND id = $2 FOR UPDATE', [GRANT_LINK_MODEL, grantId]);
+    if (!link) return;
+    const existing = await tx.query('SELECT 1 FROM sessions WHERE grant_id = $1 LIMIT 1', [grantId]);
+    if (existing.length > 0) return;
+    const { userId, orgId, clientId, clientName } = link.payload;
+    await sessions.create(tx, userId, 'connector', (clientName ?? clientId).slice(0, 200), { orgId, grantId, lifetimeMs: CONNECTOR_TTL.grant * 1000 });
+  });
+}

@@ -9,6 +9,14 @@ interface ModelRow {
 /** Error the token endpoint turns into `invalid_grant` (set by createOAuthAdapterClass). */
 export type GrantErrorFactory = (description: string) => Error;
 
+/** What the connector does when oidc-provider issues a grant's token or destroys a grant. */
+export interface GrantEvents {
+  /** An access token of the grant was stored: the code was redeemed (or a refresh token used). */
+  tokenIssued(grantId: string): Promise<void>;
+  /** oidc-provider revoked the grant (a reused code or refresh token, a revocation request). */
+  grantDestroyed(grantId: string): Promise<void>;
+}
+
 /**
  * oidc-provider's storage, in the `oauth_models` table of our own database (PGlite or
  * PostgreSQL), so every service instance sees the same codes, tokens, grants, clients and
@@ -19,7 +27,7 @@ export type GrantErrorFactory = (description: string) => Error;
  * refresh token), on one instance or two, exactly one marks it consumed; the other is
  * refused with invalid_grant instead of being issued a second set of tokens.
  */
-export function createOAuthAdapterClass(db: Database, grantError: GrantErrorFactory): new (model: string) => OidcAdapter {
+export function createOAuthAdapterClass(db: Database, grantError: GrantErrorFactory, events: GrantEvents): new (model: string) => OidcAdapter {
   let lastSweep = 0;
 
   return class OAuthModelAdapter implements OidcAdapter {
@@ -34,6 +42,7 @@ export function createOAuthAdapterClass(db: Database, grantError: GrantErrorFact
            user_code = EXCLUDED.user_code, uid = EXCLUDED.uid, expires_at = EXCLUDED.expires_at`,
         [this.model, id, JSON.stringify(payload), payload.grantId ?? null, payload.userCode ?? null, payload.uid ?? null, expiresAt],
       );
+      if (this.model === 'AccessToken' && payload.grantId) await events.tokenIssued(payload.grantId);
       // Every authorization starts with an Interaction: a cheap moment to clear out old rows.
       if (this.model === 'Interaction' && Date.now() - lastSweep > 10 * 60_000) {
         lastSweep = Date.now();
@@ -65,6 +74,7 @@ export function createOAuthAdapterClass(db: Database, grantError: GrantErrorFact
 
     async destroy(id: string): Promise<void> {
       await db.query('DELETE FROM oauth_models WHERE model = $1 AND id = $2', [this.model, id]);
+      if (this.model === 'Grant') await events.grantDestroyed(id);
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {

@@ -3,7 +3,7 @@ import { findUserById } from '../auth/directory';
 import { ProblemError } from '../http/problem';
 import type { Database } from '../store/database';
 import type { ConnectorKeys } from './connector-keys';
-import { createOAuthAdapterClass } from './oauth-adapter';
+import { createOAuthAdapterClass, type GrantEvents } from './oauth-adapter';
 import { redirectUriRefusal } from './redirect-uri-policy';
 import type { OidcErrorOut, OidcProvider } from './oidc-provider-types';
 
@@ -34,7 +34,7 @@ export interface OAuthServerOptions {
   resource: string;
   db: Database;
   keys: ConnectorKeys;
-  trustProxy: boolean;
+  grantEvents: GrantEvents;
 }
 
 /** Problem details for what oidc-provider cannot send back to the client's redirect URI. */
@@ -68,7 +68,7 @@ export function createOAuthServer(options: OAuthServerOptions): OidcProvider {
   );
 
   const provider = new Provider(issuer, {
-    adapter: createOAuthAdapterClass(db, (description) => new errors.InvalidGrant!(description)),
+    adapter: createOAuthAdapterClass(db, (description) => new errors.InvalidGrant!(description), options.grantEvents),
     clients: [],
     jwks: keys.jwks,
     cookies: { keys: keys.cookieKeys, long: { httpOnly: true, sameSite: 'lax' }, short: { httpOnly: true, sameSite: 'lax' } },
@@ -137,6 +137,8 @@ export function createOAuthServer(options: OAuthServerOptions): OidcProvider {
       ctx.body = { ...problem, status: ctx.status >= 400 ? ctx.status : problem.status, error: out.error };
     },
   }) as OidcProvider;
-  provider.proxy = options.trustProxy;
+  // Every request reaches it with Host and X-Forwarded-Host/-Proto set to PUBLIC_URL's by
+  // connector-routes (atPublicUrl), whoever sent it: those are the only headers it trusts.
+  provider.proxy = true;
   return provider;
 }

@@ -25,7 +25,7 @@ export type Authenticator = (request: FastifyRequest, spec: RouteSpec) => Promis
  * Registers the handler of one catalogue route: authenticates as the spec says,
  * validates query and JSON body with the contract's schemas (400 problem details
  * naming each field), and answers the handler's value with the spec's status.
- * A handler that answers bytes or headers itself returns the reply.
+ * A handler that answers bytes or headers itself sends them and returns the reply.
  */
 export function defineRoute<S extends RouteSpec>(
   app: FastifyInstance,
@@ -57,9 +57,13 @@ export function defineRoute<S extends RouteSpec>(
       const timing = new ServerTiming();
       const ctx = { request, reply, params: request.params as Record<string, string>, body, query, auth, timing } as RouteContext<S>;
       const result = await handler(ctx);
+      // A handler that answered itself (bytes, a stream, a hijacked MCP exchange, a problem it
+      // sent) is done: its returned reply is a thenable, so `await` above has already waited
+      // for the answer to finish and `result` is not the reply. Answering again would only log
+      // FST_ERR_REP_ALREADY_SENT.
+      if (reply.sent || reply.raw.headersSent) return reply;
       const phases = timing.header();
       if (phases) reply.header('server-timing', phases);
-      if (result === reply) return reply;
       if (result === undefined) return reply.code(spec.status).send();
       return reply.code(spec.status).send(result);
     },

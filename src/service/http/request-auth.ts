@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { OrgRole } from '../../contract/auth';
-import type { RouteAccess } from '../../contract/routes';
+import { acceptedCredentials, type RouteSpec } from '../../contract/routes';
 import { resolveApiKey } from '../auth/api-keys';
 import { roleIn } from '../auth/directory';
 import type { SessionRecord, Sessions } from '../auth/sessions';
@@ -30,12 +30,6 @@ function orgHeader(request: FastifyRequest): string {
   return typeof value === 'string' ? value.trim() : '';
 }
 
-/**
- * Authenticates a request: a live session token (or, on upload routes, an org API
- * key), and an x-org-id the user belongs to, checked on every call. 401 without a
- * valid token; 403 for an organisation that is not the caller's; 403
- * `session_required` for an API key on a session-only route.
- */
 /** Resolves a bearer token that is not an ordinary session (the connector's OAuth access tokens). */
 export type ExternalTokenResolver = (token: string) => Promise<SessionRecord | null>;
 
@@ -45,13 +39,20 @@ export function sessionOf(auth: RequestAuth): SessionRecord {
   return auth.session;
 }
 
+/**
+ * Authenticates a request: a credential the route accepts (a web session, the connector's
+ * token or an org API key, as the catalogue declares), and an x-org-id the user belongs
+ * to, checked on every call. 401 without a valid token; 403 `session_required` for a valid
+ * credential the route does not accept; 403 for an organisation that is not the caller's.
+ */
 export async function authenticate(
-  db: Database, sessions: Sessions, request: FastifyRequest, access: RouteAccess, resolveExternal?: ExternalTokenResolver,
+  db: Database, sessions: Sessions, request: FastifyRequest, spec: RouteSpec, resolveExternal?: ExternalTokenResolver,
 ): Promise<RequestAuth> {
   const token = bearerToken(request);
   if (!token) throw new ProblemError(401, 'unauthenticated', 'Sign in first: send Authorization: Bearer <session token>.');
+  const accepted = acceptedCredentials(spec);
   if (token.startsWith('rlk_')) {
-    if (access !== 'session-or-api-key') {
+    if (!accepted.includes('api-key')) {
       throw new ProblemError(403, 'session_required', 'Only session tokens are accepted on this route; API keys may only create, list, read and download uploads.');
     }
     const key = await resolveApiKey(db, token);
@@ -63,7 +64,12 @@ export async function authenticate(
   }
   const session = (await sessions.resolve(db, token)) ?? (resolveExternal ? await resolveExternal(token) : null);
   if (!session) throw new ProblemError(401, 'unauthenticated', 'Your session has ended or the token is not valid. Sign in again.');
-  if (access === 'session-no-org') return { userId: session.userId, orgId: '', role: 'member', session, apiKeyId: null };
+  if (!accepted.includes(session.kind)) {
+    throw new ProblemError(403, 'session_required', session.kind === 'connector'
+      ? 'The assistant connector may only do what its consent page named (documents, reviews, comparisons, redlines, decisions, comments); this route needs your own sign-in.'
+      : 'Only the assistant connector\'s token is accepted on this route.');
+  }
+  if (spec.access === 'session-no-org') return { userId: session.userId, orgId: '', role: 'member', session, apiKeyId: null };
   const orgId = orgHeader(request);
   if (!orgId) throw new ProblemError(400, 'invalid_request', 'Send the organisation you act for in the x-org-id header.');
   // A connector session acts for the one organisation its grant was given for.

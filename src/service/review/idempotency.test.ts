@@ -69,6 +69,27 @@ describe('Idempotency-Key on review changes', () => {
     expect(await logOf(draft.id)).toEqual([{ seq: 1, kind: 'decide' }, { seq: 2, kind: 'decide' }]);
   });
 
+  it("documents in OpenAPI what the service answers a reused key, on every route that takes one", async () => {
+    const { draft, ids } = await newDraft();
+    const key = randomUUID();
+    await apply(draft.id, { accepted_change_ids: [ids[0]] }, key);
+    const reused = await apply(draft.id, { accepted_change_ids: [ids[1]] }, key);
+    const { status, code } = reused.json() as { status: number; code: string };
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    const documented: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { parameters: { in: string; name: string; description?: string }[] }>>)) {
+      for (const [method, op] of Object.entries(item)) {
+        const header = op.parameters.find((p) => p.in === 'header' && p.name === 'idempotency-key');
+        if (!header) continue;
+        documented.push(`${method} ${path}`);
+        expect(header.description, `${method} ${path}`).toContain(`${status} \`${code}\``);
+        expect(header.description, `${method} ${path}`).not.toMatch(/\b409\b/);
+        expect(header.description).toContain('24 hours');
+      }
+    }
+    expect(documented.sort()).toEqual(['post /documents/{documentId}/redlines', 'post /documents/{documentId}/revisions/apply', 'post /documents/{documentId}/revisions/undo']);
+  });
+
   it('refuses the same key with a different request: 422 idempotency_key_reused, nothing changed', async () => {
     const { draft, ids } = await newDraft();
     const key = randomUUID();

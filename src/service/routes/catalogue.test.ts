@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_BASE_PATH, ROUTES } from '../../contract/routes';
+import { acceptedCredentials, API_BASE_PATH, ROUTES } from '../../contract/routes';
 import { startTestService, type TestService } from '../../../test/support/test-service';
 
 describe('the route catalogue', () => {
@@ -24,6 +24,8 @@ describe('the route catalogue', () => {
       const op = doc.paths[spec.path]?.[spec.method.toLowerCase()];
       expect(op, `${spec.method} ${spec.path}`).toBeDefined();
       expect(op.responses[String(spec.status)]).toBeDefined();
+      // What each route accepts, as the service enforces it (route-credentials.test.ts walks it).
+      if (spec.access !== 'public') expect(op['x-credentials'], `${spec.method} ${spec.path}`).toEqual(acceptedCredentials(spec));
     }
     const apply = doc.paths['/documents/{documentId}/revisions/apply'].post;
     expect(Object.keys(apply.requestBody.content['application/json'].schema.properties)).toEqual(

@@ -1,4 +1,5 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ROUTES } from '../../contract/routes';
 import { roleIn } from '../auth/directory';
@@ -20,6 +21,25 @@ function hasCookie(request: FastifyRequest, name: string): boolean {
   return header.split(';').some((part) => part.trim() === `${name}=1`);
 }
 
+/** Metadata is the same for every caller (built from PUBLIC_URL, never from the request), so caches may keep it. */
+const METADATA_CACHE_CONTROL = 'public, max-age=3600';
+
+/**
+ * oidc-provider builds every absolute URL it answers (discovery's endpoints, the resume URL
+ * the consent page sends the browser to) from the request's Host and, behind a trusted
+ * proxy, X-Forwarded-Host/-Proto. A caller chooses those headers; PUBLIC_URL is the
+ * address people open. So each request reaches it as a request to PUBLIC_URL: Host and
+ * X-Forwarded-Host are PUBLIC_URL's host, X-Forwarded-Proto its scheme (the provider
+ * trusts only these, see oauth-server.ts), and X-Forwarded-For is dropped unless the
+ * service trusts its proxy.
+ */
+function atPublicUrl(raw: IncomingMessage, publicUrl: URL, trustProxy: boolean): void {
+  raw.headers.host = publicUrl.host;
+  raw.headers['x-forwarded-host'] = publicUrl.host;
+  raw.headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
+  if (!trustProxy) delete raw.headers['x-forwarded-for'];
+}
+
 /**
  * The assistant connector's HTTP surface:
  * - oidc-provider's endpoints under /oauth (authorize, token, registration, revocation,
@@ -34,6 +54,7 @@ function hasCookie(request: FastifyRequest, name: string): boolean {
  */
 export function registerConnectorRoutes(app: FastifyInstance, ctx: ServiceContext, connector: Connector): void {
   const provider = connector.provider;
+  const publicUrl = new URL(connector.issuer);
   const handle = provider.callback();
   const secureCookies = connector.issuer.startsWith('https:');
 
@@ -42,19 +63,25 @@ export function registerConnectorRoutes(app: FastifyInstance, ctx: ServiceContex
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
     const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+      atPublicUrl(request.raw, publicUrl, ctx.config.trustProxy);
       reply.hijack();
       await handle(request.raw, reply.raw);
     };
-    scope.all(`${OAUTH_PREFIX}/*`, forward);
-    scope.get('/.well-known/openid-configuration', forward);
-    scope.get('/.well-known/oauth-authorization-server', async (request, reply) => {
+    const metadata = async (request: FastifyRequest, reply: FastifyReply) => {
       // RFC 8414 metadata is the same document as OpenID discovery (a superset of it).
       request.raw.url = '/.well-known/openid-configuration';
+      reply.raw.setHeader('cache-control', METADATA_CACHE_CONTROL);
       return forward(request, reply);
-    });
+    };
+    scope.all(`${OAUTH_PREFIX}/*`, forward);
+    scope.get('/.well-known/openid-configuration', metadata);
+    scope.get('/.well-known/oauth-authorization-server', metadata);
   });
 
-  const resourceMetadata = async () => connector.protectedResourceMetadata();
+  const resourceMetadata = async (_request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('cache-control', METADATA_CACHE_CONTROL);
+    return connector.protectedResourceMetadata();
+  };
   app.get('/.well-known/oauth-protected-resource', resourceMetadata);
   app.get(`/.well-known/oauth-protected-resource${new URL(connector.resource).pathname}`, resourceMetadata);
 

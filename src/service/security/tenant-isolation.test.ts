@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionGrant } from '../../contract/auth';
 import { ROUTES, routePath, type RouteName } from '../../contract/routes';
 import { buildDemoContract } from '../../docx/fixture';
+import { validRequest } from '../../../test/support/route-requests';
 import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
 
 /**
@@ -32,28 +33,6 @@ const TABLE: Record<RouteName, Expectation> = {
 
 /** The query string of a route that needs one, so only the ownership check can refuse it. */
 const QUERY: Partial<Record<RouteName, string>> = { searchUploadText: '?q=Agreement' };
-
-/** A request B could legitimately send, so only the ownership check can refuse it. */
-function validRequest(name: RouteName, headers: Record<string, string>, ids: Record<string, string>): { headers: Record<string, string>; payload?: string | object | Buffer } {
-  const docx = buildDemoContract();
-  switch (name) {
-    case 'renameUpload': return { headers, payload: { fileName: 'Renamed.docx' } };
-    case 'applyRevisions': return { headers, payload: { accepted_change_ids: ['c1'] } };
-    case 'writeRedlines': return { headers, payload: { edits: [{ op: 'delete', find: 'Agreement' }] } };
-    case 'noteDecision': return { headers, payload: { note: 'Why' } };
-    case 'addComment': return { headers, payload: { anchor: { find: 'Agreement' }, text: 'Mine' } };
-    case 'replyToComment': return { headers, payload: { text: 'Reply' } };
-    case 'resolveComment': return { headers, payload: { resolved: true } };
-    case 'compareVersions': return { headers, payload: { against: ids.documentId } };
-    case 'createVersion': {
-      const body = multipartBody({}, { name: 'v2.docx', bytes: docx });
-      return { headers: { ...headers, ...body.headers }, payload: body.payload };
-    }
-    case 'saveDraft':
-      return { headers: { ...headers, 'content-type': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' }, payload: Buffer.from(docx) };
-    default: return { headers };
-  }
-}
 
 describe('tenant isolation across every route', () => {
   let t: TestService;
@@ -94,7 +73,7 @@ describe('tenant isolation across every route', () => {
   it("refuses B's session acting for A's organisation on every org route (403)", async () => {
     for (const [name, expectation] of Object.entries(TABLE) as [RouteName, Expectation][]) {
       const spec = ROUTES[name];
-      if (spec.access !== 'session' && spec.access !== 'session-or-api-key') continue;
+      if (spec.access !== 'session') continue;
       expect(['not-found', 'own-only']).toContain(expectation);
       const res = await t.app.inject({ method: spec.method, url: `/api${routePath(spec, ids)}`, headers: t.headers(b, a.orgId) });
       expect(res.statusCode, name).toBe(403);
