@@ -23,7 +23,6 @@
  *
  * Runs one service process on BENCH_PORT (default 8840) with a fresh data directory under .tmp/.
  */
-import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { rmSync } from 'node:fs';
 import http from 'node:http';
 import { loadavg } from 'node:os';
@@ -39,6 +38,7 @@ import { nativeZipCodec } from '../src/service/engine/native-zip-codec';
 import { buildBenchmarkContract } from '../src/docx/fixture';
 import { docxForm, expectStatus, json, ms, percentile, request, signIn, type Timed } from './bench-http';
 import { startBenchService, stopBenchService } from './bench-service';
+import { withUntrackedEdits } from './untracked-edits';
 
 const PORT = Number(process.env.BENCH_PORT ?? 8840);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -47,23 +47,6 @@ const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
 const DRAFTS = process.env.BENCH_DRAFTS !== '0';
 const PHASES = ['schedule', 'claim', 'rows', 'read', 'queue', 'engine', 'reply', 'store', 'total'] as const;
 
-/** The same document with `edits` words changed outside any tracked change, spread through the body. */
-function withUntrackedEdits(docx: Uint8Array, edits: number): Uint8Array {
-  const files = unzipSync(docx);
-  const xml = strFromU8(files['word/document.xml']!);
-  // Plain runs only: a w:t that is not inside w:ins/w:del (those hold w:t too, inside w:ins).
-  const plain = [...xml.matchAll(/<w:r>(?:<w:rPr>(?:(?!<\/w:rPr>).)*<\/w:rPr>)?<w:t xml:space="preserve">([A-Za-z]+) /g)]
-    .filter((m) => !xml.slice(Math.max(0, m.index - 400), m.index).match(/<w:ins [^>]*>(?:(?!<\/w:ins>).)*$/));
-  const step = Math.floor(plain.length / edits);
-  let out = xml;
-  for (let i = edits - 1; i >= 0; i--) {
-    const m = plain[i * step]!;
-    const at = m.index + m[0].length - m[1]!.length - 1;
-    out = `${out.slice(0, at)}Amended${out.slice(at + m[1]!.length)}`;
-  }
-  files['word/document.xml'] = strToU8(out);
-  return zipSync(files);
-}
 
 
 const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');

@@ -479,3 +479,20 @@ function storiesDocx(header: string, footnote: string | null): Uint8Array {
   };
   return zipSync(files);
 }
+
+describe('compare: edit groups (issue 26 item 3)', () => {
+  it('a paragraph, a row or a cell inserted or deleted whole is one group, each edit its own', () => {
+    const older = minimalDocx(p(r('Fees.')) + p(r('Keep this.')) + tbl(['Fee', '100'], ['Total', '120']) + p(r('Signed.')) + tbl(['Name', 'Title', 'Date']) + p(r('End.')));
+    const newer = minimalDocx(
+      p(r('Fees.')) + p(r('A paragraph inserted whole.')) + p(r('Keep this.')) + tbl(['Fee', '100'], ['Tax', '20'], ['Total', '120']) + p(r('Signed.')) + tbl(['Name', 'Date']) + p(r('End.')),
+    );
+    const result = compareDocx(older, newer, { date: '2025-05-01T00:00:00Z' });
+    expect(checkContract(older, newer, result.bytes).problems).toEqual([]);
+    const groups = new Map<string, string[]>();
+    for (const rev of openDocx(result.bytes).revisions()) groups.set(rev.group!, [...(groups.get(rev.group!) ?? []), `${rev.kind}: ${rev.group_summary}`]);
+    const summaries = [...groups.values()].map((members) => members[0]!.replace(/^[^:]*: /, ''));
+    expect(summaries).toEqual(["Inserted 'A paragraph inserted whole.'", "Inserted row: 'Tax 20'", expect.stringMatching(/Title/)]);
+    // Each edit is several changes (text, mark; row, its paragraphs' text): one group each.
+    expect([...groups.values()].every((members) => members.length > 1 || /cell/i.test(members[0]!))).toBe(true);
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * Issue 26's property, a few seeds in CI (many in `npm run bench:compare-fuzz`): for every base
+ * (each file of ../shared/corpus/files as accepted, each older file of ../shared/corpus/compare),
+ * a seeded next version edited without tracking (test/conformance/next-version.ts: words replaced,
+ * deleted and inserted, paragraphs copied out of cells, content controls and text boxes, deleted,
+ * split and joined, rows inserted and deleted, cells edited). The comparison's accept-all is the
+ * next version and its reject-all the base, paragraph for paragraph, empty paragraphs included; the
+ * untracked check keeps the same contract and finds the edits. A sample of next versions and
+ * outputs adds no schema error (../shared/tools/ooxml-validate.py --new).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkNextVersion, corpusBases } from './next-version-check';
+import { nextVersion } from './next-version';
+
+const CORPUS = process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus');
+const VALIDATOR = path.join(CORPUS, '..', 'tools', 'ooxml-validate.py');
+const HAS_CORPUS = existsSync(path.join(CORPUS, 'files'));
+const HAS_XMLLINT = spawnSync('xmllint', ['--version']).status === 0 && existsSync(VALIDATOR);
+const SEEDS = [1, 2];
+
+if (!HAS_CORPUS) console.log(`next-version property skipped: ${CORPUS}/files is absent`);
+
+describe.skipIf(!HAS_CORPUS)('compare property: next versions of real documents edited without tracking', () => {
+  const bases = HAS_CORPUS ? corpusBases(CORPUS) : [];
+
+  it('the comparison and the untracked check give back both versions exactly, and find the edits', () => {
+    const failing: string[] = [];
+    let pairs = 0;
+    for (const seed of SEEDS) {
+      for (const base of bases) {
+        const outcome = checkNextVersion(base.bytes, seed);
+        if (!outcome.edits) continue;
+        pairs++;
+        if (outcome.problems.length) failing.push(`${base.name} seed ${seed} (${outcome.edits.map((e) => `${e.kind} ${e.where}`).join('; ')}): ${outcome.problems.join('; ')}`);
+      }
+    }
+    expect(failing).toEqual([]);
+    expect(pairs).toBeGreaterThan(bases.length);
+  }, 180_000);
+
+  it('generates each kind of edit, and a copy out of a cell, a content control and a text box', () => {
+    const kinds = new Set<string>();
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      for (const base of bases) {
+        for (const e of nextVersion(base.bytes, seed)?.edits ?? []) {
+          kinds.add(e.kind);
+          if (e.kind === 'copy-paragraph') for (const from of ['tc', 'sdt', 'txbxContent']) if (e.where.split(' -> ')[0]!.includes(from)) kinds.add(`copy from ${from}`);
+        }
+      }
+    }
+    expect([...kinds].sort()).toEqual(
+      ['copy from sdt', 'copy from tc', 'copy from txbxContent', 'copy-paragraph', 'delete-paragraph', 'delete-row', 'delete-word', 'edit-cell', 'insert-row', 'insert-word', 'join-paragraphs', 'replace-word', 'split-paragraph'].sort(),
+    );
+  }, 120_000);
+
+  it.skipIf(!HAS_XMLLINT)('next versions and both outputs add no schema error (a sample)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'next-version-'));
+    const problems: string[] = [];
+    try {
+      const file = (name: string, bytes: Uint8Array): string => {
+        const f = path.join(dir, name);
+        writeFileSync(f, bytes);
+        return f;
+      };
+      // Every twentieth base, seed 1: each check is a Python process running xmllint on every story part.
+      for (const base of bases.filter((_, i) => i % 20 === 0)) {
+        const outcome = checkNextVersion(base.bytes, 1);
+        if (!outcome.newer || !outcome.outputs) continue;
+        const b = file('base.docx', base.bytes);
+        const n = file('newer.docx', outcome.newer);
+        for (const [label, args] of [
+          ['next version', [b, n]],
+          ['comparison', [b, n, file('compared.docx', outcome.outputs.compared)]],
+          ['untracked check', [b, n, file('untracked.docx', outcome.outputs.untracked)]],
+        ] as const) {
+          const r = spawnSync('python3', [VALIDATOR, '--new', ...args], { encoding: 'utf8' });
+          if (r.status !== 0) problems.push(`${base.name} ${label}: ${r.stdout.trim() || r.stderr.trim()}`);
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(problems).toEqual([]);
+  }, 300_000);
+});
