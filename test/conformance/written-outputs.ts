@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { Prng } from '../../src/docx/fixture/prng';
 import { CommentAnchorError, DocxError, EditNotFoundError, compareDocx, ingestDocx, openDocx } from '../../src/docx/index';
 import { decideAll, storyParagraphs } from '../support/compare-contract';
@@ -9,7 +10,9 @@ import { decideAll, storyParagraphs } from '../support/compare-contract';
  * made from (what a schema check compares it against): a file's accept-all, reject-all and seeded
  * selective decisions in batches (each batch's draft), its render variant, redline edits and
  * comments as the service writes them; each comparison pair in both orders; and each file's
- * reject-all compared with its accept-all, and with itself as the untracked check does.
+ * reject-all compared with its accept-all, and with itself as the untracked check does; and each
+ * pair again with older marked as PowerTools marks what it processed (an ignorable pt14:Unid on
+ * every paragraph and run), a namespace newer does not declare.
  */
 export interface WrittenOutput {
   label: string;
@@ -137,4 +140,28 @@ export function* pairOutputs(pair: SharedCorpus['pairs'][number]): Generator<Wri
   const newer = new Uint8Array(readFileSync(pair.newer));
   yield { label: `${pair.id}: compare older -> newer`, output: compareDocx(older, newer, { date: DATE }).bytes, inputs: [pair.older, pair.newer] };
   yield { label: `${pair.id}: compare newer -> older`, output: compareDocx(newer, older, { date: DATE }).bytes, inputs: [pair.newer, pair.older] };
+}
+
+const PT14 = 'http://powertools.codeplex.com/2011';
+const MC = 'http://schemas.openxmlformats.org/markup-compatibility/2006';
+
+/** The document as PowerTools leaves it: pt14 declared and ignorable, a pt14:Unid on every paragraph and run of the body. */
+export function powerToolsMarked(docx: Uint8Array): Uint8Array {
+  const parts = unzipSync(docx);
+  let n = 0;
+  let xml = strFromU8(parts['word/document.xml']!).replace(/<w:(p|r)(?=[\s>/])/g, (m) => `${m} pt14:Unid="${(++n).toString(16)}"`);
+  xml = xml.replace(/<w:document\b[^>]*>/, (tag) => {
+    let t = tag.replace(/<w:document/, `<w:document xmlns:pt14="${PT14}"${tag.includes('xmlns:mc=') ? '' : ` xmlns:mc="${MC}"`}`);
+    t = /mc:Ignorable="/.test(t) ? t.replace(/mc:Ignorable="/, 'mc:Ignorable="pt14 ') : t.replace(/\/?>$/, (end) => ` mc:Ignorable="pt14"${end}`);
+    return t;
+  });
+  parts['word/document.xml'] = strToU8(xml);
+  return zipSync(parts);
+}
+
+/** A comparison pair with older marked by PowerTools (pt14), newer not. */
+export function* markedPairOutputs(pair: SharedCorpus['pairs'][number]): Generator<WrittenOutput> {
+  const older = powerToolsMarked(new Uint8Array(readFileSync(pair.older)));
+  const newer = new Uint8Array(readFileSync(pair.newer));
+  yield { label: `${pair.id}: compare pt14-marked older -> newer`, output: compareDocx(older, newer, { date: DATE }).bytes, inputs: [older, pair.newer] };
 }

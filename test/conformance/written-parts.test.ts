@@ -3,7 +3,8 @@
  * (../shared/corpus; skipped with a message when absent): every corpus file's accept-all,
  * reject-all, render variant and seeded selective decisions in three batches (each batch's draft),
  * redline edits and comments as the service writes them, its reject-all compared with its
- * accept-all and the untracked check against itself; and every comparison pair in both orders.
+ * accept-all and the untracked check against itself; and every comparison pair in both orders, and
+ * with older marked by PowerTools (the held-out pair of issue 22.1).
  * - Property: every XML part of every output parses with a namespace-aware parser
  *   (namespaces.ts: every prefix declared where it is used, mc:Ignorable's included).
  * - Property: no output has a schema error that none of its inputs had, by the shared
@@ -17,7 +18,7 @@ import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { namespaceProblems } from './namespaces';
 import { SchemaBatch, schemaCheckMissing } from './schema-check';
-import { answerOutputs, decisionOutputs, pairOutputs, selfComparisonOutputs, sharedCorpus, type WrittenOutput } from './written-outputs';
+import { answerOutputs, decisionOutputs, markedPairOutputs, pairOutputs, selfComparisonOutputs, sharedCorpus, type WrittenOutput } from './written-outputs';
 
 const CORPUS = process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus');
 const corpus = sharedCorpus(CORPUS);
@@ -57,8 +58,8 @@ describe.skipIf(!corpus)('what the engine writes, on the shared corpus', () => {
     expect(corpus!.files.flatMap((f) => check(selfComparisonOutputs(f)))).toEqual([]);
   }, 300_000);
 
-  it('comparison pairs, both orders', () => {
-    const problems = corpus!.pairs.flatMap((p) => check(pairOutputs(p)));
+  it("comparison pairs, both orders, and with older marked by PowerTools (pt14:Unid, a namespace newer lacks)", () => {
+    const problems = corpus!.pairs.flatMap((p) => [...check(pairOutputs(p)), ...check(markedPairOutputs(p))]);
     counts.pairs = corpus!.pairs.length;
     expect(problems).toEqual([]);
   }, 300_000);
