@@ -23,8 +23,10 @@ export interface NamespaceBinding {
 }
 
 const DECLARATION = /xmlns:([A-Za-z_][\w.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
-const PREFIXED_ATTRIBUTE = /(?:^|\s)([A-Za-z_][\w.-]*):[\w.-]+\s*=/g;
-const PREFIX_LIST = /(?:^|\s)(?:[A-Za-z_][\w.-]*:)?(Ignorable|MustUnderstand|ProcessContent|Requires)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+const ATTRIBUTE = /([A-Za-z_][\w.-]*)(?::([\w.-]+))?\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+/** Markup-compatibility attributes whose value names prefixes (ProcessContent: qualified names). */
+const PREFIX_LISTS = new Set(['Ignorable', 'MustUnderstand', 'ProcessContent', 'Requires']);
+const NONE: readonly string[] = [];
 
 /**
  * The bindings a part declares: its root's first (with its mc:Ignorable), then any made deeper in
@@ -50,17 +52,42 @@ export function declareUsedPrefixes(doc: XmlDocument, lookup: (prefix: string) =
   const root = doc.root;
   if (!root.dirty) return;
   const atRoot = new Set(declaredBy(root.attrText()).keys());
+  // An element parsed from this part's text has the same string, which `===` tells at once
+  // (another part's text of another length too; only a copy from an equal-length text is compared).
   const wanted = new Set<string>();
+  const memo = new Map<string, readonly string[]>();
+  const need = (prefix: string, scope: ReadonlySet<string>) => {
+    if (!scope.has(prefix) && !atRoot.has(prefix)) wanted.add(prefix);
+  };
   const visit = (el: XmlElement, scope: ReadonlySet<string>): void => {
-    const own = el.start >= 0 && el.src === doc.src;
-    if (own && !el.dirty) return;
-    const attrs = el.attrText();
+    if (el.start >= 0 && !el.dirty && el.src === doc.src) return;
     let inner = scope;
-    if (attrs.includes('xmlns:')) {
-      inner = new Set(scope);
-      for (const prefix of declaredBy(attrs).keys()) (inner as Set<string>).add(prefix);
+    if (el.start < 0) {
+      // A created element (a copy, or new markup): its attribute names are at hand, no text to scan.
+      const names = el.attrNames();
+      for (const a of names) {
+        if (!a.startsWith('xmlns:')) continue;
+        if (inner === scope) inner = new Set(scope);
+        (inner as Set<string>).add(a.slice(6));
+      }
+      for (const a of names) {
+        const colon = a.indexOf(':');
+        const prefix = colon > 0 ? a.slice(0, colon) : null;
+        if (prefix === 'xmlns') continue;
+        if (prefix) need(prefix, inner);
+        const local = colon > 0 ? a.slice(colon + 1) : a;
+        if (PREFIX_LISTS.has(local)) for (const named of prefixesNamed(local, el.attr(a) ?? '')) need(named, inner);
+      }
+    } else {
+      const attrs = el.attrText();
+      if (attrs.includes('xmlns:')) {
+        inner = new Set(scope);
+        for (const prefix of declaredBy(attrs).keys()) (inner as Set<string>).add(prefix);
+      }
+      for (const prefix of attributePrefixes(attrs, memo)) need(prefix, inner);
     }
-    for (const prefix of usedBy(el.name, attrs)) if (!inner.has(prefix) && !atRoot.has(prefix)) wanted.add(prefix);
+    const colon = el.name.indexOf(':');
+    if (colon > 0) need(el.name.slice(0, colon), inner);
     for (const c of el.children) if (c.kind === 1) visit(c, inner);
   };
   visit(root, new Set(['xml', 'xmlns']));
@@ -99,20 +126,37 @@ function declaredBy(text: string): Map<string, string> {
   return out;
 }
 
-/** Prefixes an element's name and attributes use, with those its markup-compatibility attributes name. */
-function usedBy(name: string, attrs: string): string[] {
+/**
+ * Prefixes an element's attributes use, with those its markup-compatibility attributes name; one
+ * pass that skips values (w:date's colons are not prefixes). Attribute texts repeat a great deal
+ * (` w:val="center"`), so each distinct one is read once per write.
+ */
+function attributePrefixes(attrs: string, memo: Map<string, readonly string[]>): readonly string[] {
+  if (attrs.length === 0) return NONE;
+  const known = memo.get(attrs);
+  if (known) return known;
+  const out = new Set<string>();
+  ATTRIBUTE.lastIndex = 0;
+  for (let m = ATTRIBUTE.exec(attrs); m; m = ATTRIBUTE.exec(attrs)) {
+    const prefix = m[2] === undefined ? null : m[1]!;
+    if (prefix === 'xmlns') continue;
+    if (prefix) out.add(prefix);
+    const local = m[2] ?? m[1]!;
+    if (!PREFIX_LISTS.has(local)) continue;
+    for (const named of prefixesNamed(local, m[3] ?? m[4] ?? '')) out.add(named);
+  }
+  const list = out.size ? [...out] : NONE;
+  if (memo.size > 50_000) memo.clear();
+  memo.set(attrs, list);
+  return list;
+}
+
+/** The prefixes a markup-compatibility attribute's value names (ProcessContent names qualified elements). */
+function prefixesNamed(attribute: string, value: string): string[] {
   const out: string[] = [];
-  const colon = name.indexOf(':');
-  if (colon > 0) out.push(name.slice(0, colon));
-  if (attrs.indexOf(':') < 0 && !attrs.includes('Requires')) return out;
-  PREFIXED_ATTRIBUTE.lastIndex = 0;
-  for (let m = PREFIXED_ATTRIBUTE.exec(attrs); m; m = PREFIXED_ATTRIBUTE.exec(attrs)) if (m[1] !== 'xmlns') out.push(m[1]!);
-  PREFIX_LIST.lastIndex = 0;
-  for (let m = PREFIX_LIST.exec(attrs); m; m = PREFIX_LIST.exec(attrs)) {
-    for (const token of (m[2] ?? m[3] ?? '').split(/\s+/)) {
-      const prefix = m[1] === 'ProcessContent' ? token.slice(0, Math.max(0, token.indexOf(':'))) : token;
-      if (prefix) out.push(prefix);
-    }
+  for (const token of value.split(/\s+/)) {
+    const prefix = attribute === 'ProcessContent' ? token.slice(0, Math.max(0, token.indexOf(':'))) : token;
+    if (prefix) out.push(prefix);
   }
   return out;
 }
