@@ -2,7 +2,7 @@
  * The long run of issue 22's output properties (test/conformance/written-parts.test.ts runs seeds
  * 1-2 in CI): every shared corpus file's accept-all, reject-all, render variant, redline edits,
  * comments, comparisons, and selective decisions in three batches for seeds 1..N; every
- * comparison pair in both orders; plus generated decision fixtures (test/conformance/decision-fixtures.ts)
+ * comparison pair in both orders and with older marked by PowerTools (pt14); plus generated decision fixtures (test/conformance/decision-fixtures.ts)
  * decided the same way. Prints how many outputs had namespace problems and new schema errors
  * (ooxml-validate.py --new), each distinct error with examples, and the time; never fails.
  *
@@ -14,7 +14,7 @@ import { Prng } from '../src/docx/fixture/prng';
 import { generateFixture } from '../test/conformance/decision-fixtures';
 import { namespaceProblems } from '../test/conformance/namespaces';
 import { SchemaBatch, schemaCheckMissing } from '../test/conformance/schema-check';
-import { answerOutputs, decisionOutputs, pairOutputs, selfComparisonOutputs, sharedCorpus, type WrittenOutput } from '../test/conformance/written-outputs';
+import { answerOutputs, decisionOutputs, markedPairOutputs, pairOutputs, selfComparisonOutputs, sharedCorpus, type WrittenOutput } from '../test/conformance/written-outputs';
 
 const arg = (name: string, fallback: number) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -66,13 +66,16 @@ for (const f of corpus.files) {
   take(answerOutputs(f));
   take(selfComparisonOutputs(f));
 }
-for (const p of corpus.pairs) take(pairOutputs(p));
+for (const p of corpus.pairs) {
+  take(pairOutputs(p));
+  take(markedPairOutputs(p));
+}
 for (let s = 1; s <= fixtures; s++) take(fixtureOutputs(s));
 const generated = performance.now();
 const found = missing ? new Map<string, string[]>() : batch.run();
 const checked = performance.now();
 
-console.log(`${outputs} outputs: ${corpus.files.length} corpus files (seeds 1-${seeds.length}), ${corpus.pairs.length} pairs (both orders), ${fixtures} generated fixtures`);
+console.log(`${outputs} outputs: ${corpus.files.length} corpus files (seeds 1-${seeds.length}), ${corpus.pairs.length} pairs (both orders, and older marked by PowerTools), ${fixtures} generated fixtures`);
 console.log(`made and namespace-checked in ${Math.round(generated - started)} ms; schema-checked in ${Math.round(checked - generated)} ms`);
 console.log(`namespace problems: ${nsProblems.length}`);
 for (const p of nsProblems.slice(0, 20)) console.log(`  ${p}`);
