@@ -84,13 +84,21 @@ function someWords(bytes: Uint8Array, nths: readonly number[]): string[] {
   return words.length ? nths.map((n) => words[Math.min(n, words.length - 1)]!) : [];
 }
 
-/** Redline edits (replace, insert, delete; proposed and plain) and comments (add, reply, resolve) as the service writes them. */
+/**
+ * Redline edits (replace, insert, delete; proposed and plain) and comments (add, reply, resolve;
+ * on every change, then decided) as the service writes them.
+ */
 export function* answerOutputs(file: string): Generator<WrittenOutput> {
-  const name = path.basename(file, '.docx');
   const bytes = ingested(file);
   if (!bytes) return;
+  const name = path.basename(file, '.docx');
   const [a, b, c] = someWords(bytes, [0, 7, 15]);
-  if (!a || !b || !c) return;
+  if (a && b && c) yield* wordAnswers(name, file, bytes, [a, b, c]);
+  yield* changeComments(name, file, bytes);
+}
+
+/** Redline edits and a comment thread anchored on words of the text. */
+function* wordAnswers(name: string, file: string, bytes: Uint8Array, [a, b, c]: [string, string, string]): Generator<WrittenOutput> {
   for (const proposed of [false, true]) {
     const doc = openDocx(bytes);
     const edits = [
@@ -117,6 +125,24 @@ export function* answerOutputs(file: string): Generator<WrittenOutput> {
     if (!(e instanceof CommentAnchorError)) throw e;
   }
   yield { label: `${name}: comments`, output: doc.toBytes(), inputs: [file] };
+}
+
+/** A comment and a reply on every change (a proposal's justification thread), then every change decided each way with them in place. */
+function* changeComments(name: string, file: string, bytes: Uint8Array): Generator<WrittenOutput> {
+  const onChanges = openDocx(bytes);
+  for (const id of onChanges.changeIds()) {
+    try {
+      const first = onChanges.addComment({ changeId: id }, { ...BY, text: `On ${id}` });
+      onChanges.replyToComment(first, { ...BY, text: 'A reply' });
+    } catch (e) {
+      if (!(e instanceof CommentAnchorError)) throw e; // a change with no place in the text
+    }
+  }
+  const commented = onChanges.toBytes();
+  yield { label: `${name}: a comment on every change`, output: commented, inputs: [file] };
+  const ids = openDocx(commented).changeIds();
+  yield { label: `${name}: a comment on every change, then accept-all`, output: openDocx(commented).apply({ accept: ids, reject: [] }).toBytes(), inputs: [file] };
+  yield { label: `${name}: a comment on every change, then reject-all`, output: openDocx(commented).apply({ accept: [], reject: ids }).toBytes(), inputs: [file] };
 }
 
 /** The file's reject-all compared with its accept-all, and the untracked check of the file against itself. */
