@@ -14,7 +14,7 @@ import type { XmlDocument, XmlElement } from './tree';
  * Decided: a prefix the receiving part already declares keeps that part's meaning (OOXML's
  * prefixes are conventional, and strict and transitional `w` must stay one prefix).
  */
-export const MC_NAMESPACE = 'http://schemas.openxmlformats.org/markup-compatibility/2006';
+const MC_NAMESPACE = 'http://schemas.openxmlformats.org/markup-compatibility/2006';
 
 export interface NamespaceBinding {
   uri: string;
@@ -52,14 +52,14 @@ export function declareUsedPrefixes(doc: XmlDocument, lookup: (prefix: string) =
   const root = doc.root;
   if (!root.dirty) return;
   const atRoot = new Set(declaredBy(root.attrText()).keys());
-  // An element parsed from this part's text has the same string, which `===` tells at once
-  // (another part's text of another length too; only a copy from an equal-length text is compared).
   const wanted = new Set<string>();
   const memo = new Map<string, readonly string[]>();
   const need = (prefix: string, scope: ReadonlySet<string>) => {
     if (!scope.has(prefix) && !atRoot.has(prefix)) wanted.add(prefix);
   };
   const visit = (el: XmlElement, scope: ReadonlySet<string>): void => {
+    // Parsed from this part's text and untouched: the same string, which `===` tells at once
+    // (another part's text of another length too; only a copy from an equal-length text is compared).
     if (el.start >= 0 && !el.dirty && el.src === doc.src) return;
     let inner = scope;
     if (el.start < 0) {
