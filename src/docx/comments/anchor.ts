@@ -68,6 +68,9 @@ export function rangeOfSite(site: Site): CommentRange | null {
     case 'move-to':
     case 'proposed': {
       const content = siteContent(site);
+      // A change inside an equation's run (m:r > w:ins|w:del): once decided, the wrapper goes and
+      // m:r allows no range marker, so the range goes around the math run.
+      if (el.parent?.name === 'm:r') return around(el.parent);
       if (childOfParagraph(el)) return inside(content) ?? around(el);
       return paragraphRange(firstParagraph(content), lastParagraph(content));
     }

@@ -15,7 +15,9 @@ import type { Numbering } from './numbering';
  * - a footnote or endnote reference gets a copy of its note in newer's notes part;
  * - bookmarks, comment anchors, permissions and move ranges are dropped (their partners and
  *   their comments live in the older package only), and so are ids that must be unique
- *   (paragraph ids, drawing ids) so they cannot clash with newer's.
+ *   (paragraph ids, drawing ids) so they cannot clash with newer's;
+ * - prefixes older declared and newer does not are declared where the copies land (newer
+ *   borrows older's namespaces: package/package.ts, xml/namespaces.ts).
  */
 const RELATIONSHIP_ATTRS = ['r:id', 'r:embed', 'r:link', 'r:pict', 'r:dm', 'r:lo', 'r:qs', 'r:cs', 'r:href'];
 const DROPPED = new Set([
@@ -46,7 +48,9 @@ export class PackageImport {
     private readonly newer: DocxPackage,
     private readonly olderNumbering: Numbering,
     private readonly newerNumbering: Numbering,
-  ) {}
+  ) {
+    newer.borrowNamespaces(older);
+  }
 
   /** A key for a relationship of `part` in `pkg` that is equal across packages exactly when it points at the same thing. */
   relationshipKey(pkg: DocxPackage, part: string): (rId: string) => string {

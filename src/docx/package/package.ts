@@ -1,5 +1,6 @@
 import { DocxError } from '../errors';
 import { XmlSyntaxError, parseXml } from '../xml/parse';
+import { declareUsedPrefixes, namespaceBindings, type NamespaceBinding } from '../xml/namespaces';
 import { serializeXml } from '../xml/serialize';
 import type { XmlOverlay } from '../xml/overlay';
 import type { BlockMemo } from '../xml/serialize';
@@ -77,6 +78,8 @@ export class DocxPackage {
   private written: Written;
   /** Parts created since opening (e.g. word/comments.xml for a first comment), in creation order. */
   private readonly created: string[] = [];
+  /** Namespaces of packages whose markup was copied in (see `borrowNamespaces`). */
+  private readonly borrowed = new Map<string, NamespaceBinding>();
 
   private constructor(
     original: Uint8Array,
@@ -204,6 +207,30 @@ export class DocxPackage {
     this.added.set(name, data);
   }
 
+  /**
+   * Markup copied from `from` (a comparison copies older's content into newer) may use prefixes
+   * this package does not declare: they are declared, as `from` declared them, on the root of each
+   * part they land in when it is written (xml/namespaces.ts). Read now, from the parts `from` has
+   * parsed, so `from` itself need not be kept.
+   */
+  borrowNamespaces(from: DocxPackage): void {
+    for (const doc of from.parsed.values()) {
+      for (const [prefix, binding] of namespaceBindings(doc)) if (!this.borrowed.has(prefix)) this.borrowed.set(prefix, binding);
+    }
+  }
+
+  /** How a prefix is bound for markup this package writes: as one of its parts declares it, else as a lender did. */
+  private namespaceLookup(): (prefix: string) => NamespaceBinding | null {
+    let own: Map<string, NamespaceBinding> | null = null;
+    return (prefix) => {
+      if (!own) {
+        own = new Map();
+        for (const doc of this.parsed.values()) for (const [p, b] of namespaceBindings(doc)) if (!own.has(p)) own.set(p, b);
+      }
+      return own.get(prefix) ?? this.borrowed.get(prefix) ?? null;
+    };
+  }
+
   /** Parsed story parts in listing order. */
   stories(): { part: StoryPart; doc: XmlDocument }[] {
     return this.storyParts.map((part) => ({ part, doc: this.xml(part.name) }));
@@ -255,6 +282,8 @@ export class DocxPackage {
     const rewrite = (name: string, doc: XmlDocument | undefined): doc is XmlDocument =>
       doc !== undefined && (forceRewrite || this.changedSinceWritten(name, doc) || overlay?.touches(doc) === true);
     if (this.added.size === 0 && ![...this.parsed].some(([name, doc]) => rewrite(name, doc))) return null;
+    const lookup = this.namespaceLookup();
+    for (const [name, doc] of this.parsed) if (forceRewrite || this.changedSinceWritten(name, doc)) declareUsedPrefixes(doc, lookup);
     const enc = new TextEncoder();
     const entries: OutEntry[] = this.written.zip.entries.map((entry) => {
       const doc = this.parsed.get(entry.name);

@@ -1,6 +1,10 @@
 import type { XmlElement } from '../xml/tree';
-import type { Change } from './changes';
 import type { Site } from './sites';
+
+/** What this module merges: a change as changes.ts groups it, seen only through its sites. */
+interface SiteGroup {
+  sites: Site[];
+}
 
 /**
  * Complex fields decided as units (issue 17.3). Word writes a field deleted (or inserted) under
@@ -12,13 +16,13 @@ import type { Site } from './sites';
  * untracked run joins it as a field-code site (removed when the field is, kept when it stays).
  * Fields are followed within one paragraph level (the wrappers' common parent).
  */
-export function mergeFieldUnits(changes: Change[]): Change[] {
-  const owner = new Map<XmlElement, Change>();
+export function mergeFieldUnits<C extends SiteGroup>(changes: C[]): C[] {
+  const owner = new Map<XmlElement, C>();
   for (const c of changes) {
     if (c.sites.length === 1 && (c.sites[0]!.type === 'run-del' || c.sites[0]!.type === 'run-ins')) owner.set(c.sites[0]!.el, c);
   }
   if (owner.size < 2) return changes;
-  const absorbed = new Set<Change>();
+  const absorbed = new Set<C>();
   for (const c of changes) {
     if (absorbed.has(c) || !owner.has(c.sites[0]!.el)) continue;
     const lead = c.sites[0]!;
@@ -66,7 +70,7 @@ function isCodeOnly(run: XmlElement): boolean {
   return kids.length > 0 && kids.every((c) => c.name === 'w:instrText');
 }
 
-function fieldUnitFrom(lead: Site, owner: ReadonlyMap<XmlElement, Change>): { wrappers: XmlElement[]; fragments: XmlElement[] } | null {
+function fieldUnitFrom(lead: Site, owner: ReadonlyMap<XmlElement, SiteGroup>): { wrappers: XmlElement[]; fragments: XmlElement[] } | null {
   const parent = lead.el.parent;
   if (!parent) return null;
   let depth = 0;
