@@ -243,6 +243,14 @@ export class ReviewController {
     this.focusSeq++;
   }
 
+  /** A click or tap on a change in the draft: it becomes current and the focus goes to it, as after a key. */
+  pick(id: string): void {
+    if (!this.track?.items.some((i) => i.id === id)) return;
+    this.focusSeq++;
+    this.currentId = id;
+    this.emit();
+  }
+
   setCurrent(id: string): void {
     if (id === this.currentId) return;
     this.currentId = id;

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent, type MouseEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import type { ReviewResponse } from '../../contract/review';
 import { ROUTES } from '../../contract/routes';
@@ -16,6 +16,7 @@ import { ReviewController, type ReviewSnapshot } from '../review/controller';
 import { DocumentView, type MarkupView } from '../review/DocumentView';
 import { kindLabel, STATE_CLASS, STATE_LABEL } from '../review/labels';
 import { TrackList } from '../review/TrackList';
+import { bookmarkIndex, changeAtPoint, hasTextSelection, hoverText } from '../review/document-pointer';
 import { CurrentAnswer, ReportDownloads, useAnswer } from '../answer/useAnswer';
 import { CommentsPanel, type CommentsHandle } from '../comments/CommentsPanel';
 import { CleanCopyDownload } from '../comments/DraftDownloads';
@@ -158,6 +159,26 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
     run(action);
   }
 
+  // A click or tap on a change's marks in the draft makes it current (delegated: the view's
+  // render stays its own business); a text selection is left for `c` and `e`.
+  const documentArea = useRef<HTMLDivElement>(null);
+  const idByBookmark = useMemo(() => bookmarkIndex(items), [items]);
+  function onDocumentClick(event: MouseEvent<HTMLDivElement>) {
+    const area = documentArea.current;
+    if (!area || hasTextSelection(area)) return;
+    const id = changeAtPoint(event.target, area, idByBookmark);
+    if (id) controller.pick(id);
+  }
+  function onDocumentHover(event: MouseEvent<HTMLDivElement>) {
+    const area = documentArea.current;
+    const mark = event.target instanceof Element ? event.target.closest<HTMLElement>('ins, del') : null;
+    if (!area || !mark || mark.title) return;
+    const id = changeAtPoint(mark, area, idByBookmark);
+    const entry = id ? items.find((s) => s.item.id === id) : undefined;
+    if (!entry) return;
+    mark.title = hoverText(entry.item, entry.item.date ?? data.revisions.find((r) => r.change_id === id)?.date);
+  }
+
   // Long drafts show the pages around the current change first (see DocumentView).
   const loadWindow = (changeId: string | null) => fetchRenderWindow(data.document.id, changeId).then((w) => w.bytes);
   const aria = (action: ReviewAction) => (shortcutsOn ? shortcutFor(action).aria : undefined);
@@ -217,7 +238,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
       <ReviewComparisonBanner draft={data.document} changes={counts.total} />
 
       <div className="flex min-h-0 flex-1 flex-col md:flex-row">
-        <div className="min-h-0 min-w-0 flex-1">
+        <div ref={documentArea} className="min-h-0 min-w-0 flex-1" onClick={onDocumentClick} onMouseOver={onDocumentHover}>
           <DocumentView base64={base64} view={view} currentId={currentId} decided={decidedMap} loadWindow={loadWindow} />
         </div>
 

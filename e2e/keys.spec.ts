@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { buildDemoContract } from '../src/docx/fixture/index';
+import { codeSessionThroughApi, signInThroughUi, type ApiSession } from './helpers';
+
+const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+const SHOTS = process.env.E2E_SCREENSHOTS;
+
+/** A new user with their own organisation and a working draft of the demo contract. */
+async function newDraft(request: APIRequestContext, buffer: Uint8Array = buildDemoContract()): Promise<{ email: string; owner: ApiSession; draftId: string }> {
+  const email = `keys-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;
+  const owner = await codeSessionThroughApi(request, email, '/api/auth/sign-up/request-code', { identifier: email, name: 'Kim Keys', organisation: 'Keys LLP' });
+  const uploaded = await request.post('/api/uploads', {
+    headers: owner.headers,
+    multipart: { purpose: 'source_doc', file: { name: 'Keys MSA.docx', mimeType: DOCX_MIME, buffer: Buffer.from(buffer) } },
+  });
+  expect(uploaded.status()).toBe(201);
+  const drafted = await request.post(`/api/uploads/${((await uploaded.json()) as { id: string }).id}/working-draft`, { headers: owner.headers });
+  return { email, owner, draftId: ((await drafted.json()) as { id: string }).id };
+}
+
+async function openReview(page: Page, request: APIRequestContext) {
+  const draft = await newDraft(request);
+  await signInThroughUi(page, draft.email);
+  await expect(page.getByRole('heading', { name: 'Documents' })).toBeVisible();
+  await page.goto(`/documents/${draft.draftId}`);
+  await expect(page.locator('[data-testid=document-render][data-rendered=true]')).toBeAttached({ timeout: 20_000 });
+  await expect(heading(page)).toHaveText('Change 1');
+  return draft;
+}
+
+function heading(page: Page) {
+  return page.getByRole('region', { name: 'Current change' }).getByRole('heading', { level: 2 });
+}
+
+/** The change ids in list order, and the rendered mark (ins/del) right after a change's bookmark. */
+async function markOf(page: Page, n: number): Promise<string> {
+  const id = await page.locator('[role=option][data-change-id]').nth(n - 1).getAttribute('data-change-id');
+  return page.evaluate((changeId) => {
+    const name = `_rl_${changeId.replace(/[^A-Za-z0-9_]/g, '_')}`.slice(0, 40);
+    let el = document.getElementById(name)?.nextElementSibling ?? null;
+    while (el && el.tagName === 'SPAN' && el.textContent === '') el = el.nextElementSibling;
+    if (!el || (el.tagName !== 'INS' && el.tagName !== 'DEL')) throw new Error(`no mark after ${name}`);
+    el.setAttribute('data-test-mark', String(changeId));
+    return `[data-test-mark="${changeId}"]`;
+  }, id!);
+}
+
+test('clicking a change in the draft makes it current, focuses its entry, and hovering names its kind, author and date', async ({ page, request }) => {
+  await openReview(page, request);
+  await expect(heading(page)).toHaveText('Change 1');
+  // Click the text of a later change: it becomes current, its entry has the focus and shows.
+  const mark = page.locator(await markOf(page, 5));
+  await mark.scrollIntoViewIfNeeded();
+  await mark.click();
+  await expect(heading(page)).toHaveText('Change 5');
+  const option5 = page.getByRole('option', { name: /^Change 5\b/ });
+  await expect(option5).toBeFocused();
+  await expect(option5).toHaveAttribute('aria-current', 'true');
+  await expect(option5).toBeInViewport();
+  // The next key acts on the clicked change, not on Change 1.
+  await page.keyboard.press('a');
+  await expect(option5).toHaveAttribute('data-state', 'in');
+  await expect(page.getByRole('option', { name: /^Change 1\b/ })).toHaveAttribute('data-state', 'open');
+
+  // Hovering a change names it: kind, author, date.
+  const other = page.locator(await markOf(page, 3));
+  await other.hover();
+  await expect(other).toHaveAttribute('title', /^Change 3 · [A-Z][a-z ]+ · .+ · .*\d{4}/);
+
+  // Clicking plain text (no change there) leaves the current change alone.
+  await page.evaluate(() => {
+    const host = document.querySelector('[data-testid="document-render"]')!;
+    const p = [...host.querySelectorAll('p')].find((el) => !el.querySelector('ins, del') && (el.textContent ?? '').length > 20);
+    p?.setAttribute('data-test-plain', '1');
+  });
+  const before = await heading(page).textContent();
+  await page.locator('[data-test-plain="1"]').first().click();
+  await expect(heading(page)).toHaveText(before!);
+
+  // A text selection over a change is for `c`: it comments on the selection, not on a change.
+  const selected = await page.evaluate((selector) => {
+    const el = document.querySelector(selector)!;
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    window.getSelection()!.removeAllRanges();
+    window.getSelection()!.addRange(range);
+    el.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    return range.toString().trim();
+  }, await markOf(page, 4));
+  await expect(heading(page)).toHaveText(before!);
+  await page.getByRole('region', { name: 'Document' }).focus();
+  await page.evaluate((selector) => {
+    const el = document.querySelector(selector)!;
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    window.getSelection()!.removeAllRanges();
+    window.getSelection()!.addRange(range);
+  }, await markOf(page, 4));
+  await page.keyboard.press('c');
+  await expect(page.getByLabel(new RegExp(`^Comment on “${selected.slice(0, 10).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`))).toBeFocused();
+});
+
+test('tapping a change on a phone makes it current', async ({ page, request }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openReview(page, request);
+  const mark = page.locator(await markOf(page, 6));
+  await mark.scrollIntoViewIfNeeded();
+  await mark.click();
+  await expect(heading(page)).toHaveText('Change 6');
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/click-select-390x844.png` });
+});
