@@ -110,3 +110,40 @@ test('tapping a change on a phone makes it current', async ({ page, request }) =
   await expect(heading(page)).toHaveText('Change 6');
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/click-select-390x844.png` });
 });
+
+test('Shift+A with nothing selected asks first, naming the count and the filters; Escape decides nothing; Enter decides and a summary says what was skipped', async ({ page, request }) => {
+  await openReview(page, request);
+  const total = await page.locator('[role=option][data-change-id]').count();
+  await page.keyboard.press('Shift+A');
+  const askAll = page.getByRole('dialog', { name: `Accept all ${total} shown changes?` });
+  await expect(askAll).toBeVisible();
+  await expect(askAll.getByTestId('decide-all-filters')).toHaveText('All kinds, all authors.');
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/decide-all-1440x900.png` });
+  await page.keyboard.press('Escape');
+  await expect(askAll).toHaveCount(0);
+  await expect(page.getByTestId('progress')).toHaveText(`0 of ${total} decided`);
+  await expect(page.locator('[role=option][data-state=open]')).toHaveCount(total);
+
+  // Only the deletions, one of them decided already: Shift+R asks about the open ones, Enter rejects them.
+  await page.getByLabel('Kind').selectOption('delete');
+  const deletions = await page.locator('[role=option][data-change-id]').count();
+  await page.locator('[role=option][data-change-id]').first().click();
+  await page.keyboard.press('a');
+  await page.keyboard.press('Shift+R');
+  const askDeletions = page.getByRole('dialog', { name: `Reject all ${deletions - 1} shown change${deletions - 1 === 1 ? '' : 's'}?` });
+  await expect(askDeletions.getByTestId('decide-all-filters')).toHaveText('Deletion only, all authors.');
+  await expect(askDeletions.getByRole('button', { name: 'Reject all' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(askDeletions).toHaveCount(0);
+  await expect(page.getByTestId('notice')).toContainText(`Rejected ${deletions - 1} change${deletions - 1 === 1 ? '' : 's'}. Skipped 1: already decided`);
+  await expect(page.getByText('All decisions saved')).toBeVisible();
+  await expect(page.getByTestId('progress')).toHaveText(`${deletions} of ${total} decided`);
+
+  // With a selection there is nothing to confirm: the selection is what the reviewer chose.
+  await page.getByLabel('Kind').selectOption('all');
+  await page.locator('[role=option][data-state=open]').first().click();
+  await page.keyboard.press('x');
+  await page.keyboard.press('Shift+A');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page.getByTestId('notice')).toContainText('Accepted 1 change.');
+});

@@ -182,6 +182,7 @@ test('shortcuts can be turned off, and "?" lists the keys', async ({ page }) => 
   expect(deletions).toBeGreaterThan(0);
   for (const kind of await changes(page).allTextContents()) expect(kind).toContain('Deletion');
   await page.getByRole('button', { name: 'Reject all shown' }).click();
+  await page.getByRole('dialog', { name: `Reject all ${deletions} shown change${deletions === 1 ? '' : 's'}?` }).getByRole('button', { name: 'Reject all' }).click();
   await expect(page.getByTestId('notice')).toContainText(`Rejected ${deletions} change`);
   await waitSaved(page);
   const total = await page.getByTestId('progress').textContent();

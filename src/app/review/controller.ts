@@ -312,11 +312,10 @@ export class ReviewController {
     for (const t of targets) this.openBatch.set(t.item.id, verdict);
     const skipped = pool.length - targets.length;
     this.selected = new Set();
+    // The summary says what was skipped and why; any the service refuses are said when it answers.
     this.notice = {
       tone: 'info',
-      text: `${VERDICT_WORD[verdict].done} ${targets.length} change${targets.length === 1 ? '' : 's'}${
-        skipped > 0 && bySelection ? ` (${skipped} already decided, left as they were)` : ''
-      }.`,
+      text: `${VERDICT_WORD[verdict].done} ${plural(targets.length, 'change')}.${skipped > 0 ? ` Skipped ${skipped}: already decided, left as ${skipped === 1 ? 'it was' : 'they were'}.` : ''}`,
     };
     this.afterDecision(this.currentId);
   }
@@ -678,7 +677,9 @@ export class ReviewController {
       return { id, label: this.labelsOf([id]), mine: op.layer.get(id) as Verdict, theirs: d ? d.state : 'gone', by: d?.decidedByName ?? null, at: d?.decidedAt ?? null };
     });
     this.refused = [...this.refused, ...refused].slice(-20);
-    this.notice = { tone: 'error', text: refused.map(refusalText).join(' ') };
+    const decided = op.layer.size - refused.length;
+    const summary = op.layer.size > 1 ? `${decided} of ${op.layer.size} decided; ${refused.length} refused. ` : '';
+    this.notice = { tone: 'error', text: summary + refused.map(refusalText).join(' ') };
     const rest = new Map([...op.layer].filter(([id]) => !refusedIds.has(id)));
     if (rest.size > 0) {
       const again: ApplyOp = { kind: 'apply', key: this.nextKey++, batchKey: newBatchKey(), layer: rest };
@@ -754,6 +755,10 @@ export class ReviewController {
       live: this.live,
     };
   }
+}
+
+function plural(n: number, noun: string): string {
+  return `${n.toLocaleString('en-GB')} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function bodyOf(op: ApplyOp): ApplyRevisionsBody {

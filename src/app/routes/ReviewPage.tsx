@@ -12,7 +12,8 @@ import { formatDateTime } from '../components/format';
 import { saveBlob } from '../components/saveBlob';
 import { KeyHelpDialog } from '../keyboard/KeyHelpDialog';
 import { actionOfKey, isTypingTarget, setShortcutsEnabled, shortcutFor, useShortcutsEnabled, type ReviewAction } from '../keyboard/shortcuts';
-import { ReviewController, type ReviewSnapshot } from '../review/controller';
+import { ReviewController, type ReviewSnapshot, type Verdict } from '../review/controller';
+import { DecideAllDialog, type DecideAllRequest } from '../review/DecideAllDialog';
 import { DocumentView, type MarkupView } from '../review/DocumentView';
 import { kindLabel, STATE_CLASS, STATE_LABEL } from '../review/labels';
 import { TrackList } from '../review/TrackList';
@@ -133,9 +134,9 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
       case 'toggleSelect':
         return controller.toggleSelected();
       case 'acceptMany':
-        return controller.decideMany('in');
+        return decideMany('in');
       case 'rejectMany':
-        return controller.decideMany('back');
+        return decideMany('back');
       case 'undo':
         return controller.undo();
       case 'comment':
@@ -147,6 +148,18 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
       default:
         answer.run(action);
     }
+  }
+
+  // With nothing selected, Shift+A / Shift+R would decide every change shown: ask first.
+  const [decideAll, setDecideAll] = useState<DecideAllRequest | null>(null);
+  function decideMany(verdict: Verdict) {
+    const open = shown.filter((s) => s.state === 'open').length;
+    if (selected.size > 0 || open === 0) return controller.decideMany(verdict);
+    setDecideAll({ verdict, count: open, filters });
+  }
+  function confirmDecideAll() {
+    if (decideAll) controller.decideMany(decideAll.verdict);
+    setDecideAll(null);
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
@@ -354,6 +367,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
       </div>
       <KeyHelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} enabled={shortcutsOn} />
       {answer.dialogs}
+      <DecideAllDialog request={decideAll} onConfirm={confirmDecideAll} onClose={() => setDecideAll(null)} />
     </div>
   );
 }
