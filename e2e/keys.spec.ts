@@ -147,3 +147,54 @@ test('Shift+A with nothing selected asks first, naming the count and the filters
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(page.getByTestId('notice')).toContainText('Accepted 1 change.');
 });
+
+test('the edges are said: j on the last and k on the first change, a back round to an earlier open change, and "All changes decided"; a decided change keeps its author and date and says who decided it', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  await openReview(page, request);
+  const notice = page.getByTestId('notice');
+  await expect(notice).toHaveAttribute('aria-live', 'polite');
+  const total = await page.locator('[role=option][data-change-id]').count();
+  await page.keyboard.press('k');
+  await expect(notice).toHaveText(/This is the first change shown\./);
+  await expect(heading(page)).toHaveText('Change 1');
+  await page.keyboard.press('End');
+  await expect(heading(page)).toHaveText(`Change ${total}`);
+  await page.keyboard.press('j');
+  await expect(notice).toHaveText(/This is the last change shown\./);
+  await expect(heading(page)).toHaveText(`Change ${total}`);
+
+  // From Change 2 to the end, then back round to Change 1 (said), then nothing is left open.
+  await page.keyboard.press('Home');
+  await expect(heading(page)).toHaveText('Change 1');
+  const author = (await page.getByRole('region', { name: 'Current change' }).locator('p').first().textContent())!;
+  await page.keyboard.press('j');
+  for (let n = 2; n <= total; n++) await page.keyboard.press('a');
+  await expect(notice).toHaveText(/No open change after this one: back to Change 1, the first still open\./);
+  await expect(heading(page)).toHaveText('Change 1');
+  await page.keyboard.press('a');
+  await expect(notice).toHaveText(/All changes decided\./);
+  await expect(heading(page)).toHaveText('Change 1');
+  await expect(page.getByText('All decisions saved')).toBeVisible();
+  await expect(page.getByTestId('progress')).toHaveText(`${total} of ${total} decided`);
+
+  // Change 1 decided: its panel still names its author and date, and who decided it and when.
+  const panel = page.getByRole('region', { name: 'Current change' });
+  await expect(panel.locator('p').first()).toHaveText(author);
+  await expect(panel.locator('p').first()).toContainText(/\d{4}/);
+  await expect(panel.getByTestId('decision-line')).toHaveText(/^Accepted by you on .*\d{4}/);
+  await page.keyboard.press('n');
+  await page.getByRole('dialog', { name: 'Note on Change 1' }).getByLabel('Note').fill('Agreed on the call.');
+  await page.getByRole('button', { name: 'Save note' }).click();
+  await expect(panel.getByTestId('decision-note')).toHaveText('Agreed on the call.');
+  // After a reload too (the service's record, not this tab's memory). The interface gives a
+  // change's own date on open entries only, so after a reload the author stays, not the date.
+  await page.reload();
+  await expect(heading(page)).toHaveText('Change 1');
+  await expect(panel.locator('p').first()).toHaveText(author.replace(/ on .*/, ''));
+  await expect(panel.getByTestId('decision-line')).toHaveText(/^Accepted by you on /);
+  await expect(panel.getByTestId('decision-note')).toHaveText('Agreed on the call.');
+  if (SHOTS) {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.screenshot({ path: `${SHOTS}/decided-1440x900.png` });
+  }
+});

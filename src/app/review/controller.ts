@@ -181,6 +181,11 @@ export class ReviewController {
   private readonly ownKeys = new Set<string>();
   /** A change arrived that the track cannot show by itself (new or withdrawn changes, an undo): fetch the review when idle. */
   private refetchWhenIdle = false;
+  /**
+   * The dates of changes seen open: the interface gives a change's date on open entries only,
+   * and a decided change's panel still says when it was written.
+   */
+  private readonly openDates = new Map<string, string>();
   private snapshot: ReviewSnapshot;
   private listeners = new Set<() => void>();
 
@@ -228,7 +233,12 @@ export class ReviewController {
       const after = this.firstShownAfterCurrent(shown);
       next = delta > 0 ? after : after - 1;
     }
-    const target = shown[Math.min(shown.length - 1, Math.max(0, next))];
+    // At either end the keys stay put and say so (a polite live region reads it out).
+    if (next < 0 || next >= shown.length) {
+      this.setNotice({ tone: 'info', text: next < 0 ? 'This is the first change shown.' : 'This is the last change shown.' });
+      return;
+    }
+    const target = shown[next];
     if (target) this.setCurrent(target.item.id);
   }
 
@@ -526,8 +536,14 @@ export class ReviewController {
     this.keepOpenBatch();
     this.emit();
     const next = this.nextOpenAfter(fromId);
-    if (next) this.currentId = next;
-    else if (this.snapshot.counts.open === 0) this.notice ??= { tone: 'info', text: 'Every change is decided.' };
+    if (next) {
+      // Going back round to an earlier open change is said, never done silently.
+      const shown = this.snapshot.shown;
+      const order = (id: string | null) => shown.findIndex((s) => s.item.id === id);
+      if (fromId && order(next) < order(fromId)) this.notice ??= { tone: 'info', text: `No open change after this one: back to ${this.labelsOf([next])}, the first still open.` };
+      this.currentId = next;
+    } else if (this.snapshot.counts.open === 0) this.notice ??= { tone: 'info', text: 'All changes decided.' };
+    else this.notice ??= { tone: 'info', text: `All changes shown are decided; ${plural(this.snapshot.counts.open, 'change')} open under other filters.` };
     this.emit();
     this.cancelTimer();
     this.timer = setTimeout(() => this.flush(), BATCH_DELAY_MS);
@@ -707,7 +723,13 @@ export class ReviewController {
     for (const listener of this.listeners) listener();
   }
 
+  /** A change's own date: from the track while it is open, remembered once it is decided. */
+  dateOf(item: TrackItem): string | null {
+    return item.date ?? this.openDates.get(item.id) ?? null;
+  }
+
   private computeSnapshot(): ReviewSnapshot {
+    for (const item of this.track?.items ?? []) if (item.date) this.openDates.set(item.id, item.date);
     const layers = [...this.ops.map((o) => o.layer), this.openBatch];
     const previous = this.snapshot as ReviewSnapshot | undefined;
     const previousById = new Map(previous?.items.map((s) => [s.item.id, s]));

@@ -13,6 +13,7 @@ import { saveBlob } from '../components/saveBlob';
 import { KeyHelpDialog } from '../keyboard/KeyHelpDialog';
 import { actionOfKey, isTypingTarget, setShortcutsEnabled, shortcutFor, useShortcutsEnabled, type ReviewAction } from '../keyboard/shortcuts';
 import { ReviewController, type ReviewSnapshot, type Verdict } from '../review/controller';
+import { DecisionLine } from '../review/DecisionLine';
 import { DecideAllDialog, type DecideAllRequest } from '../review/DecideAllDialog';
 import { DocumentView, type MarkupView } from '../review/DocumentView';
 import { kindLabel, STATE_CLASS, STATE_LABEL } from '../review/labels';
@@ -268,13 +269,14 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
                 <p className="mt-1 text-sm max-md:truncate max-md:text-xs">
                   <span className="text-ink-soft">By </span>
                   {current.item.author ?? revision?.author ?? 'unknown author'}
-                  {(current.item.date ?? revision?.date) && (
+                  {(controller.dateOf(current.item) ?? revision?.date) && (
                     <>
                       <span className="text-ink-soft"> on </span>
-                      <time dateTime={current.item.date ?? revision?.date ?? undefined}>{formatDateTime(current.item.date ?? revision?.date)}</time>
+                      <time dateTime={controller.dateOf(current.item) ?? revision?.date ?? undefined}>{formatDateTime(controller.dateOf(current.item) ?? revision?.date)}</time>
                     </>
                   )}
                 </p>
+                <DecisionLine entry={current} />
                 {(current.item.textPreview ?? revision?.text_preview) && (
                   <p className="mt-1 text-sm max-md:line-clamp-2"><span className="text-ink-soft">Text: </span>{current.item.textPreview ?? revision?.text_preview}</p>
                 )}
