@@ -33,5 +33,17 @@ export const Revision = z.object({
     .literal(true)
     .optional()
     .describe('Present on changes in the styles or numbering parts: they apply to the whole document and have no place in its text.'),
+  group: z
+    .string()
+    .optional()
+    .describe(
+      'The edit this change belongs to, as Word shows one edit: the change_id of its first member. Changes of one group are ' +
+        'consecutive in document order, by the same author at the same date, with no untracked content between them (a deletion ' +
+        'beside an insertion, a paragraph\'s text and its mark, a row with its content). A change alone is a group of its own.',
+    ),
+  group_summary: z
+    .string()
+    .optional()
+    .describe('How the whole group reads: "Replaced \'x\' with \'y\'", "Inserted \'x\'", "Deleted row: \'x\'", or a lone change\'s text_preview. The same on every member.'),
 });
 export type Revision = z.infer<typeof Revision>;

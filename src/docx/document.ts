@@ -2,6 +2,7 @@ import type { Revision } from '../contract/revision';
 import { DocxPackage, type OpenOptions } from './package/package';
 import { applyToScans, type Decision } from './revisions/apply';
 import { groupChanges, type Change } from './revisions/changes';
+import { editGroups, type EditGroup } from './revisions/groups';
 import { containmentOf, goneAs, goneWhenOf, takersOf, type GoneWhen, type Taker } from './revisions/containment';
 import { assignUniqueIds } from './revisions/ids';
 import type { Comment } from '../contract/comments';
@@ -64,7 +65,10 @@ export class OpenDocx {
 
   revisions(opts: { justifications?: ReadonlyMap<string, string> } = {}): Revision[] {
     const comments = new CommentIndex(this.pkg);
+    const groupOf = new Map<string, EditGroup>();
+    for (const g of this.groups()) for (const id of g.members) groupOf.set(id, g);
     return this.changes.map((c, i) => {
+      const group = groupOf.get(c.changeId)!;
       const lead = c.sites[0]!;
       // A proposed control has no author or date of its own; its tracked insertion has them.
       const who = lead.type === 'proposed' ? (c.sites[1] ?? lead) : lead;
@@ -78,8 +82,15 @@ export class OpenDocx {
         justification: opts.justifications?.get(c.changeId) ?? comments.justificationOf(lead),
         // Styles and numbering changes have no place in the text (and no bookmark in the render variant).
         ...(lead.role === 'styles' || lead.role === 'numbering' ? { document_wide: true as const } : {}),
+        group: group.id,
+        group_summary: group.summary,
       };
     });
+  }
+
+  /** What Word shows as one edit: groups of consecutive changes, in document order (revisions/groups.ts). */
+  groups(): EditGroup[] {
+    return editGroups(this.changes);
   }
 
   /**

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { MAX_COMMENT_CHARS, TextAnchor, type Comment } from '../../contract/comments';
 import { CompareView } from '../../contract/compare';
 import { DecisionNotes, RedlineEdit, type ReviewResponse } from '../../contract/review';
+import { withGroupMembers } from '../../contract/track';
 import type { ComparisonsService } from '../compare/comparisons-service';
 import { ProblemError } from '../http/problem';
 import type { ReviewService } from '../review/review-service';
@@ -146,11 +147,15 @@ export function createMcpServer(actor: ToolActor, services: { uploads: UploadsSe
     run(async () => reviewSummary(await review.apply(actor, documentId, { accept, reject, recordDecision: true, ...(notes ? { notes } : {}) }))));
 
   server.registerTool('revert_revisions', {
-    description: 'Withdraw your own proposals (made with propose_redlines): they leave the document and the track without being recorded as a reviewer\'s rejection. Other changes are refused (not_own_proposal).',
+    description: 'Withdraw your own proposals (made with propose_redlines): they leave the document and the track without being recorded as a reviewer\'s rejection. ' +
+      'A change withdraws its whole edit group (`group`: a replacement\'s deletion and insertion, a paragraph\'s text and its mark), the members that are your own proposals. Other changes are refused (not_own_proposal).',
     inputSchema: { documentId: DocumentId, changeIds: ChangeIds.min(1) },
     annotations: { destructiveHint: true },
-  }, async ({ documentId, changeIds }) =>
-    run(async () => reviewSummary(await review.apply(actor, documentId, { accept: [], reject: changeIds, recordDecision: false }))));
+  }, async ({ documentId, changeIds }) => run(async () => {
+    const { track } = await review.review(actor, documentId);
+    const ids = track ? withGroupMembers(track.items, changeIds, (item) => item.proposedByUserId === actor.userId) : changeIds;
+    return reviewSummary(await review.apply(actor, documentId, { accept: [], reject: ids, recordDecision: false }));
+  }));
 
   return server;
 }

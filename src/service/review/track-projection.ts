@@ -29,6 +29,9 @@ export interface DecidedChange {
   /** The change's own date and justification when it was decided (for the report; absent in older entries). */
   date?: string | null;
   justification?: string | null;
+  /** The edit group it was decided in and how that group read (absent in older entries). */
+  group?: string;
+  groupSummary?: string;
   /** Set by replay from the log's notes; never stored inside `decided`. */
   note?: string | null;
 }
@@ -212,6 +215,7 @@ export function projectTrack(
         justification: revision.justification ?? null, author: revision.author ?? null, date: revision.date ?? null,
         ...(proposers.has(id) ? { proposedByUserId: proposers.get(id)!.userId } : {}),
         ...(revision.document_wide ? { documentWide: true as const } : {}),
+        group: revision.group ?? id, groupSummary: revision.group_summary ?? revision.text_preview,
       };
     }
     const d = decision!;
@@ -220,6 +224,7 @@ export function projectTrack(
     return {
       id, state: shown, label: trackLabel(i), kind: d.kind, textPreview: d.textPreview, author: d.author,
       decidedAt: d.decidedAt, decidedByUserId: d.decidedByUserId, note: d.note ?? null,
+      group: d.group ?? id, groupSummary: d.groupSummary ?? d.textPreview,
     };
   });
   counts.total = items.length;
