@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { buildDemoContract } from '../src/docx/fixture/index';
 import { codeSessionThroughApi, signInThroughUi, type ApiSession } from './helpers';
@@ -33,7 +35,12 @@ function heading(page: Page) {
   return page.getByRole('region', { name: 'Current change' }).getByRole('heading', { level: 2 });
 }
 
-/** The change ids in list order, and the rendered mark (ins/del) right after a change's bookmark. */
+/** The label of the n-th entry of the list ("Change 5", "Changes 2–3"). */
+async function labelOf(page: Page, n: number): Promise<string> {
+  return (await page.locator('[role=option][data-change-id]').nth(n - 1).locator('span.font-semibold').textContent())!;
+}
+
+/** The rendered mark (ins/del) right after the bookmark of the n-th entry's (first) change. */
 async function markOf(page: Page, n: number): Promise<string> {
   const id = await page.locator('[role=option][data-change-id]').nth(n - 1).getAttribute('data-change-id');
   return page.evaluate((changeId) => {
@@ -50,11 +57,12 @@ test('clicking a change in the draft makes it current, focuses its entry, and ho
   await openReview(page, request);
   await expect(heading(page)).toHaveText('Change 1');
   // Click the text of a later change: it becomes current, its entry has the focus and shows.
+  const label5 = await labelOf(page, 5);
   const mark = page.locator(await markOf(page, 5));
   await mark.scrollIntoViewIfNeeded();
   await mark.click();
-  await expect(heading(page)).toHaveText('Change 5');
-  const option5 = page.getByRole('option', { name: /^Change 5\b/ });
+  await expect(heading(page)).toHaveText(label5);
+  const option5 = page.locator('[role=option][data-change-id]').nth(4);
   await expect(option5).toBeFocused();
   await expect(option5).toHaveAttribute('aria-current', 'true');
   await expect(option5).toBeInViewport();
@@ -66,7 +74,7 @@ test('clicking a change in the draft makes it current, focuses its entry, and ho
   // Hovering a change names it: kind, author, date.
   const other = page.locator(await markOf(page, 3));
   await other.hover();
-  await expect(other).toHaveAttribute('title', /^Change 3 · [A-Z][a-z ]+ · .+ · .*\d{4}/);
+  await expect(other).toHaveAttribute('title', /^Change \d+ · [A-Z][a-z ]+ · .+ · .*\d{4}/);
 
   // Clicking plain text (no change there) leaves the current change alone.
   await page.evaluate(() => {
@@ -104,10 +112,11 @@ test('clicking a change in the draft makes it current, focuses its entry, and ho
 test('tapping a change on a phone makes it current', async ({ page, request }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await openReview(page, request);
+  const label = await labelOf(page, 6);
   const mark = page.locator(await markOf(page, 6));
   await mark.scrollIntoViewIfNeeded();
   await mark.click();
-  await expect(heading(page)).toHaveText('Change 6');
+  await expect(heading(page)).toHaveText(label);
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/click-select-390x844.png` });
 });
 
@@ -157,11 +166,12 @@ test('the edges are said: j on the last and k on the first change, a back round 
   await page.keyboard.press('k');
   await expect(notice).toHaveText(/This is the first change shown\./);
   await expect(heading(page)).toHaveText('Change 1');
+  const last = await labelOf(page, total);
   await page.keyboard.press('End');
-  await expect(heading(page)).toHaveText(`Change ${total}`);
+  await expect(heading(page)).toHaveText(last);
   await page.keyboard.press('j');
   await expect(notice).toHaveText(/This is the last change shown\./);
-  await expect(heading(page)).toHaveText(`Change ${total}`);
+  await expect(heading(page)).toHaveText(last);
 
   // From Change 2 to the end, then back round to Change 1 (said), then nothing is left open.
   await page.keyboard.press('Home');
@@ -175,7 +185,7 @@ test('the edges are said: j on the last and k on the first change, a back round 
   await expect(notice).toHaveText(/All changes decided\./);
   await expect(heading(page)).toHaveText('Change 1');
   await expect(page.getByText('All decisions saved')).toBeVisible();
-  await expect(page.getByTestId('progress')).toHaveText(`${total} of ${total} decided`);
+  await expect(page.getByTestId('progress')).toHaveText(/^(\d+) of \1 decided$/);
 
   // Change 1 decided: its panel still names its author and date, and who decided it and when.
   const panel = page.getByRole('region', { name: 'Current change' });
@@ -197,4 +207,90 @@ test('the edges are said: j on the last and k on the first change, a back round 
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.screenshot({ path: `${SHOTS}/decided-1440x900.png` });
   }
+});
+
+const CORPUS = process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus');
+
+test('one entry per edit: a replacement is one entry that a decides whole; a real file full of paragraph marks lists few bare marks', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const { owner, draftId } = await openReview(page, request);
+  const sixty = page.locator('[role=option][data-change-id]').filter({ hasText: "Replaced 'sixty (60)' with 'thirty (30)'" });
+  await expect(sixty).toHaveCount(1);
+  await expect(sixty).toContainText(/Changes \d+–\d+/);
+  await expect(sixty).toContainText('Replacement');
+  await sixty.click();
+  await expect(heading(page)).toHaveText(/^Changes \d+–\d+$/);
+  await page.keyboard.press('a');
+  await expect(sixty).toHaveAttribute('data-state', 'in');
+  await expect(page.getByText('All decisions saved')).toBeVisible();
+  // Both of its changes are accepted in the service's track.
+  const review = (await (await request.get(`/api/documents/${draftId}/review`, { headers: owner.headers })).json()) as { track: { items: { id: string; state: string; group?: string }[] } };
+  const id = await sixty.getAttribute('data-change-id');
+  const members = review.track.items.filter((i) => (i.group ?? i.id) === id);
+  expect(members.length).toBe(2);
+  expect(members.map((m) => m.state)).toEqual(['in', 'in']);
+
+  // A real draft with 76 paragraph-mark changes among 223: few entries are bare paragraph marks.
+  const file = path.join(CORPUS, 'files', 'test-data__integration__stress023.docx');
+  test.skip(!existsSync(file), `the shared corpus is not at ${CORPUS}`);
+  const uploaded = await request.post('/api/uploads', {
+    headers: owner.headers,
+    multipart: { purpose: 'source_doc', file: { name: 'stress023.docx', mimeType: DOCX_MIME, buffer: readFileSync(file) } },
+  });
+  const drafted = await request.post(`/api/uploads/${((await uploaded.json()) as { id: string }).id}/working-draft`, { headers: owner.headers });
+  await page.goto(`/documents/${((await drafted.json()) as { id: string }).id}`);
+  const options = page.locator('[role=option][data-change-id]');
+  await expect(options.first()).toBeVisible({ timeout: 20_000 });
+  const kinds = await options.evaluateAll((els) => els.map((el) => el.querySelector('span.font-semibold + span')?.textContent ?? ''));
+  const bare = kinds.filter((k) => k === 'Paragraph mark').length;
+  expect(kinds.length).toBeLessThan(223);
+  expect(bare / kinds.length).toBeLessThanOrEqual(0.15);
+  await expect(options.filter({ hasText: /^☐Changes \d+/ }).first()).toBeVisible();
+  if (SHOTS) {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.screenshot({ path: `${SHOTS}/grouped-1440x900.png` });
+  }
+});
+
+test("a refused proposal keeps the dialog open with the typed text and says why in the lawyer's words; u takes back one decision queued offline", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  await openReview(page, request);
+  await page.keyboard.press('e');
+  const dialog = page.getByRole('dialog', { name: 'Propose a change' });
+  await dialog.getByLabel('Text in the draft').fill('forty five');
+  await dialog.getByLabel('Replace').check();
+  await dialog.getByLabel('New text').fill('forty (40)');
+  await dialog.getByLabel('Reason').fill('Market standard.');
+  await dialog.getByRole('button', { name: 'Propose' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('“forty five” is not in the draft as it stands. Check the wording (copy it from the draft) and propose again.');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel('New text')).toHaveValue('forty (40)');
+  await expect(dialog.getByLabel('Reason')).toHaveValue('Market standard.');
+  await expect(dialog).not.toContainText('Edit 1');
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/proposal-refused.png` });
+  // Corrected, it goes, and the dialog closes.
+  await dialog.getByLabel('Text in the draft').fill('Confidential Information');
+  await dialog.getByRole('button', { name: 'Propose' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText('Proposed your change')).toBeVisible();
+
+  // Offline: three decisions queue on this device; u takes back the last one only, before it is sent.
+  await page.route('**/api/documents/*/revisions/**', (route) => route.abort('internetdisconnected'));
+  await page.locator('[role=option][data-state=open]').first().click();
+  const queued = await page.locator('[role=option][data-state=open]').evaluateAll((els) => els.slice(0, 3).map((el) => (el as HTMLElement).dataset.changeId!));
+  for (let i = 0; i < 3; i++) {
+    await page.keyboard.press('a');
+    await page.waitForTimeout(400);
+  }
+  await expect(page.getByTestId('saving')).toHaveText('3 decisions waiting to be sent');
+  await page.keyboard.press('u');
+  await expect(page.getByTestId('notice')).toContainText('Took back your last decision before it was sent.');
+  await expect(page.getByTestId('saving')).toHaveText('2 decisions waiting to be sent');
+  const stateOf = (id: string) => page.locator(`[role=option][data-change-id="${id}"]`);
+  await expect(stateOf(queued[0]!)).toHaveAttribute('data-state', 'in');
+  await expect(stateOf(queued[1]!)).toHaveAttribute('data-state', 'in');
+  await expect(stateOf(queued[2]!)).toHaveAttribute('data-state', 'open');
+  await page.unrouteAll();
+  await expect(page.getByText('All decisions saved')).toBeVisible({ timeout: 40_000 });
+  await expect(stateOf(queued[2]!)).toHaveAttribute('data-state', 'open');
 });

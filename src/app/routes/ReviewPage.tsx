@@ -61,6 +61,7 @@ function Review({ documentId }: { documentId: string }) {
   // Leaving the page sends the open batch at once rather than dropping it.
   useEffect(() => () => controller.flushOnLeave(), [controller]);
   useReviewNetwork(controller, documentId, outbox);
+  useWarnBeforeLeaving(snapshot.waiting > 0 || snapshot.pendingOps > 0);
 
   if (review.isPending || (!snapshot.data && review.data)) {
     return <p role="status" className="p-6 text-ink-soft">Loading the draft…</p>;
@@ -69,6 +70,23 @@ function Review({ documentId }: { documentId: string }) {
     return <ReviewLoadError error={review.error} retry={() => void review.refetch()} />;
   }
   return <ReviewWorkspace controller={controller} snapshot={snapshot} data={snapshot.data} />;
+}
+
+/**
+ * While decisions wait to be sent, leaving the page asks first (the browser's own question).
+ * They are kept on this device and sent on the next visit, but a lawyer closing the tab does
+ * not know that, and on a shared machine the next visit may never come.
+ */
+function useWarnBeforeLeaving(waiting: boolean) {
+  useEffect(() => {
+    if (!waiting) return;
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [waiting]);
 }
 
 function ReviewLoadError({ error, retry }: { error: unknown; retry: () => void }) {
@@ -102,7 +120,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
   const commentsRef = useRef<CommentsHandle>(null);
 
   const { items, shown, currentId, selected, counts, notice, filters } = snapshot;
-  const current = items.find((s) => s.item.id === currentId) ?? null;
+  const current = snapshot.entryById.get(currentId ?? '') ?? null;
   const revision = useMemo(() => data.revisions.find((r) => r.change_id === currentId) ?? null, [data.revisions, currentId]);
   const kinds = useMemo(() => [...new Set(items.map((s) => s.item.kind ?? ''))].filter(Boolean), [items]);
   const authors = useMemo(() => [...new Set(items.map((s) => s.item.author ?? ''))].filter(Boolean).sort(), [items]);
