@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { buildDemoContract } from '../src/docx/fixture/index';
-import { codeSessionThroughApi, signInThroughUi, type ApiSession } from './helpers';
+import { codeFromMailbox, codeSessionThroughApi, newestMailId, signInThroughUi, type ApiSession } from './helpers';
 
 const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 const SHOTS = process.env.E2E_SCREENSHOTS;
@@ -293,4 +293,53 @@ test("a refused proposal keeps the dialog open with the typed text and says why 
   await page.unrouteAll();
   await expect(page.getByText('All decisions saved')).toBeVisible({ timeout: 40_000 });
   await expect(stateOf(queued[2]!)).toHaveAttribute('data-state', 'open');
+});
+
+test('sign-in offers "Create an account": a new address gets a code that creates the account and its organisation', async ({ page }) => {
+  const email = `new-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;
+  await page.goto('/sign-in');
+  await page.getByRole('button', { name: 'Create an account' }).click();
+  await page.getByLabel('Your name').fill('Nadia New');
+  await page.getByLabel('Organisation').fill('New Chambers');
+  await page.getByLabel('E-mail').fill(email);
+  if (SHOTS) {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${SHOTS}/sign-up-390x844.png` });
+  }
+  const before = await newestMailId(page.request, email);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByText(`A code to create your account is on its way to ${email}`)).toBeVisible();
+  const code = await codeFromMailbox(page.request, email, before);
+  await page.getByLabel('Code', { exact: true }).fill(code);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Documents' })).toBeVisible();
+  await expect(page.getByText('New Chambers').first()).toBeAttached();
+});
+
+test('phone: Accept and Reject side by side away from Previous/Next, touch targets at least 44 px, the list uses the screen height', async ({ page, request }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openReview(page, request);
+  const box = async (name: string) => (await page.getByRole('button', { name, exact: true }).boundingBox())!;
+  const [accept, reject, previous, next] = [await box('Accept'), await box('Reject'), await box('Previous'), await box('Next')];
+  expect(Math.abs(accept.y - reject.y)).toBeLessThan(2);
+  expect(reject.x).toBeGreaterThan(accept.x + accept.width - 1);
+  // Another row, with a gap: a thumb meant for Next does not land on Reject.
+  expect(Math.min(previous.y, next.y)).toBeGreaterThanOrEqual(accept.y + accept.height + 8);
+  for (const name of ['Accept', 'Reject', 'Previous', 'Next', 'Undo', 'Select', 'Propose', 'Note']) expect((await box(name)).height).toBeGreaterThanOrEqual(44);
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/review-phone-390x844.png` });
+
+  await page.getByRole('button', { name: /^All changes/ }).click();
+  const list = page.getByRole('listbox', { name: 'Changes' });
+  const listBox = (await list.boundingBox())!;
+  expect(listBox.height).toBeGreaterThan(844 * 0.4);
+  const rows = await list.getByRole('option').evaluateAll((els) => els.filter((el) => {
+    const r = el.getBoundingClientRect();
+    const l = el.parentElement!.closest('[role=listbox]')!.getBoundingClientRect();
+    return r.top >= l.top - 1 && r.bottom <= l.bottom + 1;
+  }).length);
+  expect(rows).toBeGreaterThanOrEqual(4);
+  for (const option of (await list.getByRole('option').all()).slice(0, 3)) expect((await option.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/review-phone-list-390x844.png` });
+  await page.getByRole('button', { name: 'Hide changes' }).click();
+  await expect(page.getByRole('button', { name: 'Accept', exact: true })).toBeVisible();
 });

@@ -307,27 +307,28 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
             ) : (
               <p className="text-sm text-ink-soft">This draft has no tracked changes.</p>
             )}
-            <div className="rl-decide-buttons mt-3 flex flex-wrap gap-1.5 max-md:mt-2 max-md:grid max-md:grid-cols-3 md:[&>.btn]:px-2">
-              <button type="button" className="max-md:order-4 btn btn-accept" aria-keyshortcuts={aria('accept')} onClick={() => run('accept')} disabled={!current}>
+            <div className="rl-decide-buttons mt-3 flex flex-wrap gap-1.5 max-md:mt-2 max-md:grid max-md:grid-cols-6 md:[&>.btn]:px-2">
+              {/* On a phone: Accept and Reject side by side on their own row, away from Previous and Next. */}
+              <button type="button" className="btn btn-accept max-md:order-1 max-md:col-span-3 max-md:mb-2 max-md:self-start" aria-keyshortcuts={aria('accept')} onClick={() => run('accept')} disabled={!current}>
                 Accept
               </button>
-              <button type="button" className="max-md:order-5 btn btn-reject" aria-keyshortcuts={aria('reject')} onClick={() => run('reject')} disabled={!current}>
+              <button type="button" className="btn btn-reject max-md:order-2 max-md:col-span-3 max-md:mb-2 max-md:self-start" aria-keyshortcuts={aria('reject')} onClick={() => run('reject')} disabled={!current}>
                 Reject
               </button>
-              <button type="button" className="max-md:order-1 btn" aria-keyshortcuts={aria('undo')} onClick={() => run('undo')}>
+              <button type="button" className="btn max-md:order-6 max-md:col-span-2" aria-keyshortcuts={aria('undo')} onClick={() => run('undo')}>
                 Undo
               </button>
-              <button type="button" className="max-md:order-2 btn" aria-keyshortcuts={aria('previous')} onClick={() => run('previous')}>
+              <button type="button" className="btn max-md:order-3 max-md:col-span-2" aria-keyshortcuts={aria('previous')} onClick={() => run('previous')}>
                 Previous
               </button>
-              <button type="button" className="max-md:order-6 btn" aria-keyshortcuts={aria('next')} onClick={() => run('next')}>
+              <button type="button" className="btn max-md:order-5 max-md:col-span-2" aria-keyshortcuts={aria('next')} onClick={() => run('next')}>
                 Next
               </button>
-              <button type="button" className="max-md:order-3 btn" aria-keyshortcuts={aria('toggleSelect')} aria-pressed={current ? selected.has(current.item.id) : false} onClick={() => run('toggleSelect')} disabled={!current}>
+              <button type="button" className="btn max-md:order-4 max-md:col-span-2" aria-keyshortcuts={aria('toggleSelect')} aria-pressed={current ? selected.has(current.item.id) : false} onClick={() => run('toggleSelect')} disabled={!current}>
                 Select
               </button>
-              <button type="button" className="btn" aria-keyshortcuts={aria('propose')} onClick={() => run('propose')}>Propose</button>
-              <button type="button" className="btn" aria-keyshortcuts={aria('note')} onClick={() => run('note')} disabled={!current}>Note</button>
+              <button type="button" className="btn max-md:order-7 max-md:col-span-2" aria-keyshortcuts={aria('propose')} onClick={() => run('propose')}>Propose</button>
+              <button type="button" className="btn max-md:order-8 max-md:col-span-2" aria-keyshortcuts={aria('note')} onClick={() => run('note')} disabled={!current}>Note</button>
             </div>
             <CommentsPanel ref={commentsRef} review={data} currentId={currentId} currentLabel={current?.item.label ?? null}
               say={(notice) => controller.say(notice)} beforeWrite={() => controller.flush()} />
