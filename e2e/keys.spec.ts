@@ -66,6 +66,8 @@ test('clicking a change in the draft makes it current, focuses its entry, and ho
   await expect(option5).toBeFocused();
   await expect(option5).toHaveAttribute('aria-current', 'true');
   await expect(option5).toBeInViewport();
+  // Beside the positional label, a reference that does not move when proposals renumber the list.
+  await expect(page.getByTestId('stable-ref')).toHaveText(`ref ${await option5.getAttribute('data-change-id')}`);
   // The next key acts on the clicked change, not on Change 1.
   await page.keyboard.press('a');
   await expect(option5).toHaveAttribute('data-state', 'in');
@@ -342,4 +344,26 @@ test('phone: Accept and Reject side by side away from Previous/Next, touch targe
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/review-phone-list-390x844.png` });
   await page.getByRole('button', { name: 'Hide changes' }).click();
   await expect(page.getByRole('button', { name: 'Accept', exact: true })).toBeVisible();
+});
+
+test('a code chunk that failed to load offline is fetched again when the connection returns', async ({ page, request, context }) => {
+  const { draftId } = await openReview(page, request);
+  // A fresh page on the documents list: the review page's code has not been loaded yet.
+  await page.goto('/documents');
+  await expect(page.getByRole('heading', { name: 'Documents' })).toBeVisible();
+  const chunkFailed = page.waitForEvent('requestfailed', (r) => /\/assets\/ReviewPage-[^/]+\.js/.test(r.url()));
+  // Offline (the browser says so), and the chunk's fetch fails (routing also bypasses the HTTP cache).
+  await page.route(/\/assets\/ReviewPage-[^/]+\.js/, (route) => route.abort('internetdisconnected'));
+  await context.setOffline(true);
+  await page.evaluate((id) => {
+    // A client-side navigation, as a click on the draft would do.
+    window.history.pushState({}, '', `/documents/${id}`);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, draftId);
+  await chunkFailed;
+  await page.waitForTimeout(500);
+  await page.unrouteAll();
+  await context.setOffline(false);
+  await expect(page.getByRole('region', { name: 'Current change' })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText('Failed to fetch dynamically imported module')).toHaveCount(0);
 });

@@ -280,6 +280,10 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
               <>
                 <div className="flex items-center gap-2">
                   <h2 className="font-semibold">{current.item.label}</h2>
+                  {/* "Change n" is positional and moves when a proposal renumbers the list; the id does not. */}
+                  <span className="max-w-24 truncate font-mono text-xs text-ink-soft" data-testid="stable-ref" title="A reference that stays the same when the changes are renumbered">
+                    ref {current.item.id}
+                  </span>
                   <span className="text-sm text-ink-soft">{kindLabel(current.item.kind)}</span>
                   <StateBadge state={current.state} pending={current.pending} />
                   <PhoneListToggle open={listOpen} onToggle={() => setListOpen((o) => !o)} shown={shown.length} />
