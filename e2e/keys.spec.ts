@@ -367,3 +367,59 @@ test('a code chunk that failed to load offline is fetched again when the connect
   await expect(page.getByRole('region', { name: 'Current change' })).toBeVisible({ timeout: 20_000 });
   await expect(page.getByText('Failed to fetch dynamically imported module')).toHaveCount(0);
 });
+
+test('documents page: nothing overlaps at 1440 or 390 px, "Start review" opens the new draft, the compare picker lists only older versions', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const email = `docs-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;
+  const owner = await codeSessionThroughApi(request, email, '/api/auth/sign-up/request-code', { identifier: email, name: 'Dora Docs', organisation: 'Docs LLP' });
+  const file = path.join(CORPUS, 'files', 'test-data__integration__stress023.docx');
+  const bytes = existsSync(file) ? readFileSync(file) : Buffer.from(buildDemoContract());
+  const up = await request.post('/api/uploads', { headers: owner.headers, multipart: { purpose: 'source_doc', file: { name: 'Long Lease.docx', mimeType: DOCX_MIME, buffer: bytes } } });
+  const sourceId = ((await up.json()) as { id: string }).id;
+  expect((await request.post(`/api/uploads/${sourceId}/working-draft`, { headers: owner.headers })).status()).toBe(201);
+  const fresh = await request.post('/api/uploads', { headers: owner.headers, multipart: { purpose: 'source_doc', file: { name: 'Fresh NDA.docx', mimeType: DOCX_MIME, buffer: Buffer.from(buildDemoContract()) } } });
+  const freshId = ((await fresh.json()) as { id: string }).id;
+  expect((await request.post(`/api/uploads/${freshId}/versions`, { headers: owner.headers, multipart: { file: { name: 'Fresh NDA.docx', mimeType: DOCX_MIME, buffer: Buffer.from(buildDemoContract()) } } })).ok()).toBe(true);
+  await signInThroughUi(page, email);
+  await expect(page.getByRole('heading', { name: 'Documents' })).toBeVisible();
+
+  for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(size);
+    await expect(page.getByText(/\d+ open/).first()).toBeVisible({ timeout: 20_000 });
+    // In every row, no two of its parts overlap (the counts never run under the buttons).
+    const overlaps = await page.locator('[data-row]').evaluateAll((rows) => rows.flatMap((row) => {
+      const parts = [...row.querySelectorAll('span, a, button, p, time')].filter((el) => el.getClientRects().length > 0 && !el.closest('.sr-only') && !el.classList.contains('sr-only'));
+      const leaves = parts.filter((el) => !parts.some((other) => other !== el && el.contains(other)));
+      const boxes = leaves.map((el) => [el, el.getBoundingClientRect()] as const).filter(([, b]) => b.width > 0 && b.height > 0);
+      const found: string[] = [];
+      for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+        const [ea, a] = boxes[i]!;
+        const [eb, b] = boxes[j]!;
+        if (ea.contains(eb) || eb.contains(ea)) continue;
+        const x = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+        const y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+        if (x > 1 && y > 1) found.push(`${ea.textContent} × ${eb.textContent}`);
+      }
+      return found;
+    }));
+    expect(overlaps).toEqual([]);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/documents-${size.width}x${size.height}.png` });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  // The compare picker offers only older versions; the oldest says there is nothing older.
+  const series = page.locator('li', { has: page.getByRole('heading', { name: 'Fresh NDA.docx' }) });
+  await series.getByRole('button', { name: 'Versions of Fresh NDA.docx' }).click();
+  await series.getByRole('button', { name: 'Compare with… (v2 of Fresh NDA.docx)' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Compare v2 with…' });
+  await expect(dialog.getByLabel('Older version').locator('option')).toHaveCount(1);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await series.getByRole('button', { name: 'Compare with… (v1 of Fresh NDA.docx)' }).click();
+  await expect(page.getByRole('dialog', { name: 'Compare v1 with…' })).toContainText('nothing older to compare it with');
+  await page.keyboard.press('Escape');
+
+  // "Start review" opens the new draft in review.
+  await series.getByRole('button', { name: 'Start review of Fresh NDA.docx' }).click();
+  await expect(page).toHaveURL(/\/documents\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('region', { name: 'Current change' })).toBeVisible();
+});
