@@ -20,8 +20,11 @@ export const TrackItem = z.object({
   proposedByUserId: z.string().nullable().optional()
     .describe('Open entries written through redline edits: the user they were written for (who may withdraw them).'),
   documentWide: z.literal(true).optional().describe('A change in the styles or numbering parts (open entries): no place in the text.'),
+  move: z.literal(true).optional().describe('A move (the revision\'s `move`): one entry for both halves, shown as "Move".'),
   group: z.string().optional()
     .describe('The edit this change belongs to (the revision\'s `group`: its first member\'s change id); a decided entry keeps the group it was decided in.'),
+  clause: z.string().nullable().optional()
+    .describe('The revision\'s `clause`: the list label of its paragraph as Word shows it ("7.3(a)"); null when not numbered. Decided entries keep the clause they had.'),
   groupSummary: z.string().optional().describe('How the whole group reads (the revision\'s `group_summary`), the same on every member.'),
 });
 export type TrackItem = z.infer<typeof TrackItem>;

@@ -83,7 +83,9 @@ export function createMcpServer(actor: ToolActor, services: { uploads: UploadsSe
     run(() => comparisons.compare(actor, uploadId, { against, ...(author ? { author } : {}), ...(view ? { view } : {}) })));
 
   server.registerTool('get_review', {
-    description: 'Read a working draft: its tracked revisions (kind, author, text preview, justification) and the track (open, accepted "in", rejected "back"). A decided track item\'s `note` is the reviewer\'s reason for the decision: read it before proposing again.',
+    description: 'Read a working draft: its tracked revisions (kind, author, text preview, justification, `clause`: the numbered clause the change is in as Word shows it, e.g. "7.3(a)", ' +
+      '`group`: the edit it belongs to, one entry as Word shows it, summarised in `group_summary`; `move` on a move) and the track (open, accepted "in", rejected "back"). ' +
+      'A decided track item\'s `note` is the reviewer\'s reason for the decision: read it before proposing again.',
     inputSchema: { documentId: DocumentId },
     annotations: { readOnlyHint: true },
   }, async ({ documentId }) => run(async () => reviewSummary(await review.review(actor, documentId))));

@@ -32,6 +32,10 @@ export interface DecidedChange {
   /** The edit group it was decided in and how that group read (absent in older entries). */
   group?: string;
   groupSummary?: string;
+  /** A move (both halves one change); absent otherwise and in older entries. */
+  move?: true;
+  /** The clause of its paragraph when decided (absent in older entries). */
+  clause?: string | null;
   /** Set by replay from the log's notes; never stored inside `decided`. */
   note?: string | null;
 }
@@ -215,7 +219,8 @@ export function projectTrack(
         justification: revision.justification ?? null, author: revision.author ?? null, date: revision.date ?? null,
         ...(proposers.has(id) ? { proposedByUserId: proposers.get(id)!.userId } : {}),
         ...(revision.document_wide ? { documentWide: true as const } : {}),
-        group: revision.group ?? id, groupSummary: revision.group_summary ?? revision.text_preview,
+        ...(revision.move ? { move: true as const } : {}),
+        group: revision.group ?? id, groupSummary: revision.group_summary ?? revision.text_preview, clause: revision.clause ?? null,
       };
     }
     const d = decision!;
@@ -224,7 +229,8 @@ export function projectTrack(
     return {
       id, state: shown, label: trackLabel(i), kind: d.kind, textPreview: d.textPreview, author: d.author,
       decidedAt: d.decidedAt, decidedByUserId: d.decidedByUserId, note: d.note ?? null,
-      group: d.group ?? id, groupSummary: d.groupSummary ?? d.textPreview,
+      ...(d.move ? { move: true as const } : {}),
+      group: d.group ?? id, groupSummary: d.groupSummary ?? d.textPreview, clause: d.clause ?? null,
     };
   });
   counts.total = items.length;
