@@ -31,11 +31,11 @@ test('comments from the keyboard: comment on a change, reply, resolve, comment o
   const current = page.getByRole('option', { name: /^Change 1\b/ });
   await expect(current).toBeFocused();
 
-  // Change 2 carries the assistant's justification; `c` comments on it.
+  // Changes 2–3 (one edit: an inserted paragraph and its mark) carry the assistant's justification; `c` comments on it.
   await page.keyboard.press('j');
-  await expect(page.getByRole('heading', { name: 'Change 2', exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Changes 2–3', exact: true })).toBeVisible();
   await page.keyboard.press('c');
-  const editor = page.getByLabel('Comment on Change 2');
+  const editor = page.getByLabel('Comment on Changes 2–3');
   await expect(editor).toBeFocused();
   // Typing "c", "j" or "a" in the editor types; it does not act on the review.
   await page.keyboard.type('Counsel cannot accept this; see clause 9.');
@@ -44,7 +44,7 @@ test('comments from the keyboard: comment on a change, reply, resolve, comment o
   const thread = comments.getByRole('listitem').filter({ hasText: 'Counsel cannot accept this; see clause 9.' }).first();
   await expect(thread).toBeVisible();
   await expect(thread).toContainText('Casey Counsel');
-  await expect(page.getByRole('heading', { name: 'Change 2', exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Changes 2–3', exact: true })).toBeVisible();
 
   // The comment's range is highlighted in the draft (CSS Custom Highlight API).
   await expect.poll(() => page.evaluate(() => (CSS.highlights.get('rl-comment')?.size ?? 0))).toBeGreaterThan(0);
@@ -74,11 +74,11 @@ test('comments from the keyboard: comment on a change, reply, resolve, comment o
   await expectNoAxeViolations(page);
 
   // Escape closes the editor without writing anything.
-  await page.getByRole('option', { name: /^Change 2\b/ }).focus();
+  await page.getByRole('option', { name: /^Changes 2–3\b/ }).focus();
   await page.keyboard.press('c');
-  await expect(page.getByLabel('Comment on Change 2')).toBeFocused();
+  await expect(page.getByLabel('Comment on Changes 2–3')).toBeFocused();
   await page.keyboard.press('Escape');
-  await expect(page.getByLabel('Comment on Change 2')).toHaveCount(0);
+  await expect(page.getByLabel('Comment on Changes 2–3')).toHaveCount(0);
 
   // Select text in the rendered draft and press c: a comment on that text.
   const phrase = 'Confidential Information';

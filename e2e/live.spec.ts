@@ -43,8 +43,9 @@ async function openReview(page: Page, email: string, draftId: string): Promise<v
   await expect(page.getByRole('listbox', { name: 'Changes' }).getByRole('option').first()).toBeVisible();
 }
 
+/** The n-th entry of the list: one per edit ("Change 5"; the demo's second entry is "Changes 2–3"). */
 function option(page: Page, n: number) {
-  return page.getByRole('option', { name: new RegExp(`^Change ${n}\\b`) });
+  return page.locator('[role=option][data-change-id]').nth(n - 1);
 }
 
 async function changeIds(page: Page): Promise<string[]> {
@@ -86,7 +87,14 @@ test('decisions wait for the network through a reload, go exactly once, and a re
   await expect(page.getByTestId('saving')).toHaveText('4 decisions waiting to be sent');
 
   // A reload (or a closed laptop) keeps them: they come back from IndexedDB, shown as decided.
+  // The page asks before it goes (decisions wait); the reviewer leaves all the same.
+  const asked = page.waitForEvent('dialog').then(async (dialog) => {
+    const type = dialog.type();
+    await dialog.accept();
+    return type;
+  });
   await page.reload();
+  expect(await asked).toBe('beforeunload');
   await expect(option(page, 1)).toHaveAttribute('data-state', 'in');
   await expect(option(page, 2)).toHaveAttribute('data-state', 'back');
   await expect(option(page, 4)).toHaveAttribute('data-state', 'back');
@@ -96,7 +104,7 @@ test('decisions wait for the network through a reload, go exactly once, and a re
   // The connection returns: the batches go in order; the one the service refuses says why and who.
   await page.unrouteAll();
   await expect(page.getByTestId('saving')).toHaveText('All decisions saved', { timeout: 40_000 });
-  await expect(page.getByRole('alert')).toContainText('Could not reject Change 4: Olivia Owner had already accepted it');
+  await expect(page.getByRole('alert')).toContainText('Could not reject Change 5: Olivia Owner had already accepted it');
   await expect(page.getByTestId('refused')).toContainText('1 decision was not applied');
   await expect(option(page, 4)).toHaveAttribute('data-state', 'in');
   const track = await trackOf(request, owner, draftId);
@@ -149,27 +157,27 @@ test("two browsers on one draft see each other's decisions within a second, and 
   await expect(olivia.getByTestId('viewers')).toContainText(/Also here: priya/i);
   await expect(priya.getByTestId('viewers')).toContainText('Also here: Olivia Owner');
 
-  // Olivia accepts Change 2: Priya's list and document show it within a second.
-  await option(olivia, 2).click();
+  // Olivia accepts Change 4 (the third entry): Priya's list and document show it within a second.
+  await option(olivia, 3).click();
   let pressed = Date.now();
   await olivia.keyboard.press('a');
-  await expect(option(priya, 2)).toHaveAttribute('data-state', 'in', { timeout: 1_000 });
+  await expect(option(priya, 3)).toHaveAttribute('data-state', 'in', { timeout: 1_000 });
   const oliviaToPriya = Date.now() - pressed;
-  await expect(priya.getByTestId('notice')).toContainText('Olivia Owner accepted Change 2');
+  await expect(priya.getByTestId('notice')).toContainText('Olivia Owner accepted Change 4');
 
-  // And back: Priya rejects Change 3.
-  await option(priya, 3).click();
+  // And back: Priya rejects Change 5 (the fourth entry).
+  await option(priya, 4).click();
   pressed = Date.now();
   await priya.keyboard.press('r');
-  await expect(option(olivia, 3)).toHaveAttribute('data-state', 'back', { timeout: 1_000 });
+  await expect(option(olivia, 4)).toHaveAttribute('data-state', 'back', { timeout: 1_000 });
   const priyaToOlivia = Date.now() - pressed;
-  await expect(olivia.getByTestId('notice')).toContainText(/rejected Change 3/);
+  await expect(olivia.getByTestId('notice')).toContainText(/rejected Change 5/);
   test.info().annotations.push({ type: 'latency', description: `${oliviaToPriya} ms and ${priyaToOlivia} ms (key press to the other browser)` });
 
-  // Priya undoes her batch: Change 3 is open again in Olivia's browser.
+  // Priya undoes her batch: Change 5 is open again in Olivia's browser.
   await priya.keyboard.press('u');
-  await expect(option(olivia, 3)).toHaveAttribute('data-state', 'open', { timeout: 2_000 });
-  await expect(olivia.getByTestId('notice')).toContainText('undid a batch: Change 3 is open again');
+  await expect(option(olivia, 4)).toHaveAttribute('data-state', 'open', { timeout: 2_000 });
+  await expect(olivia.getByTestId('notice')).toContainText('undid a batch: Change 5 is open again');
 
   // The assistant's way in is the same log: a redline edit (here over the API) appears in both.
   const before = await priya.getByRole('listbox', { name: 'Changes' }).getByRole('option').count();

@@ -17,13 +17,15 @@ function changes(page: Page): Locator {
   return page.getByRole('listbox', { name: 'Changes' }).getByRole('option');
 }
 
+/** The n-th entry of the list: one per edit ("Change 4", or "Changes 2–3" for an edit of two changes). */
 function option(page: Page, n: number): Locator {
-  return page.getByRole('option', { name: new RegExp(`^Change ${n}\\b`) });
+  return page.locator('[role=option][data-change-id]').nth(n - 1);
 }
 
 async function expectCurrent(page: Page, n: number): Promise<void> {
   await expect(option(page, n)).toBeFocused();
-  await expect(page.getByRole('heading', { name: `Change ${n}`, exact: true })).toBeVisible();
+  const label = (await option(page, n).locator('span.font-semibold').textContent())!;
+  await expect(page.getByRole('heading', { name: label, exact: true })).toBeVisible();
 }
 
 async function waitSaved(page: Page): Promise<void> {
@@ -112,7 +114,7 @@ test('upload, start a working draft, decide changes from the keyboard, undo, rel
   const other = await page.request.post(`/api/documents/${draftId}/revisions/apply`, { headers, data: { accepted_change_ids: [idOf(8)] } });
   expect(other.ok()).toBe(true);
   await expect(option(page, 8)).toHaveAttribute('data-state', 'in');
-  await expect(page.getByTestId('notice')).toContainText('accepted Change 8');
+  await expect(page.getByTestId('notice')).toContainText(`accepted ${(await option(page, 8).locator('span.font-semibold').textContent())!}`);
 
   // A batch that never reaches the service is not rolled back: it waits, and is sent again.
   await page.route('**/revisions/apply', (route) => route.abort('failed'), { times: 1 });
@@ -139,8 +141,10 @@ test('upload, start a working draft, decide changes from the keyboard, undo, rel
   await page.getByRole('button', { name: 'Download .docx' }).click();
   const downloaded = new Uint8Array(await readFile((await (await download).path())!));
   const remaining = listRevisions(downloaded).map((r) => r.change_id).sort();
-  const accepted = [idOf(1), idOf(3), idOf(8), idOf(9)];
-  const rejected = [idOf(2)];
+  // An entry decides its whole edit (revision `group`).
+  const members = (id: string) => listRevisions(before).filter((r) => (r.group ?? r.change_id) === id).map((r) => r.change_id);
+  const accepted = [idOf(1), idOf(3), idOf(8), idOf(9)].flatMap(members);
+  const rejected = [idOf(2)].flatMap(members);
   const expected = listRevisions(applyDecisions(before, { accept: accepted, reject: rejected })).map((r) => r.change_id).sort();
   expect(remaining).toEqual(expected);
   for (const id of [...accepted, ...rejected]) expect(remaining).not.toContain(id);
@@ -180,8 +184,10 @@ test('shortcuts can be turned off, and "?" lists the keys', async ({ page }) => 
   await page.getByLabel('Kind').selectOption('delete');
   const deletions = await changes(page).count();
   expect(deletions).toBeGreaterThan(0);
-  for (const kind of await changes(page).allTextContents()) expect(kind).toContain('Deletion');
+  // An edit is shown when any of its changes is a deletion (a replacement, a deleted row).
+  for (const kind of await changes(page).allTextContents()) expect(kind).toMatch(/Deletion|Replacement|Row deleted/);
   await page.getByRole('button', { name: 'Reject all shown' }).click();
+  await page.getByRole('dialog', { name: `Reject all ${deletions} shown change${deletions === 1 ? '' : 's'}?` }).getByRole('button', { name: 'Reject all' }).click();
   await expect(page.getByTestId('notice')).toContainText(`Rejected ${deletions} change`);
   await waitSaved(page);
   const total = await page.getByTestId('progress').textContent();

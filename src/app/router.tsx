@@ -1,5 +1,6 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 import { RequireSession } from './auth/RequireSession';
+import { importWhenOnline } from './import-when-online';
 import { RouteError } from './routes/RouteError';
 import { SignInPage } from './routes/SignInPage';
 
@@ -13,19 +14,19 @@ export const router = createBrowserRouter([
   {
     // The assistant connector's sign-in and consent (OAuth authorization): outside the signed-in frame.
     path: '/connector/authorize',
-    lazy: () => import('./connector/ConnectorAuthorizePage').then((m) => ({ Component: m.ConnectorAuthorizePage })),
+    lazy: () => importWhenOnline(() => import('./connector/ConnectorAuthorizePage')).then((m) => ({ Component: m.ConnectorAuthorizePage })),
     errorElement: <RouteError />,
   },
   {
     // Where a provider sign-in lands with its single-use handoff (trades it for a session).
     path: '/sign-in/complete',
-    lazy: () => import('./account/SignInCompletePage').then((m) => ({ Component: m.SignInCompletePage })),
+    lazy: () => importWhenOnline(() => import('./account/SignInCompletePage')).then((m) => ({ Component: m.SignInCompletePage })),
     errorElement: <RouteError />,
   },
   {
     // The signed-in frame is lazy too: it is the first thing that needs the API client.
     lazy: () =>
-      import('./routes/AppLayout').then((m) => ({
+      importWhenOnline(() => import('./routes/AppLayout')).then((m) => ({
         Component: () => (
           <RequireSession>
             <m.AppLayout />
@@ -37,21 +38,21 @@ export const router = createBrowserRouter([
       { index: true, element: <Navigate to="/documents" replace /> },
       {
         path: '/documents',
-        lazy: () => import('./routes/DocumentsPage').then((m) => ({ Component: m.DocumentsPage })),
+        lazy: () => importWhenOnline(() => import('./routes/DocumentsPage')).then((m) => ({ Component: m.DocumentsPage })),
       },
       {
         path: '/documents/:id',
-        lazy: () => import('./routes/ReviewPage').then((m) => ({ Component: m.ReviewPage })),
+        lazy: () => importWhenOnline(() => import('./routes/ReviewPage')).then((m) => ({ Component: m.ReviewPage })),
       },
       {
         path: '/account/sessions',
-        lazy: () => import('./account/SessionsPage').then((m) => ({ Component: m.SessionsPage })),
+        lazy: () => importWhenOnline(() => import('./account/SessionsPage')).then((m) => ({ Component: m.SessionsPage })),
       },
       {
         path: '/account/members',
-        lazy: () => import('./account/MembersPage').then((m) => ({ Component: m.MembersPage })),
+        lazy: () => importWhenOnline(() => import('./account/MembersPage')).then((m) => ({ Component: m.MembersPage })),
       },
-      { path: '*', lazy: () => import('./routes/NotFoundPage').then((m) => ({ Component: m.NotFoundPage })) },
+      { path: '*', lazy: () => importWhenOnline(() => import('./routes/NotFoundPage')).then((m) => ({ Component: m.NotFoundPage })) },
     ],
   },
 ]);

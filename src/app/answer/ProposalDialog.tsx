@@ -20,26 +20,32 @@ function editOf(action: Action, find: string, occurrence: number, text: string, 
  * from the selection in the draft or from the current change, and can be corrected by hand.
  * Ctrl+Enter (or Cmd+Enter) proposes; Escape closes.
  */
-export function ProposalDialog({ open, target, context, onClose, onPropose }: {
+export function ProposalDialog({ open, target, context, onClose, onPropose, sending = false, refusal = null }: {
   open: boolean;
   target: DraftTarget | null;
   /** Where the target came from, said above the form ("your selection", "Change 4"). */
   context: string;
   onClose: () => void;
   onPropose: (edit: RedlineEdit) => void;
+  /** The proposal is with the service: the dialog stays, with the typed text, until it answers. */
+  sending?: boolean;
+  /** Why the service refused it, in the reviewer's words; the form keeps what was typed. */
+  refusal?: string | null;
 }) {
   return (
     <Dialog open={open} title="Propose a change" onClose={onClose} className="w-[min(34rem,calc(100vw-2rem))]">
-      {open && <ProposalForm key={`${target?.find}|${target?.occurrence}`} target={target} context={context} onClose={onClose} onPropose={onPropose} />}
+      {open && <ProposalForm key={`${target?.find}|${target?.occurrence}`} target={target} context={context} onClose={onClose} onPropose={onPropose} sending={sending} refusal={refusal} />}
     </Dialog>
   );
 }
 
-function ProposalForm({ target, context, onClose, onPropose }: {
+function ProposalForm({ target, context, onClose, onPropose, sending, refusal }: {
   target: DraftTarget | null;
   context: string;
   onClose: () => void;
   onPropose: (edit: RedlineEdit) => void;
+  sending: boolean;
+  refusal: string | null;
 }) {
   const ids = { find: useId(), occurrence: useId(), text: useId(), reason: useId(), error: useId() };
   const [action, setAction] = useState<Action>(target?.op ?? 'replace');
@@ -59,6 +65,8 @@ function ProposalForm({ target, context, onClose, onPropose }: {
     if (!find) return setError('Say which text of the draft the change is about.');
     if (action !== 'delete' && !text) return setError(action === 'replace' ? 'Write the new text.' : 'Write the text to insert.');
     if (!reason.trim()) return setError('Give a reason: the other side reads it with your change.');
+    if (sending) return;
+    setError(null);
     onPropose(editOf(action, find, occurrence, text, reason));
   }
   function onKeyDown(event: KeyboardEvent<HTMLFormElement>) {
@@ -97,11 +105,12 @@ function ProposalForm({ target, context, onClose, onPropose }: {
         <label htmlFor={ids.reason} className="text-xs text-ink-soft">Reason</label>
         <textarea id={ids.reason} ref={reasonRef} className="field min-h-14" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={10_000} />
       </div>
-      {error && <p id={ids.error} role="alert" className="text-danger">{error}</p>}
+      {(error ?? refusal) && <p id={ids.error} role="alert" className="text-danger">{error ?? refusal}</p>}
+      {sending && <p role="status" className="text-ink-soft">Proposing…</p>}
       <div className="flex flex-wrap items-center justify-end gap-2">
         <span className="mr-auto hidden text-xs text-ink-soft sm:inline"><kbd>Ctrl</kbd> + <kbd>Enter</kbd> proposes</span>
         <button type="button" className="btn" onClick={onClose}>Cancel</button>
-        <button type="submit" className="btn btn-primary">Propose</button>
+        <button type="submit" className="btn btn-primary" aria-disabled={sending}>Propose</button>
       </div>
     </form>
   );

@@ -2,11 +2,12 @@ import { useRef, useState, type ReactNode } from 'react';
 import type { RedlineEdit, ReviewMinimalResponse } from '../../contract/review';
 import { ROUTES, type RouteSpec } from '../../contract/routes';
 import type { TrackItem } from '../../contract/track';
-import { callApi, describeError, downloadBlob } from '../api/client';
+import { ApiError, callApi, describeError, downloadBlob } from '../api/client';
 import { draftChanges } from '../api/review';
 import { sessionStore } from '../auth/session';
 import { saveBlob } from '../components/saveBlob';
 import type { EditRequest, ReviewController, ShownItem } from '../review/controller';
+import { membersOf } from '../review/entries';
 import { optionDomId } from '../review/TrackList';
 import { changeTarget, selectionTarget, type DraftTarget } from './draft-text';
 import { focusOption } from './initial-focus';
@@ -27,7 +28,7 @@ export function isOwnProposal(item: TrackItem): boolean {
  * the draft goes through the controller's queue, after the decisions before it.
  */
 export function useAnswer(controller: ReviewController, documentId: string, current: ShownItem | null) {
-  const [proposal, setProposal] = useState<{ target: DraftTarget | null; context: string } | null>(null);
+  const [proposal, setProposal] = useState<{ target: DraftTarget | null; context: string; sending?: boolean; refusal?: string } | null>(null);
   const [noting, setNoting] = useState(false);
   // A closing dialog hands the focus back to the option focused before it, and focusing an
   // option makes it current; but the action may have moved on (a decision goes to the next
@@ -48,7 +49,9 @@ export function useAnswer(controller: ReviewController, documentId: string, curr
   }
 
   function propose(edit: RedlineEdit) {
-    setProposal(null);
+    // The dialog stays open, with what was typed, until the service answers: a refusal is said
+    // there, in the reviewer's words, and the text can be corrected and sent again.
+    setProposal((p) => (p ? { ...p, sending: true, refusal: undefined } : p));
     const me = sessionStore.get()?.user.id;
     const before = new Set(controller.getSnapshot().items.map((s) => s.item.id));
     const mine = (data: ReviewMinimalResponse) => (data.track?.items ?? []).filter((i) => !before.has(i.id) && i.proposedByUserId === me).map((i) => i.id);
@@ -57,6 +60,14 @@ export function useAnswer(controller: ReviewController, documentId: string, curr
       what: 'propose your change',
       done: 'Proposed your change: it is in the draft and the list. Press u to take it back, w to withdraw it later.',
       focus: (data) => mine(data)[0] ?? null,
+      onDone: () => {
+        // Closing the dialog gives the focus back to the option focused before (which makes it
+        // current): the new proposal is put back as current after that.
+        currentAfter.current = controller.getSnapshot().currentId;
+        setProposal(null);
+        setTimeout(backToList);
+      },
+      onRefused: (error) => setProposal((p) => (p ? { ...p, sending: false, refusal: refusalOf(edit, error) } : p)),
       undoWith: (data) => {
         const ids = mine(data);
         return ids.length === 0 ? null : { ...withdrawal(ids), done: 'Took your proposal back.' };
@@ -74,11 +85,13 @@ export function useAnswer(controller: ReviewController, documentId: string, curr
 
   function withdrawCurrent() {
     if (!current) return;
-    if (!isOwnProposal(current.item)) {
+    // A proposal is withdrawn whole: a replacement's deletion goes with its insertion.
+    const ids = membersOf(current).filter((m) => m.state === 'open' && isOwnProposal(m.item)).map((m) => m.item.id);
+    if (ids.length === 0) {
       controller.say({ tone: 'info', text: `${current.item.label} is not an open proposal of yours; only those can be withdrawn.` });
       return;
     }
-    controller.enqueueEdit(withdrawal([current.item.id]));
+    controller.enqueueEdit(withdrawal(ids));
   }
 
   function saveNote(text: string, verdict?: 'in' | 'back') {
@@ -98,7 +111,7 @@ export function useAnswer(controller: ReviewController, documentId: string, curr
 
   const dialogs: ReactNode = (
     <>
-      <ProposalDialog open={proposal !== null} target={proposal?.target ?? null} context={proposal?.context ?? ''} onClose={() => {
+      <ProposalDialog open={proposal !== null} target={proposal?.target ?? null} context={proposal?.context ?? ''} sending={proposal?.sending} refusal={proposal?.refusal ?? null} onClose={() => {
         setProposal(null);
         backToList();
       }} onPropose={propose} />
@@ -112,6 +125,15 @@ export function useAnswer(controller: ReviewController, documentId: string, curr
     </>
   );
   return { run, dialogs, withdrawCurrent };
+}
+
+/** Why a proposal was refused, about the text the reviewer typed rather than the request ("Edit 1"). */
+function refusalOf(edit: RedlineEdit, error: unknown): string {
+  if (error instanceof ApiError && error.code === 'edit_not_found') {
+    const where = (edit.occurrence ?? 1) > 1 ? `Occurrence ${edit.occurrence} of “${edit.find}” is` : `“${edit.find}” is`;
+    return `${where} not in the draft as it stands. Check the wording (copy it from the draft) and propose again.`;
+  }
+  return `The change was not made: ${describeError(error)}`;
 }
 
 /** The decision report's downloads, for the review page's toolbar. */

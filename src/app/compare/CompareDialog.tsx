@@ -41,7 +41,8 @@ function CompareForm({ target, series, onClose }: { target: DocumentRow; series:
   const compare = useCompareVersions();
   const navigate = useNavigate();
   const selectId = useId();
-  const others = series.filter((row) => row.id !== target.id).sort((a, b) => b.documentVersion - a.documentVersion);
+  // Only older versions: "what changed in v3 since v5" reads backwards.
+  const others = series.filter((row) => row.documentVersion < target.documentVersion).sort((a, b) => b.documentVersion - a.documentVersion);
   const [against, setAgainst] = useState(previousVersionOf(target, series)?.id ?? '');
   const [error, setError] = useState<string | null>(null);
 
@@ -61,7 +62,7 @@ function CompareForm({ target, series, onClose }: { target: DocumentRow; series:
   if (others.length === 0) {
     return (
       <div className="text-sm">
-        <p>This series has only one version. Add a new version first, then compare the two.</p>
+        <p>v{target.documentVersion} is the oldest version of this series: there is nothing older to compare it with. Add a new version first, then compare the two.</p>
         <div className="mt-4 flex justify-end"><button type="button" className="btn" onClick={onClose} autoFocus>Close</button></div>
       </div>
     );

@@ -14,7 +14,8 @@ export function DraftProgressSummary({ progress, hasDraft, now }: { progress: Dr
   const last = progress?.lastDecision ?? null;
   return (
     <div className="min-w-0 text-sm">
-      <div className="flex items-center gap-2">
+      {/* Wraps rather than running under the Review button when the counts are long ("· 3183 open"). */}
+      <div className="flex flex-wrap items-center gap-x-2">
         <span className="flex h-1.5 w-24 shrink-0 overflow-hidden rounded-full bg-line" aria-hidden="true" data-testid="progress-bar">
           <span className="bg-insert" style={{ width: `${total ? (counts.in / total) * 100 : 0}%` }} />
           <span className="bg-delete" style={{ width: `${total ? (counts.back / total) * 100 : 0}%` }} />

@@ -10,6 +10,8 @@ export interface SeriesActions {
   rename(row: DocumentRow): void;
   newVersion(row: DocumentRow): void;
   startDraft(row: DocumentRow): void;
+  /** "Start review": a working draft of the row, opened in review at once. */
+  startReview(row: DocumentRow): void;
   deleteSeries(series: Series): void;
   /** Compare a version with another of its series (the comparison dialog). */
   compare(row: DocumentRow, series: Series): void;
@@ -71,7 +73,7 @@ export function SeriesEntry({
               Review<span className="sr-only"> {name}</span>
             </Link>
           ) : (
-            <button type="button" className="btn border-brand text-brand" onClick={() => actions.startDraft(newest)} disabled={actions.busy}>
+            <button type="button" className="btn border-brand text-brand" onClick={() => actions.startReview(newest)} disabled={actions.busy}>
               Start review<span className="sr-only"> of {name}</span>
             </button>
           )}

@@ -205,7 +205,7 @@ const ChangeOption = memo(function ChangeOption({
         </span>
       </div>
       {item.textPreview && (
-        <p className={`mt-0.5 line-clamp-2 pl-6 ${state === 'open' ? '' : 'text-ink-soft'} ${item.kind === 'delete' ? 'line-through' : ''}`}>
+        <p className={`mt-0.5 line-clamp-2 pl-6 ${state === 'open' ? '' : 'text-ink-soft'} ${item.kind === 'delete' && !entry.members ? 'line-through' : ''}`}>
           {item.textPreview}
         </p>
       )}

@@ -5,6 +5,7 @@ import type { Track, TrackItem, TrackState } from '../../contract/track';
 import { ApiError, describeError } from '../api/errors';
 import { formatDateTime } from '../components/format';
 import { applyLogEvent, describeLogEvent, type LiveStatus } from './live';
+import { entriesOf, membersOf, type ShownItem } from './entries';
 import { isUnreachable, newBatchKey, retryDelayMs, type BatchStore, type QueuedBatch } from './outbox';
 
 /** What the keys and buttons decide: accept (`in`) or reject (`back`). */
@@ -23,18 +24,16 @@ export interface Notice {
   text: string;
 }
 
-/** One track item as the reviewer sees it now: the server's state with pending decisions laid over it. */
-export interface ShownItem {
-  item: TrackItem;
-  state: TrackState;
-  /** Decided here but not yet confirmed by the service. */
-  pending: boolean;
-}
+export type { ShownItem } from './entries';
 
 export interface ReviewSnapshot {
   data: ReviewResponse | null;
+  /** Every change of the track, one per change id. */
   items: readonly ShownItem[];
+  /** The list's entries the filters let through: one per edit group (entries.ts). */
   shown: readonly ShownItem[];
+  /** The entry each change id belongs to (the current change is always an entry's first member). */
+  entryById: ReadonlyMap<string, ShownItem>;
   currentId: string | null;
   selected: ReadonlySet<string>;
   filters: Filters;
@@ -89,6 +88,8 @@ interface ApplyOp {
   kind: 'apply';
   key: number;
   batchKey: string;
+  /** Sent at least once: the service may hold it, so only its own undo takes it back. */
+  sent?: boolean;
   layer: Map<string, TrackState>;
   /** Notes sent with this batch's decisions. */
   notes?: Record<string, string>;
@@ -126,6 +127,10 @@ export interface EditOp {
   undoWith?: (data: ReviewResponse) => EditRequest | null;
   /** Set once confirmed, from `undoWith`. */
   reverse?: EditRequest | null;
+  /** Told when the service confirms it (after the queue's own bookkeeping). */
+  onDone?: () => void;
+  /** Told when the service refuses it, with the error (the notice says it as well). */
+  onRefused?: (error: unknown) => void;
 }
 /** An edit as its caller describes it (the queue adds the rest). */
 export type EditRequest = Omit<EditOp, 'kind' | 'key' | 'batchKey' | 'layer' | 'reverse'>;
@@ -182,6 +187,11 @@ export class ReviewController {
   private readonly ownKeys = new Set<string>();
   /** A change arrived that the track cannot show by itself (new or withdrawn changes, an undo): fetch the review when idle. */
   private refetchWhenIdle = false;
+  /**
+   * The dates of changes seen open: the interface gives a change's date on open entries only,
+   * and a decided change's panel still says when it was written.
+   */
+  private readonly openDates = new Map<string, string>();
   private snapshot: ReviewSnapshot;
   private listeners = new Set<() => void>();
 
@@ -212,6 +222,7 @@ export class ReviewController {
     if (this.currentId === null || !this.track?.items.some((i) => i.id === this.currentId)) {
       this.currentId = this.track?.hereId ?? this.track?.items[0]?.id ?? null;
     }
+    this.currentId = this.leaderOf(this.currentId);
     this.emit();
   }
 
@@ -229,7 +240,12 @@ export class ReviewController {
       const after = this.firstShownAfterCurrent(shown);
       next = delta > 0 ? after : after - 1;
     }
-    const target = shown[Math.min(shown.length - 1, Math.max(0, next))];
+    // At either end the keys stay put and say so (a polite live region reads it out).
+    if (next < 0 || next >= shown.length) {
+      this.setNotice({ tone: 'info', text: next < 0 ? 'This is the first change shown.' : 'This is the last change shown.' });
+      return;
+    }
+    const target = shown[next];
     if (target) this.setCurrent(target.item.id);
   }
 
@@ -244,7 +260,16 @@ export class ReviewController {
     this.focusSeq++;
   }
 
-  setCurrent(id: string): void {
+  /** A click or tap on a change in the draft: it becomes current and the focus goes to it, as after a key. */
+  pick(id: string): void {
+    if (!this.track?.items.some((i) => i.id === id)) return;
+    this.focusSeq++;
+    this.currentId = this.leaderOf(id);
+    this.emit();
+  }
+
+  setCurrent(member: string): void {
+    const id = this.leaderOf(member) ?? member;
     if (id === this.currentId) return;
     this.currentId = id;
     this.emit();
@@ -279,16 +304,18 @@ export class ReviewController {
 
   /** a / r: decide the current change, then go to the next open change. */
   decideCurrent(verdict: Verdict): void {
-    const current = this.snapshot.items.find((s) => s.item.id === this.currentId);
+    const current = this.snapshot.entryById.get(this.currentId ?? '');
     if (!current) return;
-    if (current.state !== 'open') {
+    const open = membersOf(current).filter((m) => m.state === 'open');
+    if (open.length === 0) {
       this.setNotice({
         tone: 'info',
         text: `${current.item.label} is already ${current.state === 'in' ? 'accepted' : 'rejected'}. Press u (or Undo) to reopen the last batch.`,
       });
       return;
     }
-    this.openBatch.set(current.item.id, verdict);
+    // An edit is decided whole: a replacement's deletion with its insertion, a paragraph with its mark.
+    for (const m of open) this.openBatch.set(m.item.id, verdict);
     this.notice = null;
     this.afterDecision(current.item.id);
   }
@@ -296,20 +323,19 @@ export class ReviewController {
   /** Shift+A / Shift+R: decide the selection, or every open change shown when nothing is selected. */
   decideMany(verdict: Verdict): void {
     const bySelection = this.selected.size > 0;
-    const pool = bySelection ? this.snapshot.items.filter((s) => this.selected.has(s.item.id)) : this.snapshot.shown;
+    const pool = bySelection ? [...new Set(this.snapshot.entryById.values())].filter((s) => this.selected.has(s.item.id)) : this.snapshot.shown;
     const targets = pool.filter((s) => s.state === 'open');
     if (targets.length === 0) {
       this.setNotice({ tone: 'info', text: bySelection ? 'None of the selected changes is open.' : 'No open change is shown.' });
       return;
     }
-    for (const t of targets) this.openBatch.set(t.item.id, verdict);
+    for (const t of targets) for (const m of membersOf(t)) if (m.state === 'open') this.openBatch.set(m.item.id, verdict);
     const skipped = pool.length - targets.length;
     this.selected = new Set();
+    // The summary says what was skipped and why; any the service refuses are said when it answers.
     this.notice = {
       tone: 'info',
-      text: `${VERDICT_WORD[verdict].done} ${targets.length} change${targets.length === 1 ? '' : 's'}${
-        skipped > 0 && bySelection ? ` (${skipped} already decided, left as they were)` : ''
-      }.`,
+      text: `${VERDICT_WORD[verdict].done} ${plural(targets.length, 'change')}.${skipped > 0 ? ` Skipped ${skipped}: already decided, left as ${skipped === 1 ? 'it was' : 'they were'}.` : ''}`,
     };
     this.afterDecision(this.currentId);
   }
@@ -328,6 +354,15 @@ export class ReviewController {
       }
       this.lastConfirmed = null;
       if (lastEdit.reverse) this.enqueueEdit(lastEdit.reverse);
+      return;
+    }
+    // A batch queued on this device and never sent (the service was out of reach) is taken
+    // back here, one batch (one key press) at a time, without asking the service anything.
+    if (this.openBatch.size === 0 && lastOp?.kind === 'apply' && !lastOp.sent) {
+      this.ops.pop();
+      this.transport.outbox?.remove(lastOp.batchKey).catch(() => {});
+      const count = new Set([...lastOp.layer.keys()].map((id) => this.snapshot.entryById.get(id) ?? id)).size;
+      this.setNotice({ tone: 'info', text: `Took back ${count === 1 ? 'your last decision' : `your last ${count} decisions`} before ${count === 1 ? 'it was' : 'they were'} sent.` });
       return;
     }
     if (this.openBatch.size > 0) {
@@ -403,7 +438,7 @@ export class ReviewController {
    * decided with it (`verdict`). Empty text removes a note.
    */
   noteCurrent(text: string, sendNote: (changeId: string, note: string) => Promise<ReviewResponse>, verdict?: Verdict): void {
-    const current = this.snapshot.items.find((s) => s.item.id === this.currentId);
+    const current = this.snapshot.entryById.get(this.currentId ?? '');
     if (!current) return;
     const id = current.item.id;
     if (current.state === 'open' && verdict) {
@@ -520,8 +555,14 @@ export class ReviewController {
     this.keepOpenBatch();
     this.emit();
     const next = this.nextOpenAfter(fromId);
-    if (next) this.currentId = next;
-    else if (this.snapshot.counts.open === 0) this.notice ??= { tone: 'info', text: 'Every change is decided.' };
+    if (next) {
+      // Going back round to an earlier open change is said, never done silently.
+      const shown = this.snapshot.shown;
+      const order = (id: string | null) => shown.findIndex((s) => s.item.id === id);
+      if (fromId && order(next) < order(fromId)) this.notice ??= { tone: 'info', text: `No open change after this one: back to ${this.snapshot.entryById.get(next)?.item.label ?? this.labelsOf([next])}, the first still open.` };
+      this.currentId = next;
+    } else if (this.snapshot.counts.open === 0) this.notice ??= { tone: 'info', text: 'All changes decided.' };
+    else this.notice ??= { tone: 'info', text: `All changes shown are decided; ${plural(this.snapshot.counts.open, 'change')} open under other filters.` };
     this.emit();
     this.cancelTimer();
     this.timer = setTimeout(() => this.flush(), BATCH_DELAY_MS);
@@ -560,6 +601,7 @@ export class ReviewController {
       return;
     }
     this.inFlight = true;
+    if (op.kind === 'apply') op.sent = true;
     const request = op.kind === 'apply' ? this.transport.apply(bodyOf(op), op.batchKey) : op.kind === 'edit' ? op.send(op.batchKey) : this.transport.undo(op.batchKey);
     request.then(
       (data) => this.settle(op, data, null),
@@ -588,6 +630,8 @@ export class ReviewController {
     if (data) this.reconcile(op, data);
     else this.refuse(op, error);
     this.emit();
+    // The caller hears of it once the snapshot shows the answer (its current change, say).
+    if (data && op.kind === 'edit') op.onDone?.();
     this.pump();
   }
 
@@ -599,7 +643,7 @@ export class ReviewController {
       this.lastConfirmed = op.reverse ? op : null;
       this.notice = { tone: 'info', text: op.done };
       const focus = op.focus?.(data);
-      if (focus) this.currentId = focus;
+      if (focus) this.currentId = this.leaderOf(focus);
     }
     if (data.track) {
       this.track = data.track;
@@ -608,7 +652,7 @@ export class ReviewController {
         this.notice = { tone: 'info', text: 'Undid the last batch: its changes are open again.' };
         // Reopened changes are where the reviewer wants to be.
         const reopened = [...op.layer.keys()][0];
-        if (reopened) this.currentId = reopened;
+        if (reopened) this.currentId = this.leaderOf(reopened);
       }
     } else {
       // The document changed but the decision record could not be read back. Keep showing the
@@ -626,6 +670,7 @@ export class ReviewController {
     const why = reasonOf(error);
     if (op.kind === 'edit') {
       this.notice = { tone: 'error', text: `Could not ${op.what}: ${why}` };
+      op.onRefused?.(error);
       if (error instanceof ApiError && (error.status === 409 || error.status === 422)) this.transport.refetch();
       return;
     }
@@ -671,7 +716,9 @@ export class ReviewController {
       return { id, label: this.labelsOf([id]), mine: op.layer.get(id) as Verdict, theirs: d ? d.state : 'gone', by: d?.decidedByName ?? null, at: d?.decidedAt ?? null };
     });
     this.refused = [...this.refused, ...refused].slice(-20);
-    this.notice = { tone: 'error', text: refused.map(refusalText).join(' ') };
+    const decided = op.layer.size - refused.length;
+    const summary = op.layer.size > 1 ? `${decided} of ${op.layer.size} decided; ${refused.length} refused. ` : '';
+    this.notice = { tone: 'error', text: summary + refused.map(refusalText).join(' ') };
     const rest = new Map([...op.layer].filter(([id]) => !refusedIds.has(id)));
     if (rest.size > 0) {
       const again: ApplyOp = { kind: 'apply', key: this.nextKey++, batchKey: newBatchKey(), layer: rest };
@@ -681,6 +728,13 @@ export class ReviewController {
     }
     this.transport.refetch();
     return true;
+  }
+
+  /** The first member of the edit a change belongs to: the entry the list shows for it. */
+  private leaderOf(id: string | null): string | null {
+    if (id === null) return null;
+    const group = this.track?.items.find((i) => i.id === id)?.group;
+    return group && this.track?.items.some((i) => i.id === group) ? group : id;
   }
 
   private labelsOf(ids: string[]): string {
@@ -699,7 +753,13 @@ export class ReviewController {
     for (const listener of this.listeners) listener();
   }
 
+  /** A change's own date: from the track while it is open, remembered once it is decided. */
+  dateOf(item: TrackItem): string | null {
+    return item.date ?? this.openDates.get(item.id) ?? null;
+  }
+
   private computeSnapshot(): ReviewSnapshot {
+    for (const item of this.track?.items ?? []) if (item.date) this.openDates.set(item.id, item.date);
     const layers = [...this.ops.map((o) => o.layer), this.openBatch];
     const previous = this.snapshot as ReviewSnapshot | undefined;
     const previousById = new Map(previous?.items.map((s) => [s.item.id, s]));
@@ -714,24 +774,31 @@ export class ReviewController {
           pending = true;
         }
       }
-      counts[state]++;
-      counts.total++;
       // Reuse the old object when nothing changed, so memoised list rows skip re-rendering.
       const old = previousById.get(item.id);
       return old && old.item === item && old.state === state && old.pending === pending ? old : { item, state, pending };
     });
     const { kind, author, state } = this.filters;
-    // Document-wide changes (styles, numbering) are listed, and walked, first.
-    const shown = [...items.filter((s) => s.item.documentWide), ...items.filter((s) => !s.item.documentWide)].filter(
+    const entries = entriesOf(items, new Map(previous?.shown.map((s) => [s.item.id, s])));
+    const entryById = new Map<string, ShownItem>();
+    for (const entry of entries) for (const m of membersOf(entry)) entryById.set(m.item.id, entry);
+    // Progress counts what the reviewer decides: edits, as the list shows them.
+    for (const entry of entries) {
+      counts[entry.state]++;
+      counts.total++;
+    }
+    // Document-wide changes (styles, numbering) are listed, and walked, first. An edit is shown
+    // when any of its changes is of the kind and author asked for.
+    const shown = [...entries.filter((s) => s.item.documentWide), ...entries.filter((s) => !s.item.documentWide)].filter(
       (s) =>
-        (kind === 'all' || s.item.kind === kind) &&
-        (author === 'all' || (s.item.author ?? '') === author) &&
+        membersOf(s).some((m) => (kind === 'all' || m.item.kind === kind) && (author === 'all' || (m.item.author ?? '') === author)) &&
         (state === 'all' || s.state === state),
     );
     return {
       data: this.data,
       items,
       shown,
+      entryById,
       currentId: this.currentId,
       selected: this.selected,
       filters: this.filters,
@@ -741,12 +808,17 @@ export class ReviewController {
       trackStale: this.trackStale,
       focusSeq: this.focusSeq,
       offline: this.offline,
-      waiting: this.ops.reduce((n, o) => n + (o.kind === 'apply' ? o.layer.size : 1), 0),
+      // Counted as the list shows them: an edit of several changes waits as one decision.
+      waiting: this.ops.reduce((n, o) => n + (o.kind === 'apply' ? new Set([...o.layer.keys()].map((id) => entryById.get(id) ?? id)).size : 1), 0),
       refused: this.refused,
       viewers: this.viewers,
       live: this.live,
     };
   }
+}
+
+function plural(n: number, noun: string): string {
+  return `${n.toLocaleString('en-GB')} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function bodyOf(op: ApplyOp): ApplyRevisionsBody {

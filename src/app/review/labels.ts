@@ -12,6 +12,10 @@ export const KIND_LABEL: Record<string, string> = {
   'tr-prop-change': 'Table row',
   'tc-prop-change': 'Table cell',
   'sect-prop-change': 'Section properties',
+  // Edits of several changes (entries.ts).
+  replace: 'Replacement',
+  'row-insert': 'Row inserted',
+  'row-delete': 'Row deleted',
 };
 
 export function kindLabel(kind: string | null | undefined): string {

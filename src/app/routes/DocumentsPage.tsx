@@ -1,5 +1,5 @@
 import { useId, useMemo, useRef, useState, type DragEvent, type FormEvent } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import type { DocumentRow } from '../../contract/document';
 import type { SeriesUntrackedCheck } from '../../contract/draft-progress';
 import { ROUTES } from '../../contract/routes';
@@ -35,6 +35,7 @@ export function DocumentsPage() {
   const createVersion = useCreateVersion();
   const rename = useRenameUpload();
   const startDraft = useStartWorkingDraft();
+  const navigate = useNavigate();
   const deleteSeries = useDeleteSeries();
   const now = useNow(60_000);
   const [search, setSearch] = useState('');
@@ -96,9 +97,10 @@ export function DocumentsPage() {
     }
   }
 
-  async function startWorkingDraft(row: DocumentRow) {
+  async function startWorkingDraft(row: DocumentRow, open = false) {
     try {
       const draft = await startDraft.mutateAsync(row.id);
+      if (open) return void navigate(`/documents/${draft.id}`);
       setMessage({
         text: `Started a working draft (version ${draft.documentVersion}) from version ${row.documentVersion}.`,
         tone: 'ok',
@@ -132,6 +134,7 @@ export function DocumentsPage() {
       versionInput.current?.click();
     },
     startDraft: (row) => void startWorkingDraft(row),
+    startReview: (row) => void startWorkingDraft(row, true),
     deleteSeries: (s) => setDeleting(s),
     compare: (row, s) => setComparing({ row, series: s.rows }),
     busy: transfer !== null || startDraft.isPending,

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent, type MouseEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { ROUTES } from '../../contract/routes';
 import type { TrackState } from '../../contract/track';
@@ -12,10 +12,13 @@ import { formatDateTime } from '../components/format';
 import { saveBlob } from '../components/saveBlob';
 import { KeyHelpDialog } from '../keyboard/KeyHelpDialog';
 import { actionOfKey, isTypingTarget, setShortcutsEnabled, shortcutFor, useShortcutsEnabled, type ReviewAction } from '../keyboard/shortcuts';
-import { ReviewController, type ReviewSnapshot } from '../review/controller';
+import { ReviewController, type ReviewSnapshot, type Verdict } from '../review/controller';
+import { DecisionLine } from '../review/DecisionLine';
+import { DecideAllDialog, type DecideAllRequest } from '../review/DecideAllDialog';
 import { DocumentView, type MarkupView } from '../review/DocumentView';
 import { kindLabel, STATE_CLASS, STATE_LABEL } from '../review/labels';
 import { TrackList } from '../review/TrackList';
+import { bookmarkIndex, changeAtPoint, hasTextSelection, hoverText } from '../review/document-pointer';
 import { CurrentAnswer, ReportDownloads, useAnswer } from '../answer/useAnswer';
 import { CommentsPanel, type CommentsHandle } from '../comments/CommentsPanel';
 import { CleanCopyDownload } from '../comments/DraftDownloads';
@@ -57,6 +60,7 @@ function Review({ documentId }: { documentId: string }) {
   // Leaving the page sends the open batch at once rather than dropping it.
   useEffect(() => () => controller.flushOnLeave(), [controller]);
   useReviewNetwork(controller, documentId, outbox);
+  useWarnBeforeLeaving(snapshot.waiting > 0 || snapshot.pendingOps > 0);
 
   if (review.isPending || (!snapshot.data && review.data)) {
     return <p role="status" className="p-6 text-ink-soft">Loading the draft…</p>;
@@ -65,6 +69,23 @@ function Review({ documentId }: { documentId: string }) {
     return <ReviewLoadError error={review.error} retry={() => void review.refetch()} />;
   }
   return <ReviewWorkspace controller={controller} snapshot={snapshot} data={snapshot.data} />;
+}
+
+/**
+ * While decisions wait to be sent, leaving the page asks first (the browser's own question).
+ * They are kept on this device and sent on the next visit, but a lawyer closing the tab does
+ * not know that, and on a shared machine the next visit may never come.
+ */
+function useWarnBeforeLeaving(waiting: boolean) {
+  useEffect(() => {
+    if (!waiting) return;
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [waiting]);
 }
 
 function ReviewLoadError({ error, retry }: { error: unknown; retry: () => void }) {
@@ -98,7 +119,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
   const commentsRef = useRef<CommentsHandle>(null);
 
   const { items, shown, currentId, selected, counts, notice, filters } = snapshot;
-  const current = items.find((s) => s.item.id === currentId) ?? null;
+  const current = snapshot.entryById.get(currentId ?? '') ?? null;
   const revision = useMemo(() => data.revisions.find((r) => r.change_id === currentId) ?? null, [data.revisions, currentId]);
   const kinds = useMemo(() => [...new Set(items.map((s) => s.item.kind ?? ''))].filter(Boolean), [items]);
   const authors = useMemo(() => [...new Set(items.map((s) => s.item.author ?? ''))].filter(Boolean).sort(), [items]);
@@ -131,9 +152,9 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
       case 'toggleSelect':
         return controller.toggleSelected();
       case 'acceptMany':
-        return controller.decideMany('in');
+        return decideMany('in');
       case 'rejectMany':
-        return controller.decideMany('back');
+        return decideMany('back');
       case 'undo':
         return controller.undo();
       case 'comment':
@@ -147,6 +168,18 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
     }
   }
 
+  // With nothing selected, Shift+A / Shift+R would decide every change shown: ask first.
+  const [decideAll, setDecideAll] = useState<DecideAllRequest | null>(null);
+  function decideMany(verdict: Verdict) {
+    const open = shown.filter((s) => s.state === 'open').length;
+    if (selected.size > 0 || open === 0) return controller.decideMany(verdict);
+    setDecideAll({ verdict, count: open, filters });
+  }
+  function confirmDecideAll() {
+    if (decideAll) controller.decideMany(decideAll.verdict);
+    setDecideAll(null);
+  }
+
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
     if (!shortcutsOn || event.defaultPrevented || (event.repeat && event.key === '?')) return;
     if (isTypingTarget(event.target) || (event.target as Element).closest('dialog')) return;
@@ -155,6 +188,26 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
     event.preventDefault();
     controller.requestFocus();
     run(action);
+  }
+
+  // A click or tap on a change's marks in the draft makes it current (delegated: the view's
+  // render stays its own business); a text selection is left for `c` and `e`.
+  const documentArea = useRef<HTMLDivElement>(null);
+  const idByBookmark = useMemo(() => bookmarkIndex(items), [items]);
+  function onDocumentClick(event: MouseEvent<HTMLDivElement>) {
+    const area = documentArea.current;
+    if (!area || hasTextSelection(area)) return;
+    const id = changeAtPoint(event.target, area, idByBookmark);
+    if (id) controller.pick(id);
+  }
+  function onDocumentHover(event: MouseEvent<HTMLDivElement>) {
+    const area = documentArea.current;
+    const mark = event.target instanceof Element ? event.target.closest<HTMLElement>('ins, del') : null;
+    if (!area || !mark || mark.title) return;
+    const id = changeAtPoint(mark, area, idByBookmark);
+    const entry = id ? items.find((s) => s.item.id === id) : undefined;
+    if (!entry) return;
+    mark.title = hoverText(entry.item, entry.item.date ?? data.revisions.find((r) => r.change_id === id)?.date);
   }
 
   // Long drafts show the pages around the current change first (see DocumentView).
@@ -216,7 +269,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
       <ReviewComparisonBanner draft={data.document} changes={counts.total} />
 
       <div className="flex min-h-0 flex-1 flex-col md:flex-row">
-        <div className="min-h-0 min-w-0 flex-1">
+        <div ref={documentArea} className="min-h-0 min-w-0 flex-1" onClick={onDocumentClick} onMouseOver={onDocumentHover}>
           {base64 === null ? (
             <p role="status" className="p-6 text-ink-soft">Loading the draft…</p>
           ) : (
@@ -230,6 +283,10 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
               <>
                 <div className="flex items-center gap-2">
                   <h2 className="font-semibold">{current.item.label}</h2>
+                  {/* "Change n" is positional and moves when a proposal renumbers the list; the id does not. */}
+                  <span className="max-w-24 truncate font-mono text-xs text-ink-soft" data-testid="stable-ref" title="A reference that stays the same when the changes are renumbered">
+                    ref {current.item.id}
+                  </span>
                   <span className="text-sm text-ink-soft">{kindLabel(current.item.kind)}</span>
                   <StateBadge state={current.state} pending={current.pending} />
                   <PhoneListToggle open={listOpen} onToggle={() => setListOpen((o) => !o)} shown={shown.length} />
@@ -237,13 +294,14 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
                 <p className="mt-1 text-sm max-md:truncate max-md:text-xs">
                   <span className="text-ink-soft">By </span>
                   {current.item.author ?? revision?.author ?? 'unknown author'}
-                  {(current.item.date ?? revision?.date) && (
+                  {(controller.dateOf(current.item) ?? revision?.date) && (
                     <>
                       <span className="text-ink-soft"> on </span>
-                      <time dateTime={current.item.date ?? revision?.date ?? undefined}>{formatDateTime(current.item.date ?? revision?.date)}</time>
+                      <time dateTime={controller.dateOf(current.item) ?? revision?.date ?? undefined}>{formatDateTime(controller.dateOf(current.item) ?? revision?.date)}</time>
                     </>
                   )}
                 </p>
+                <DecisionLine entry={current} />
                 {(current.item.textPreview ?? revision?.text_preview) && (
                   <p className="mt-1 text-sm max-md:line-clamp-2"><span className="text-ink-soft">Text: </span>{current.item.textPreview ?? revision?.text_preview}</p>
                 )}
@@ -256,27 +314,28 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
             ) : (
               <p className="text-sm text-ink-soft">This draft has no tracked changes.</p>
             )}
-            <div className="rl-decide-buttons mt-3 flex flex-wrap gap-1.5 max-md:mt-2 max-md:grid max-md:grid-cols-3 md:[&>.btn]:px-2">
-              <button type="button" className="max-md:order-4 btn btn-accept" aria-keyshortcuts={aria('accept')} onClick={() => run('accept')} disabled={!current}>
+            <div className="rl-decide-buttons mt-3 flex flex-wrap gap-1.5 max-md:mt-2 max-md:grid max-md:grid-cols-6 md:[&>.btn]:px-2">
+              {/* On a phone: Accept and Reject side by side on their own row, away from Previous and Next. */}
+              <button type="button" className="btn btn-accept max-md:order-1 max-md:col-span-3 max-md:mb-2 max-md:self-start" aria-keyshortcuts={aria('accept')} onClick={() => run('accept')} disabled={!current}>
                 Accept
               </button>
-              <button type="button" className="max-md:order-5 btn btn-reject" aria-keyshortcuts={aria('reject')} onClick={() => run('reject')} disabled={!current}>
+              <button type="button" className="btn btn-reject max-md:order-2 max-md:col-span-3 max-md:mb-2 max-md:self-start" aria-keyshortcuts={aria('reject')} onClick={() => run('reject')} disabled={!current}>
                 Reject
               </button>
-              <button type="button" className="max-md:order-1 btn" aria-keyshortcuts={aria('undo')} onClick={() => run('undo')}>
+              <button type="button" className="btn max-md:order-6 max-md:col-span-2" aria-keyshortcuts={aria('undo')} onClick={() => run('undo')}>
                 Undo
               </button>
-              <button type="button" className="max-md:order-2 btn" aria-keyshortcuts={aria('previous')} onClick={() => run('previous')}>
+              <button type="button" className="btn max-md:order-3 max-md:col-span-2" aria-keyshortcuts={aria('previous')} onClick={() => run('previous')}>
                 Previous
               </button>
-              <button type="button" className="max-md:order-6 btn" aria-keyshortcuts={aria('next')} onClick={() => run('next')}>
+              <button type="button" className="btn max-md:order-5 max-md:col-span-2" aria-keyshortcuts={aria('next')} onClick={() => run('next')}>
                 Next
               </button>
-              <button type="button" className="max-md:order-3 btn" aria-keyshortcuts={aria('toggleSelect')} aria-pressed={current ? selected.has(current.item.id) : false} onClick={() => run('toggleSelect')} disabled={!current}>
+              <button type="button" className="btn max-md:order-4 max-md:col-span-2" aria-keyshortcuts={aria('toggleSelect')} aria-pressed={current ? selected.has(current.item.id) : false} onClick={() => run('toggleSelect')} disabled={!current}>
                 Select
               </button>
-              <button type="button" className="btn" aria-keyshortcuts={aria('propose')} onClick={() => run('propose')}>Propose</button>
-              <button type="button" className="btn" aria-keyshortcuts={aria('note')} onClick={() => run('note')} disabled={!current}>Note</button>
+              <button type="button" className="btn max-md:order-7 max-md:col-span-2" aria-keyshortcuts={aria('propose')} onClick={() => run('propose')}>Propose</button>
+              <button type="button" className="btn max-md:order-8 max-md:col-span-2" aria-keyshortcuts={aria('note')} onClick={() => run('note')} disabled={!current}>Note</button>
             </div>
             <CommentsPanel ref={commentsRef} review={data} currentId={currentId} currentLabel={current?.item.label ?? null}
               say={(notice) => controller.say(notice)} beforeWrite={() => controller.flush()} />
@@ -336,6 +395,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
       </div>
       <KeyHelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} enabled={shortcutsOn} />
       {answer.dialogs}
+      <DecideAllDialog request={decideAll} onConfirm={confirmDecideAll} onClose={() => setDecideAll(null)} />
     </div>
   );
 }

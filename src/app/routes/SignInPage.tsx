@@ -59,6 +59,10 @@ export function SignInPage() {
   const location = useLocation();
   const [step, setStep] = useState<Step>({ kind: 'email' });
   const [email, setEmail] = useState('');
+  // "Create an account": the same code step, asked for with a name and an organisation.
+  const [signUp, setSignUp] = useState<{ name: string; organisation: string } | null>(null);
+  const nameId = useId();
+  const orgId = useId();
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -97,9 +101,13 @@ export function SignInPage() {
     setBusy(true);
     setError(null);
     try {
-      await (await loadSignInApi()).requestSignInCode(address.trim());
+      const api = await loadSignInApi();
+      if (signUp) await api.requestSignUpCode(address.trim(), signUp.name.trim(), signUp.organisation.trim());
+      else await api.requestSignInCode(address.trim());
       setStep({ kind: 'code', email: address.trim() });
-      setNotice(`If ${address.trim()} has an account, a sign-in code is on its way. It works once, for 10 minutes.`);
+      setNotice(signUp
+        ? `A code to create your account is on its way to ${address.trim()}. It works once, for 10 minutes.`
+        : `If ${address.trim()} has an account, a sign-in code is on its way. It works once, for 10 minutes.`);
       setResendAt(Date.now() + RESEND_COOLDOWN_MS);
       setCode('');
     } catch (e) {
@@ -147,7 +155,7 @@ export function SignInPage() {
     <main id="main" className="flex min-h-screen items-start justify-center bg-canvas px-4 pt-[12vh]">
       <div className="w-full max-w-sm rounded-md border border-line bg-paper p-6 shadow-sm">
         <h1 className="text-xl font-semibold text-brand">Redline</h1>
-        <p className="mt-1 text-sm text-ink-soft">Sign in to review contract drafts.</p>
+        <p className="mt-1 text-sm text-ink-soft">{signUp ? 'Create an account to review contract drafts.' : 'Sign in to review contract drafts.'}</p>
         {notice && (
           <p role="status" className="mt-4 rounded border border-line bg-canvas p-2 text-sm">
             {notice}
@@ -161,6 +169,16 @@ export function SignInPage() {
         <form className="mt-4 flex flex-col gap-3" onSubmit={onSubmit} noValidate>
           {step.kind === 'email' ? (
             <>
+              {signUp && (
+                <>
+                  <label htmlFor={nameId} className="text-sm font-medium">Your name</label>
+                  <input id={nameId} className="field" name="name" autoComplete="name" required value={signUp.name}
+                    onChange={(e) => setSignUp({ ...signUp, name: e.target.value })} autoFocus />
+                  <label htmlFor={orgId} className="text-sm font-medium">Organisation</label>
+                  <input id={orgId} className="field" name="organization" autoComplete="organization" required value={signUp.organisation}
+                    onChange={(e) => setSignUp({ ...signUp, organisation: e.target.value })} />
+                </>
+              )}
               <label htmlFor={emailId} className="text-sm font-medium">E-mail</label>
               <input
                 id={emailId}
@@ -174,11 +192,18 @@ export function SignInPage() {
                 onFocus={() => void loadSignInApi()}
                 aria-invalid={error ? true : undefined}
                 aria-describedby={error ? `${emailId}-error` : undefined}
-                autoFocus
+                autoFocus={!signUp}
               />
-              <button type="submit" className="btn btn-primary" disabled={busy || email.trim() === ''}>
-                {busy ? 'Sending…' : 'Send code'}
+              <button type="submit" className="btn btn-primary"
+                disabled={busy || email.trim() === '' || (signUp !== null && (!signUp.name.trim() || !signUp.organisation.trim()))}>
+                {busy ? 'Sending…' : signUp ? 'Create account' : 'Send code'}
               </button>
+              <p className="text-sm text-ink-soft">
+                {signUp ? 'Already have an account? ' : 'New to Redline? '}
+                <button type="button" className="link text-sm" onClick={() => { setSignUp(signUp ? null : { name: '', organisation: '' }); setError(null); setNotice(null); }}>
+                  {signUp ? 'Sign in' : 'Create an account'}
+                </button>
+              </p>
             </>
           ) : (
             <>

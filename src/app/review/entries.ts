@@ -1,0 +1,68 @@
+import type { TrackItem, TrackState } from '../../contract/track';
+
+/** One track item as the reviewer sees it now: the server's state with pending decisions laid over it. */
+export interface ShownItem {
+  item: TrackItem;
+  state: TrackState;
+  /** Decided here but not yet confirmed by the service. */
+  pending: boolean;
+  /**
+   * An entry of the list that stands for an edit of several changes (TrackItem.group: a
+   * replacement's deletion and insertion, a paragraph's text and its mark): its members in track
+   * order. `item` is then the first member's, labelled for the whole edit ("Changes 16–19").
+   */
+  members?: readonly ShownItem[];
+}
+
+/** The changes an entry decides: its members, or itself. */
+export function membersOf(entry: ShownItem): readonly ShownItem[] {
+  return entry.members ?? [entry];
+}
+
+/**
+ * The list's entries, one per edit group (a change with no group is its own), in track order of
+ * their first member. An entry is reused when its members are (so memoised rows skip re-rendering).
+ */
+export function entriesOf(items: readonly ShownItem[], previous: ReadonlyMap<string, ShownItem>): ShownItem[] {
+  const groups = new Map<string, ShownItem[]>();
+  for (const s of items) {
+    const key = s.item.group ?? s.item.id;
+    const members = groups.get(key);
+    if (members) members.push(s);
+    else groups.set(key, [s]);
+  }
+  return [...groups.values()].map((members) => {
+    const leader = members[0]!;
+    if (members.length === 1) return leader;
+    const old = previous.get(leader.item.id);
+    if (old?.members && old.members.length === members.length && old.members.every((m, i) => m === members[i])) return old;
+    const states = new Set(members.map((m) => m.state));
+    // A partly decided edit (decided before grouping, or over the API one change at a time) is still open.
+    const state: TrackState = states.size === 1 ? leader.state : states.has('open') ? 'open' : leader.state;
+    const item: TrackItem = {
+      ...leader.item,
+      label: groupLabel(members.map((m) => m.item.label)),
+      kind: groupKind(members.map((m) => m.item.kind ?? null)),
+      textPreview: leader.item.groupSummary ?? leader.item.textPreview,
+    };
+    return { item, state, pending: members.some((m) => m.pending), members };
+  });
+}
+
+/** "Changes 16–19" for consecutive labels, "Changes 16, 18" otherwise. */
+export function groupLabel(labels: readonly string[]): string {
+  const numbers = labels.map((l) => Number(/(\d+)$/.exec(l)?.[1]));
+  if (numbers.some((n) => !Number.isFinite(n))) return labels.join(', ');
+  const consecutive = numbers.every((n, i) => i === 0 || n === numbers[i - 1]! + 1);
+  return consecutive ? `Changes ${numbers[0]}–${numbers[numbers.length - 1]}` : `Changes ${numbers.join(', ')}`;
+}
+
+/** What an edit is, by its members: a deletion with an insertion is a replacement; marks and row properties ride along. */
+function groupKind(kinds: readonly (string | null)[]): string | null {
+  const main = kinds.filter((k) => k !== 'paragraph_mark' && k !== 'tr-prop-change');
+  const set = new Set(main);
+  if (set.has('insert') && set.has('delete')) return 'replace';
+  if (kinds.includes('tr-prop-change') && main.every((k) => k === 'insert')) return 'row-insert';
+  if (kinds.includes('tr-prop-change') && main.every((k) => k === 'delete')) return 'row-delete';
+  return main[0] ?? kinds[0] ?? null;
+}
