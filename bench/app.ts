@@ -15,8 +15,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromium, type Page } from '@playwright/test';
 import { buildBenchmarkContract } from '../src/docx/fixture';
+import { api as apiAt, CHROMIUM_ARGS, signIn as signInAt, signedInPage, type Grant } from './app-session';
 import { startBenchService } from './bench-service';
 
 const PORT = Number(process.env.BENCH_PORT ?? 8791);
@@ -68,37 +69,10 @@ function bundleSizes(): { signIn: number; review: number; reviewWithoutDocx: num
 
 // ---- the service ----------------------------------------------------------------------------
 
-interface Grant {
-  session_token: string;
-  orgId: string;
-  user: unknown;
-  orgs: unknown;
-  expiresAt: string;
-}
-
-async function signIn(): Promise<Grant> {
-  const email = 'demo@example.com';
-  await fetch(`${BASE}/api/auth/sign-in/request-code`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: email }) });
-  const mail = (await (await fetch(`${BASE}/api/dev/mailbox?to=${email}`)).json()) as { code: string };
-  const res = await fetch(`${BASE}/api/auth/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: email, code: mail.code }) });
-  if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
-  return (await res.json()) as Grant;
-}
-
-async function api<T>(grant: Grant, method: string, url: string, body?: FormData): Promise<T> {
-  const res = await fetch(`${BASE}/api${url}`, { method, body, headers: { authorization: `Bearer ${grant.session_token}`, 'x-org-id': grant.orgId } });
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const signIn = () => signInAt(BASE);
+const api = <T>(grant: Grant, method: string, url: string, body?: FormData) => apiAt<T>(BASE, grant, method, url, body);
 
 // ---- the browser ----------------------------------------------------------------------------
-
-async function signedInPage(browser: Browser, grant: Grant): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const session = { token: grant.session_token, orgId: grant.orgId, user: grant.user, orgs: grant.orgs, expiresAt: grant.expiresAt };
-  await context.addInitScript((s) => sessionStorage.setItem('redline.session', s), JSON.stringify(session));
-  return context.newPage();
-}
 
 /**
  * ms from navigation start to the first page of the draft on screen (the window around the
@@ -158,7 +132,7 @@ async function main(): Promise<void> {
   const service = await startBenchService(PORT, DATA_DIR, { DATABASE_URL: process.env.DATABASE_URL ?? '' });
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: CHROMIUM_ARGS,
   });
   try {
     const grant = await signIn();

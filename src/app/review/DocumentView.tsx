@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type * as DocxPreview from 'docx-preview';
 import { changeBookmarkName, moveOtherHalfBookmarkName } from '../../contract/bookmark';
+import { renderDraft } from './layout/render';
 import { foldEmptyMarkParagraphs } from './paragraph-marks';
 import { uncompressedSize } from './zip-size';
 
@@ -18,13 +18,6 @@ const QUIET_MS = 2000;
 let lastKeyAt = 0;
 if (typeof window !== 'undefined') window.addEventListener('keydown', () => (lastKeyAt = performance.now()), { capture: true });
 
-/** docx-preview is loaded on first use: it is bigger than the whole sign-in route. */
-let docxPreview: Promise<typeof DocxPreview> | null = null;
-function loadDocxPreview() {
-  docxPreview ??= import('docx-preview');
-  return docxPreview;
-}
-
 type RenderStatus = { kind: 'loading' } | { kind: 'ready' } | { kind: 'error'; message: string };
 
 /**
@@ -34,20 +27,6 @@ type RenderStatus = { kind: 'loading' } | { kind: 'ready' } | { kind: 'error'; m
  * long draft. (The size is read from the zip's directory: a long draft may compress to little.)
  */
 const WINDOW_MIN_XML_BYTES = 1_000_000;
-
-const RENDER_OPTIONS = {
-  className: 'docx',
-  inWrapper: true,
-  breakPages: true,
-  ignoreLastRenderedPageBreak: true,
-  renderComments: false,
-  renderHeaders: true,
-  renderFooters: true,
-  renderFootnotes: true,
-  renderEndnotes: true,
-  useBase64URL: false,
-  experimental: false,
-} as const;
 
 /** Waits until no key has been pressed for QUIET_MS, then calls `run`; answers a cancel function. */
 function whenQuiet(run: () => void): () => void {
@@ -107,15 +86,15 @@ export function DocumentView({
 
   /** Renders `bytes` off-screen and swaps the result in whole, keeping the scroll position. */
   const swapIn = useRef(async (bytes: Uint8Array, markupView: MarkupView, kind: 'window' | 'full', isCurrent: () => boolean): Promise<boolean> => {
-    const { renderAsync } = await loadDocxPreview();
-    const body = document.createElement('div');
-    const styles = document.createElement('div');
-    await renderAsync(bytes, body, styles, { ...RENDER_OPTIONS, renderChanges: markupView === 'all' });
+    const { styles, body, layOut } = await renderDraft(bytes, markupView === 'all');
     foldEmptyMarkParagraphs(body);
     // A newer render (other bytes, the other view) may have started meanwhile: it wins.
     if (!host.current || !isCurrent()) return false;
     const top = scroller.current?.scrollTop ?? 0;
     host.current.replaceChildren(styles, body);
+    // Laid out in pages in place (it measures), before the browser paints the unpaged flow. A
+    // window around a change is not: its page numbers would not be the draft's.
+    if (kind === 'full') host.current.dataset.pages = String(layOut());
     if (scroller.current && kind === 'full') scroller.current.scrollTop = top;
     host.current.dataset.firstPage = 'true';
     if (kind === 'full') host.current.dataset.rendered = 'true';
