@@ -1,5 +1,6 @@
 import type * as DocxPreview from 'docx-preview';
 import { annotateHeaderFooter, annotateModel, type ModelNode, type SectionProps, type WordModel } from './annotate';
+import { autoLineScaler } from './line-height';
 import { paginate, type PageContext } from './paginate';
 
 /** docx-preview is loaded on first use: it is bigger than the whole sign-in route. */
@@ -43,10 +44,12 @@ export async function renderDraft(bytes: Uint8Array, renderChanges: boolean): Pr
   const options = { ...RENDER_OPTIONS, renderChanges };
   const doc = (await parseAsync(bytes, options)) as WordModel;
   const sections = annotateModel(doc);
+  const scaleLines = autoLineScaler(doc);
+  for (const root of [doc.documentPart.body, ...(doc.footnotesPart?.notes ?? []), ...(doc.endnotesPart?.notes ?? [])]) scaleLines(root);
   const styles = document.createElement('div');
   const body = document.createElement('div');
   for (const node of await renderDocument(doc, options)) (node.nodeName === 'STYLE' ? styles : body).appendChild(node);
-  const headerFooter = await renderHeadersAndFooters(doc, sections, renderDocument, options);
+  const headerFooter = await renderHeadersAndFooters(doc, sections, renderDocument, options, scaleLines);
   const settings = doc.settingsPart?.settings;
   const ctx: PageContext = {
     sections,
@@ -75,6 +78,7 @@ async function renderHeadersAndFooters(
   sections: readonly SectionProps[],
   renderDocument: typeof DocxPreview.renderDocument,
   options: typeof RENDER_OPTIONS & { renderChanges: boolean },
+  scaleLines: (root: ModelNode) => void,
 ): Promise<Map<string, HTMLElement>> {
   const keys: string[] = [];
   const paragraphs: ModelNode[] = [];
@@ -84,6 +88,7 @@ async function renderHeadersAndFooters(
         const part = doc.findPartByRelId(ref.id, doc.documentPart);
         if (!part) continue;
         annotateHeaderFooter(part.rootElement);
+        scaleLines(part.rootElement);
         const only = [{ id: ref.id, type: 'default' }];
         keys.push(`${s}|${kind}|${ref.type}`);
         paragraphs.push({ type: 'paragraph', children: [], sectionProps: { ...sect, titlePage: false, headerRefs: kind === 'header' ? only : [], footerRefs: kind === 'footer' ? only : [] } });
