@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { changeBookmarkName, moveOtherHalfBookmarkName } from '../../contract/bookmark';
+import { showMarks } from './layout/marks';
 import { renderDraft } from './layout/render';
 import { foldEmptyMarkParagraphs } from './paragraph-marks';
 import { uncompressedSize } from './zip-size';
@@ -88,6 +89,7 @@ export function DocumentView({
   const swapIn = useRef(async (bytes: Uint8Array, markupView: MarkupView, kind: 'window' | 'full', isCurrent: () => boolean): Promise<boolean> => {
     const { styles, body, layOut } = await renderDraft(bytes, markupView === 'all');
     foldEmptyMarkParagraphs(body);
+    showMarks(body);
     // A newer render (other bytes, the other view) may have started meanwhile: it wins.
     if (!host.current || !isCurrent()) return false;
     const top = scroller.current?.scrollTop ?? 0;
@@ -264,6 +266,6 @@ function findAnchor(container: HTMLElement, changeId: string, name: (changeId: s
 function highlightTarget(anchor: HTMLElement): HTMLElement {
   let next = anchor.nextElementSibling;
   while (next && next.tagName === 'SPAN' && next.id && next.textContent === '') next = next.nextElementSibling;
-  if (next instanceof HTMLElement && (next.tagName === 'INS' || next.tagName === 'DEL')) return next;
+  if (next instanceof HTMLElement && (next.tagName === 'INS' || next.tagName === 'DEL' || next.classList.contains('rl-proposal'))) return next;
   return anchor.closest<HTMLElement>('p, td, th, li') ?? anchor;
 }
