@@ -5,6 +5,7 @@
  */
 export const REPORT_COLUMNS = [
   ['label', 'Change'],
+  ['clause', 'Clause'],
   ['kind', 'Kind'],
   ['author', 'Author'],
   ['date', 'Date'],

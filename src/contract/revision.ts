@@ -33,5 +33,32 @@ export const Revision = z.object({
     .literal(true)
     .optional()
     .describe('Present on changes in the styles or numbering parts: they apply to the whole document and have no place in its text.'),
+  move: z
+    .literal(true)
+    .optional()
+    .describe(
+      'Present on a move: one change made of both halves (where the text was and where it is; kind delete when the source comes ' +
+        'first, insert when the destination does). Deciding it decides both. Shown as one "Move" entry.',
+    ),
+  group: z
+    .string()
+    .optional()
+    .describe(
+      'The edit this change belongs to, as Word shows one edit: the change_id of its first member. Changes of one group are ' +
+        'consecutive in document order, by the same author at the same date, with no untracked content between them (a deletion ' +
+        'beside an insertion, a paragraph\'s text and its mark, a row with its content). A change alone is a group of its own.',
+    ),
+  clause: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      'The list label of the paragraph the change is in, as Word shows it, with the levels above it that the label does not repeat ' +
+        '("7.3(a)"); null when that paragraph is not numbered (or is a bullet).',
+    ),
+  group_summary: z
+    .string()
+    .optional()
+    .describe('How the whole group reads: "Replaced \'x\' with \'y\'", "Inserted \'x\'", "Deleted row: \'x\'", or a lone change\'s text_preview. The same on every member.'),
 });
 export type Revision = z.infer<typeof Revision>;

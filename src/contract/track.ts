@@ -20,6 +20,12 @@ export const TrackItem = z.object({
   proposedByUserId: z.string().nullable().optional()
     .describe('Open entries written through redline edits: the user they were written for (who may withdraw them).'),
   documentWide: z.literal(true).optional().describe('A change in the styles or numbering parts (open entries): no place in the text.'),
+  move: z.literal(true).optional().describe('A move (the revision\'s `move`): one entry for both halves, shown as "Move".'),
+  group: z.string().optional()
+    .describe('The edit this change belongs to (the revision\'s `group`: its first member\'s change id); a decided entry keeps the group it was decided in.'),
+  clause: z.string().nullable().optional()
+    .describe('The revision\'s `clause`: the list label of its paragraph as Word shows it ("7.3(a)"); null when not numbered. Decided entries keep the clause they had.'),
+  groupSummary: z.string().optional().describe('How the whole group reads (the revision\'s `group_summary`), the same on every member.'),
 });
 export type TrackItem = z.infer<typeof TrackItem>;
 
@@ -41,4 +47,20 @@ export type Track = z.infer<typeof Track>;
 /** The label of the item at 0-based position `index`. */
 export function trackLabel(index: number): string {
   return `Change ${index + 1}`;
+}
+
+/**
+ * The ids of `ids` with the other open members of their edit groups (TrackItem.group), in track
+ * order: a group is decided, or withdrawn, whole. `joins` says which other members may come along
+ * (for a withdrawal, the caller's own proposals only); the ids named always stay.
+ */
+export function withGroupMembers(items: readonly TrackItem[], ids: readonly string[], joins: (item: TrackItem) => boolean = () => true): string[] {
+  const named = new Set(ids);
+  const groups = new Set(items.filter((item) => named.has(item.id)).map((item) => item.group ?? item.id));
+  const out = items
+    .filter((item) => named.has(item.id) || (item.state === 'open' && groups.has(item.group ?? item.id) && joins(item)))
+    .map((item) => item.id);
+  // Ids the track does not hold (unknown or already gone) stay, so the service can name them in its refusal.
+  const listed = new Set(out);
+  return [...out, ...ids.filter((id) => !listed.has(id))];
 }

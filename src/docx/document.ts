@@ -2,6 +2,11 @@ import type { Revision } from '../contract/revision';
 import { DocxPackage, type OpenOptions } from './package/package';
 import { applyToScans, type Decision } from './revisions/apply';
 import { groupChanges, type Change } from './revisions/changes';
+import { editGroups, type EditGroup } from './revisions/groups';
+import { NumberingDefinitions } from './numbering/definitions';
+import { paragraphLabels, type ParagraphLabel } from './numbering/labels';
+import { ancestorNamed, firstParagraph } from './ooxml/paragraphs';
+import type { XmlElement } from './xml/tree';
 import { containmentOf, goneAs, goneWhenOf, takersOf, type GoneWhen, type Taker } from './revisions/containment';
 import { assignUniqueIds } from './revisions/ids';
 import type { Comment } from '../contract/comments';
@@ -10,7 +15,7 @@ import { addCommentRangeMarks } from './comments/render-marks';
 import type { NewComment } from './comments/parts';
 import { CommentIndex } from './revisions/justification';
 import { previewOf } from './revisions/preview';
-import { scanPart, type PartScan } from './revisions/sites';
+import { MOVE_TYPES, scanPart, type PartScan } from './revisions/sites';
 import { buildRenderOverlay } from './render/variant';
 import { writeRedlinesIn, type RedlineEdit, type RedlineOptions, type RedlineResult } from './redline/write';
 
@@ -64,7 +69,11 @@ export class OpenDocx {
 
   revisions(opts: { justifications?: ReadonlyMap<string, string> } = {}): Revision[] {
     const comments = new CommentIndex(this.pkg);
+    const groupOf = new Map<string, EditGroup>();
+    for (const g of this.groups()) for (const id of g.members) groupOf.set(id, g);
+    const clauseOf = this.clauses();
     return this.changes.map((c, i) => {
+      const group = groupOf.get(c.changeId)!;
       const lead = c.sites[0]!;
       // A proposed control has no author or date of its own; its tracked insertion has them.
       const who = lead.type === 'proposed' ? (c.sites[1] ?? lead) : lead;
@@ -78,8 +87,53 @@ export class OpenDocx {
         justification: opts.justifications?.get(c.changeId) ?? comments.justificationOf(lead),
         // Styles and numbering changes have no place in the text (and no bookmark in the render variant).
         ...(lead.role === 'styles' || lead.role === 'numbering' ? { document_wide: true as const } : {}),
+        ...(c.sites.some((s) => MOVE_TYPES.has(s.type)) ? { move: true as const } : {}),
+        group: group.id,
+        group_summary: group.summary,
+        clause: clauseOf(lead.el),
       };
     });
+  }
+
+  /**
+   * The list label of every numbered paragraph of a part (default: the main document), as Word
+   * shows it (numbering/labels.ts): for reading the draft paragraph by paragraph.
+   */
+  paragraphLabels(part?: string): Map<XmlElement, ParagraphLabel> {
+    const scan = part === undefined ? this.scans.find((s) => s.role === 'document') : this.scans.find((s) => s.part === part);
+    return scan ? paragraphLabels(scan.doc.root, this.numberingDefinitions()) : new Map();
+  }
+
+  private numberingDefinitions(): NumberingDefinitions {
+    const root = (role: string) => this.scans.find((s) => s.role === role)?.doc.root ?? null;
+    return new NumberingDefinitions(root('numbering'), root('styles'));
+  }
+
+  /**
+   * For an element of a story, the clause its paragraph is cited by ("7.3(a)"), or null when that
+   * paragraph is not numbered or is a bullet. Labels are counted once per part, on first ask.
+   */
+  private clauses(): (el: XmlElement) => string | null {
+    const defs = this.numberingDefinitions();
+    const byRoot = new Map<XmlElement, Map<XmlElement, ParagraphLabel>>();
+    return (el) => {
+      const p = ancestorNamed(el, 'w:p') ?? firstParagraph(ancestorNamed(el, 'w:tr') ?? el);
+      if (!p) return null;
+      let root = p;
+      while (root.parent) root = root.parent;
+      let labels = byRoot.get(root);
+      if (!labels) {
+        labels = paragraphLabels(root, defs);
+        byRoot.set(root, labels);
+      }
+      const label = labels.get(p);
+      return label && !label.bullet && label.clause ? label.clause : null;
+    };
+  }
+
+  /** What Word shows as one edit: groups of consecutive changes, in document order (revisions/groups.ts). */
+  groups(): EditGroup[] {
+    return editGroups(this.changes);
   }
 
   /**

@@ -36,6 +36,8 @@ export { DEFAULT_LIMITS } from './zip/limits';
 export type { RedlineEdit, RedlineOptions } from './redline/write';
 export { OpenDocx } from './document';
 export type { GoneWhen, Taker } from './revisions/containment';
+export type { EditGroup } from './revisions/groups';
+export type { ParagraphLabel } from './numbering/labels';
 export { holds as goneWhenHolds, mentions as goneWhenMentions } from './revisions/containment';
 export { compareDocx } from './compare/compare';
 export type { CompareOptions, CompareDifference, CompareResult } from './compare/compare';

@@ -8,14 +8,19 @@ import { readZip } from '../../src/docx/zip/read';
 
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 
+/** Parts minimalDocx relates to the main document when given, by file name: content type and relationship type. */
+const RELATED_PARTS: Record<string, [string, string]> = {
+  'comments.xml': ['application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml', 'comments'],
+  'numbering.xml': ['application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml', 'numbering'],
+  'styles.xml': ['application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml', 'styles'],
+};
+const relatedPart = (name: string) => RELATED_PARTS[name.slice(name.lastIndexOf('/') + 1)];
+
 export function minimalDocx(bodyXml: string, extraParts: Record<string, string> = {}): Uint8Array {
-  const overrides = Object.keys(extraParts)
-    .filter((n) => n.endsWith('comments.xml'))
-    .map((n) => `<Override PartName="/${n}" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml"/>`)
-    .join('');
-  const rels = Object.keys(extraParts)
-    .filter((n) => n.endsWith('comments.xml'))
-    .map((n, i) => `<Relationship Id="rC${i}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments" Target="${n.replace('word/', '')}"/>`)
+  const related = Object.keys(extraParts).filter((n) => relatedPart(n));
+  const overrides = related.map((n) => `<Override PartName="/${n}" ContentType="${relatedPart(n)![0]}"/>`).join('');
+  const rels = related
+    .map((n, i) => `<Relationship Id="rC${i}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/${relatedPart(n)![1]}" Target="${n.replace('word/', '')}"/>`)
     .join('');
   const files: Record<string, Uint8Array> = {
     '[Content_Types].xml': strToU8(

@@ -118,7 +118,7 @@ class TestAuthProvider implements OAuthClientProvider {
 /** The parts of the tools' structured answers the test reads. */
 interface ToolValue {
   items: DocumentRow[];
-  revisions: { change_id: string; justification: string | null }[];
+  revisions: { change_id: string; justification: string | null; kind: string; group?: string }[];
   track: { items: { id: string }[]; counts: Record<string, number> };
   problem: Record<string, unknown>;
 }
@@ -264,7 +264,15 @@ describe('the assistant connector', () => {
     const refused = await call('revert_revisions', { documentId: draft.id, changeIds: [theirs[2]!.change_id] });
     expect(refused.isError).toBe(true);
     expect(refused.value.problem).toMatchObject({ status: 403, code: 'not_own_proposal' });
-    const withdrawn = await call('revert_revisions', { documentId: draft.id, changeIds: mine.map((r) => r.change_id) });
+    // One change of the replacement withdraws the whole edit (its deletion and insertion: one group).
+    const replacement = mine.filter((r) => r.justification === 'Defined term used elsewhere.');
+    expect(replacement.map((r) => r.kind).sort()).toEqual(['delete', 'insert']);
+    expect(new Set(replacement.map((r) => r.group)).size).toBe(1);
+    const half = await call('revert_revisions', { documentId: draft.id, changeIds: [replacement[1]!.change_id] });
+    expect(half.isError).toBe(false);
+    const left = half.value.track.items.map((i) => i.id);
+    for (const r of replacement) expect(left).not.toContain(r.change_id);
+    const withdrawn = await call('revert_revisions', { documentId: draft.id, changeIds: mine.filter((r) => !replacement.includes(r)).map((r) => r.change_id) });
     expect(withdrawn.isError).toBe(false);
     const trackIds = withdrawn.value.track.items.map((i) => i.id);
     for (const r of mine) expect(trackIds).not.toContain(r.change_id);

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { MAX_COMMENT_CHARS, TextAnchor, type Comment } from '../../contract/comments';
 import { CompareView } from '../../contract/compare';
 import { DecisionNotes, RedlineEdit, type ReviewResponse } from '../../contract/review';
+import { withGroupMembers } from '../../contract/track';
 import type { ComparisonsService } from '../compare/comparisons-service';
 import { ProblemError } from '../http/problem';
 import type { ReviewService } from '../review/review-service';
@@ -82,7 +83,9 @@ export function createMcpServer(actor: ToolActor, services: { uploads: UploadsSe
     run(() => comparisons.compare(actor, uploadId, { against, ...(author ? { author } : {}), ...(view ? { view } : {}) })));
 
   server.registerTool('get_review', {
-    description: 'Read a working draft: its tracked revisions (kind, author, text preview, justification) and the track (open, accepted "in", rejected "back"). A decided track item\'s `note` is the reviewer\'s reason for the decision: read it before proposing again.',
+    description: 'Read a working draft: its tracked revisions (kind, author, text preview, justification, `clause`: the numbered clause the change is in as Word shows it, e.g. "7.3(a)", ' +
+      '`group`: the edit it belongs to, one entry as Word shows it, summarised in `group_summary`; `move` on a move) and the track (open, accepted "in", rejected "back"). ' +
+      'A decided track item\'s `note` is the reviewer\'s reason for the decision: read it before proposing again.',
     inputSchema: { documentId: DocumentId },
     annotations: { readOnlyHint: true },
   }, async ({ documentId }) => run(async () => reviewSummary(await review.review(actor, documentId))));
@@ -146,11 +149,15 @@ export function createMcpServer(actor: ToolActor, services: { uploads: UploadsSe
     run(async () => reviewSummary(await review.apply(actor, documentId, { accept, reject, recordDecision: true, ...(notes ? { notes } : {}) }))));
 
   server.registerTool('revert_revisions', {
-    description: 'Withdraw your own proposals (made with propose_redlines): they leave the document and the track without being recorded as a reviewer\'s rejection. Other changes are refused (not_own_proposal).',
+    description: 'Withdraw your own proposals (made with propose_redlines): they leave the document and the track without being recorded as a reviewer\'s rejection. ' +
+      'A change withdraws its whole edit group (`group`: a replacement\'s deletion and insertion, a paragraph\'s text and its mark), the members that are your own proposals. Other changes are refused (not_own_proposal).',
     inputSchema: { documentId: DocumentId, changeIds: ChangeIds.min(1) },
     annotations: { destructiveHint: true },
-  }, async ({ documentId, changeIds }) =>
-    run(async () => reviewSummary(await review.apply(actor, documentId, { accept: [], reject: changeIds, recordDecision: false }))));
+  }, async ({ documentId, changeIds }) => run(async () => {
+    const { track } = await review.review(actor, documentId);
+    const ids = track ? withGroupMembers(track.items, changeIds, (item) => item.proposedByUserId === actor.userId) : changeIds;
+    return reviewSummary(await review.apply(actor, documentId, { accept: [], reject: ids, recordDecision: false }));
+  }));
 
   return server;
 }

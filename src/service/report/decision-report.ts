@@ -44,7 +44,9 @@ export async function buildDecisionReport(db: Queryable, record: DecisionRecord,
     const open = item.state === 'open';
     return {
       label: item.label,
-      kind: KIND_WORDS[item.kind ?? ''] ?? item.kind ?? '',
+      clause: item.clause ?? revision?.clause ?? '',
+      // A move is one change of both halves: one "Move", not a deletion and an insertion.
+      kind: item.move || revision?.move ? 'Move' : (KIND_WORDS[item.kind ?? ''] ?? item.kind ?? ''),
       author: item.author ?? revision?.author ?? '',
       date: (open ? (item.date ?? revision?.date) : memory?.date) ?? '',
       preview: item.textPreview ?? revision?.text_preview ?? '',

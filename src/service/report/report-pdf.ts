@@ -90,13 +90,13 @@ class ReportLayout {
   }
 
   /**
-   * One change: "Change n" and its kind, author and date on one line; then its text and
+   * One change: "Change n" and its clause, kind, author and date on one line; then its text and
    * justification; then the decision (who, when) and its note.
    */
   private change(row: ReportRow, state: string): void {
     this.ensure(40);
     this.y += 4;
-    const meta = [row.kind, row.author, readableTime(row.date)].filter(Boolean).join(' · ');
+    const meta = [row.clause ? `Clause ${row.clause}` : '', row.kind, row.author, readableTime(row.date)].filter(Boolean).join(' · ');
     this.ensure(13);
     this.color(INK);
     this.doc.font('bold').fontSize(10).text(row.label, this.left, this.y, { lineBreak: false });

@@ -115,6 +115,17 @@ describe('the decision report', () => {
     const open = rows.find((r) => byLabel.get(r.label!)!.id === decided.open)!;
     expect(open).toMatchObject({ decision: 'Open', decidedBy: '', note: '' });
     expect(open.justification).toBe(review.track!.items.find((i) => i.id === decided.open)!.justification ?? '');
+    // Clauses as the API gives them (the demo's clauses are numbered), and a move as one "Move".
+    const revisionOf = new Map(review.revisions.map((r) => [r.change_id, r]));
+    for (const row of rows) {
+      const item = byLabel.get(row.label!)!;
+      expect(row.clause).toBe(item.clause ?? '');
+      if (item.state === 'open') expect(row.clause).toBe(revisionOf.get(item.id)!.clause ?? '');
+    }
+    expect(rows.filter((r) => r.clause).length).toBeGreaterThan(0);
+    const moves = review.revisions.filter((r) => r.move).length;
+    expect(moves).toBeGreaterThan(0);
+    expect(rows.filter((r) => r.kind === 'Move')).toHaveLength(moves);
     const proposal = rows.find((r) => r.preview === '(as amended)')!;
     expect(proposal.justification).toBe('\'=HYPERLINK("http://evil.example","click")');
     expect(rows.every((r) => Object.values(r).every((v) => !/^[=+\-@]/.test(v!)))).toBe(true);
@@ -146,6 +157,9 @@ describe('the decision report', () => {
     expect(text).toContain('Too wide, "as discussed";');
     expect(text).toContain('by report <report@firm.example> on');
     for (const item of review.track!.items) expect(text).toContain(item.label);
+    const clause = review.track!.items.find((i) => i.clause)!.clause!;
+    expect(text).toContain(`Clause ${clause} ·`);
+    expect(text).toMatch(/(^|· |\s)Move · /m);
   });
 
   it.skipIf(!hasPdftotext || !existsSync(ARABIC_CORPUS))('PDF: Arabic from the corpus comes out as Arabic text (shaped glyphs map back to the letters)', async () => {

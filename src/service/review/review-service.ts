@@ -181,6 +181,9 @@ export class ReviewService {
           ...recordOf(verdict), kind: item.kind ?? null, textPreview: item.textPreview ?? '', author: item.author ?? null,
           decidedAt: now, decidedByUserId: actor.userId, after: anchors.get(id) ?? null,
           date: revisionById.get(id)?.date ?? null, justification: item.justification ?? null,
+          ...(item.group ? { group: item.group, groupSummary: item.groupSummary ?? item.textPreview ?? '' } : {}),
+          ...(item.clause ? { clause: item.clause } : {}),
+          ...(item.move ? { move: true as const } : {}),
         };
       }
       return { doc, ...(await this.writeAndAnalyse(doc, timing)), log: { kind: 'decide', undoesSeq: null, accepted: accept, rejected: reject, decided, withdrawn, notes } };

@@ -29,6 +29,13 @@ export interface DecidedChange {
   /** The change's own date and justification when it was decided (for the report; absent in older entries). */
   date?: string | null;
   justification?: string | null;
+  /** The edit group it was decided in and how that group read (absent in older entries). */
+  group?: string;
+  groupSummary?: string;
+  /** A move (both halves one change); absent otherwise and in older entries. */
+  move?: true;
+  /** The clause of its paragraph when decided (absent in older entries). */
+  clause?: string | null;
   /** Set by replay from the log's notes; never stored inside `decided`. */
   note?: string | null;
 }
@@ -212,6 +219,8 @@ export function projectTrack(
         justification: revision.justification ?? null, author: revision.author ?? null, date: revision.date ?? null,
         ...(proposers.has(id) ? { proposedByUserId: proposers.get(id)!.userId } : {}),
         ...(revision.document_wide ? { documentWide: true as const } : {}),
+        ...(revision.move ? { move: true as const } : {}),
+        group: revision.group ?? id, groupSummary: revision.group_summary ?? revision.text_preview, clause: revision.clause ?? null,
       };
     }
     const d = decision!;
@@ -220,6 +229,8 @@ export function projectTrack(
     return {
       id, state: shown, label: trackLabel(i), kind: d.kind, textPreview: d.textPreview, author: d.author,
       decidedAt: d.decidedAt, decidedByUserId: d.decidedByUserId, note: d.note ?? null,
+      ...(d.move ? { move: true as const } : {}),
+      group: d.group ?? id, groupSummary: d.groupSummary ?? d.textPreview, clause: d.clause ?? null,
     };
   });
   counts.total = items.length;
