@@ -85,3 +85,26 @@ for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 
     });
   });
 }
+
+test.describe('every mark for what it is', () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  test('a move is one entry labelled Move, shown green in both places and labelled Moved; each change says its page', async ({ page }) => {
+    await openFile(page, 'TestFiles__RP__RP015-MoveFrom-MoveTo.docx');
+    const move = page.getByRole('option').filter({ hasText: 'Move' }).first();
+    await expect(move).toBeVisible();
+    await expect(move.getByTestId('change-place')).toHaveText(/^p\. 1\b/);
+    await expect(page.locator('.doc-view del.rl-moved-from[data-label="Moved"]')).toHaveCount(1);
+    await expect(page.locator('.doc-view ins.rl-moved-to[data-label="Moved"]')).toHaveCount(1);
+    const style = await page.locator('.doc-view del.rl-moved-from').first().evaluate((el) => getComputedStyle(el).textDecorationStyle);
+    expect(style).toBe('double');
+  });
+
+  test('a formatting change is marked on the words it changed, in words', async ({ page }) => {
+    await openFile(page, 'TestFiles__FA__RevTracking__019-RunPropertiesChange.docx');
+    const formatted = page.locator('.doc-view .rl-formatted').first();
+    await expect(formatted).toBeVisible();
+    expect(await formatted.getAttribute('data-formatted')).toMatch(/^Formatted: /);
+    expect((await formatted.textContent())?.trim().length).toBeGreaterThan(0);
+  });
+});

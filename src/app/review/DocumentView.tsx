@@ -55,6 +55,7 @@ export function DocumentView({
   currentId,
   decided,
   onRendered,
+  onPages,
   loadWindow,
 }: {
   base64: string;
@@ -63,6 +64,8 @@ export function DocumentView({
   /** Changes decided in this session (optimistic or confirmed): shown decided until the next render. */
   decided: ReadonlyMap<string, 'in' | 'back'>;
   onRendered?: (info: { ms: number; first: boolean }) => void;
+  /** Called once the whole draft is laid out in pages: the page a change is on. */
+  onPages?: (pageOf: (changeId: string) => number | null) => void;
   /** The render variant cut to the pages around a change (null: the start); enables the window on long drafts. */
   loadWindow?: (changeId: string | null) => Promise<Uint8Array>;
 }) {
@@ -71,6 +74,7 @@ export function DocumentView({
   const [status, setStatus] = useState<RenderStatus>({ kind: 'loading' });
   const [renderCount, setRenderCount] = useState(0);
   const onRenderedRef = useRef(onRendered);
+  const onPagesRef = useRef(onPages);
   const lastRenderMs = useRef(0);
   const renderedView = useRef<MarkupView | null>(null);
   // What the page shows: nothing yet, a window around a change (long drafts), or the whole draft.
@@ -81,6 +85,7 @@ export function DocumentView({
   const windowSeq = useRef(0);
   useLayoutEffect(() => {
     onRenderedRef.current = onRendered;
+    onPagesRef.current = onPages;
     loadWindowRef.current = loadWindow;
     currentIdRef.current = currentId;
   });
@@ -96,7 +101,11 @@ export function DocumentView({
     host.current.replaceChildren(styles, body);
     // Laid out in pages in place (it measures), before the browser paints the unpaged flow. A
     // window around a change is not: its page numbers would not be the draft's.
-    if (kind === 'full') host.current.dataset.pages = String(layOut());
+    if (kind === 'full') {
+      host.current.dataset.pages = String(layOut());
+      const container = host.current;
+      onPagesRef.current?.((changeId) => pageOfAnchor(findAnchor(container, changeId)));
+    }
     if (scroller.current && kind === 'full') scroller.current.scrollTop = top;
     host.current.dataset.firstPage = 'true';
     if (kind === 'full') host.current.dataset.rendered = 'true';
@@ -251,6 +260,12 @@ export function DocumentView({
       <div ref={host} data-testid="document-render" />
     </div>
   );
+}
+
+/** The page an element is on, once laid out (`data-page-number` of its page). */
+function pageOfAnchor(anchor: HTMLElement | null): number | null {
+  const page = anchor?.closest<HTMLElement>('[data-page-number]');
+  return page ? Number(page.dataset.pageNumber) : null;
 }
 
 /** The bookmark docx-preview rendered for a change (getElementById: O(1) even on 300 pages). */

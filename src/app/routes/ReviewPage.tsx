@@ -14,7 +14,7 @@ import { KeyHelpDialog } from '../keyboard/KeyHelpDialog';
 import { actionOfKey, isTypingTarget, setShortcutsEnabled, shortcutFor, useShortcutsEnabled, type ReviewAction } from '../keyboard/shortcuts';
 import { ReviewController, type ReviewSnapshot } from '../review/controller';
 import { DocumentView, type MarkupView } from '../review/DocumentView';
-import { kindLabel, STATE_CLASS, STATE_LABEL } from '../review/labels';
+import { kindLabel, placeLabel, STATE_CLASS, STATE_LABEL } from '../review/labels';
 import { TrackList } from '../review/TrackList';
 import { CurrentAnswer, ReportDownloads, useAnswer } from '../answer/useAnswer';
 import { CommentsPanel, type CommentsHandle } from '../comments/CommentsPanel';
@@ -91,6 +91,8 @@ function ReviewLoadError({ error, retry }: { error: unknown; retry: () => void }
 function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewController; snapshot: ReviewSnapshot; data: ReviewResponse }) {
   const [view, setView] = useState<MarkupView>('all');
   const [helpOpen, setHelpOpen] = useState(false);
+  // The page of each change, once the draft is laid out in pages (DocumentView).
+  const [pageOf, setPageOf] = useState<((changeId: string) => number | null) | null>(null);
   // On a phone the change list is a panel over the document, opened on demand.
   const [listOpen, setListOpen] = useState(false);
   const shortcutsOn = useShortcutsEnabled();
@@ -218,7 +220,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
 
       <div className="flex min-h-0 flex-1 flex-col md:flex-row">
         <div className="min-h-0 min-w-0 flex-1">
-          <DocumentView base64={base64} view={view} currentId={currentId} decided={decidedMap} loadWindow={loadWindow} />
+          <DocumentView base64={base64} view={view} currentId={currentId} decided={decidedMap} loadWindow={loadWindow} onPages={(f) => setPageOf(() => f)} />
         </div>
 
         <aside aria-label="Review" data-phone-list={listOpen ? 'open' : 'closed'} className="rl-review-aside flex shrink-0 flex-col border-line bg-paper max-md:border-t max-md:shadow-[0_-2px_6px_rgb(0_0_0/0.08)] md:w-[27rem] md:border-l">
@@ -227,7 +229,8 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
               <>
                 <div className="flex items-center gap-2">
                   <h2 className="font-semibold">{current.item.label}</h2>
-                  <span className="text-sm text-ink-soft">{kindLabel(current.item.kind)}</span>
+                  <span className="text-sm text-ink-soft">{kindLabel(current.item.kind, current.item.move)}</span>
+                  <span className="text-sm text-ink-soft" data-testid="current-place">{placeLabel(pageOf?.(current.item.id), current.item.clause)}</span>
                   <StateBadge state={current.state} pending={current.pending} />
                   <PhoneListToggle open={listOpen} onToggle={() => setListOpen((o) => !o)} shown={shown.length} />
                 </div>
@@ -328,7 +331,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
           </div>
 
           <RefusedDecisions snapshot={snapshot} />
-          <TrackList controller={controller} shown={shown} currentId={currentId} selected={selected} focusSeq={snapshot.focusSeq} />
+          <TrackList controller={controller} shown={shown} currentId={currentId} selected={selected} focusSeq={snapshot.focusSeq} pageOf={pageOf ?? undefined} />
         </aside>
       </div>
       <KeyHelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} enabled={shortcutsOn} />
