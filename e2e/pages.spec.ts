@@ -108,3 +108,21 @@ test.describe('every mark for what it is', () => {
     expect((await formatted.textContent())?.trim().length).toBeGreaterThan(0);
   });
 });
+
+test.describe('nothing silently blank', () => {
+  for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+    test(`a chart is drawn from its cached values, with its title, at ${viewport.width} px`, async ({ page }) => {
+      await page.setViewportSize(viewport);
+      await openFile(page, 'tika-parsers__tika-parsers-standard__tika-parsers-standard-modules__tika-parser-microsoft-module__src__test__resources__test-documents__testWORD_2006ml.docx');
+      const chart = page.locator('.doc-view .rl-object[role=img][aria-label^="Chart: "]').first();
+      await expect(chart).toBeAttached();
+      await expect(chart).toHaveAttribute('aria-label', 'Chart: This is the chart title');
+      // Drawn (bars or lines), at the drawing's own size (5486400 x 3200400 EMU = 576 x 336 px).
+      expect(await chart.locator('svg rect, svg polyline, svg path').count()).toBeGreaterThan(2);
+      const box = (await chart.boundingBox())!;
+      if (viewport.width === 1440) expect([Math.round(box.width), Math.round(box.height)]).toEqual([576, 336]);
+      // Every other drawing docx-preview leaves blank says what it is.
+      for (const placeholder of await page.locator('.doc-view .rl-object:not(.rl-chart)').all()) expect((await placeholder.textContent())?.length).toBeGreaterThan(3);
+    });
+  }
+});

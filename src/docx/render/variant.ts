@@ -5,6 +5,7 @@ import { XmlOverlay } from '../xml/overlay';
 import { ancestorNamed, childOfParagraph, firstParagraph } from '../ooxml/paragraphs';
 import { XmlElement, XmlText, walk } from '../xml/tree';
 import { describeParagraphChange, describeRunChange } from './formatting';
+import { objectMarkName } from './objects';
 
 /**
  * The display variant of a draft for docx-preview 0.4.1, which renders only w:ins/w:del inside
@@ -66,6 +67,16 @@ export function buildRenderOverlay(scans: readonly PartScan[], changes: readonly
     }
   }
   for (const change of changes) for (const site of change.sites) showMove(overlay, site);
+  // Charts, shapes and text boxes: what they are, for the app to draw or label (objects.ts).
+  for (const scan of scans) {
+    walk(scan.doc.root, (e) => {
+      if (e.name !== 'w:drawing') return true;
+      const name = objectMarkName(e, ++serial);
+      const top = name ? childOfParagraph(e) : null;
+      if (name && top) overlay.insertBefore(top, named(scan.part, name));
+      return false;
+    });
+  }
   return overlay;
 }
 

@@ -1,6 +1,7 @@
 import type * as DocxPreview from 'docx-preview';
 import { annotateHeaderFooter, annotateModel, type ModelNode, type SectionProps, type WordModel } from './annotate';
 import { autoLineScaler } from './line-height';
+import { showObjects } from './objects';
 import { paginate, type PageContext } from './paginate';
 
 /** docx-preview is loaded on first use: it is bigger than the whole sign-in route. */
@@ -49,6 +50,7 @@ export async function renderDraft(bytes: Uint8Array, renderChanges: boolean): Pr
   const styles = document.createElement('div');
   const body = document.createElement('div');
   for (const node of await renderDocument(doc, options)) (node.nodeName === 'STYLE' ? styles : body).appendChild(node);
+  await showObjects(body, (relId) => loadChart(doc, relId));
   const headerFooter = await renderHeadersAndFooters(doc, sections, renderDocument, options, scaleLines);
   const settings = doc.settingsPart?.settings;
   const ctx: PageContext = {
@@ -66,6 +68,15 @@ export async function renderDraft(bytes: Uint8Array, renderChanges: boolean): Pr
       return wrapper ? paginate(wrapper, ctx) : 0;
     },
   };
+}
+
+/** A chart part of the main part, by relationship id (docx-preview keeps the package). */
+function loadChart(doc: WordModel, relId: string): Promise<string | null> {
+  const model = doc as unknown as { documentPart: { rels?: { id: string; target: string }[] }; _package?: { load(path: string, type: 'string'): Promise<string | null> } };
+  const rel = model.documentPart.rels?.find((r) => r.id === relId);
+  if (!rel || !model._package) return Promise.resolve(null);
+  const path = rel.target.startsWith('/') ? rel.target.slice(1) : `word/${rel.target}`;
+  return model._package.load(path, 'string');
 }
 
 /**
