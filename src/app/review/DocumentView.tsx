@@ -102,7 +102,10 @@ export function DocumentView({
     // Laid out in pages in place (it measures), before the browser paints the unpaged flow. A
     // window around a change is not: its page numbers would not be the draft's.
     if (kind === 'full') {
+      const laidOutAt = performance.now();
       host.current.dataset.pages = String(layOut());
+      // Read by bench/app.ts: what the page layout adds to a render.
+      host.current.dataset.layoutMs = String(Math.round(performance.now() - laidOutAt));
       const container = host.current;
       onPagesRef.current?.((changeId) => pageOfAnchor(findAnchor(container, changeId)));
     }
