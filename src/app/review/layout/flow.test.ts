@@ -37,6 +37,11 @@ describe('page flow', () => {
     expect(pages.map((p) => p.pieces.map((x) => x.block))).toEqual([[0, 1], [2, 3]]);
   });
 
+  it('breaks a page that is one chain of keep-with-next blocks where it is full', () => {
+    const pages = flowPages(stack([30, 30, 30, 30, 30, 30], () => ({ keepNext: true })), 100);
+    expect(pages.map((p) => p.pieces.map((x) => x.block))).toEqual([[0, 1, 2], [3, 4, 5]]);
+  });
+
   it('gives a footnote room on the page of its reference', () => {
     const pages = flowPages(stack([30, 30, 30, 30], (i) => ({ notes: i === 2 ? [20] : [] })), 100);
     // 90 of text fits, but not with the note and its separator: block 2 and its note go to the next page.

@@ -77,6 +77,12 @@ export function flowPages(blocks: readonly FlowBlock[], height: number, startUse
       if (last.rows || last.lines || !blocks[last.block]!.keepNext) break;
       moved.unshift(page.pieces.pop()!);
     }
+    // A page that is one chain of keep-with-next blocks breaks where it is full, as in Word.
+    const head = page.pieces[0];
+    if (moved.length > 0 && page.pieces.length === 1 && head && !head.rows && !head.lines && blocks[head.block]!.keepNext) {
+      page.pieces.push(...moved);
+      moved.length = 0;
+    }
     const notes = moved.flatMap((p) => blocks[p.block]!.notes);
     page.notes = Math.max(0, page.notes - notes.reduce((a, c) => a + c, 0));
     newPage(moved.length > 0 ? blocks[moved[0]!.block]!.top : at);
