@@ -68,6 +68,10 @@ export function paginate(wrapper: HTMLElement, ctx: PageContext): number {
   }
   wrapper.classList.add('rl-measuring');
 
+  const t0 = performance.now();
+  // One Range for every measure and cut: the browser updates each live Range on every DOM change,
+  // and a Range per paragraph made moving 15,000 blocks into pages take minutes.
+  const range = document.createRange();
   // ---- measure (reads only).
   let ended = 0;
   let previousEnded = true;
@@ -81,7 +85,8 @@ export function paginate(wrapper: HTMLElement, ctx: PageContext): number {
     previousEnded = ends > 0;
     return chunk;
   });
-  for (const chunk of chunks) measure(chunk);
+  for (const chunk of chunks) measure(chunk, range);
+  const t1 = performance.now();
 
   // ---- flow: pages of each chunk; a continuous section goes on where the last one stopped.
   const laid: LaidPage[] = [];
@@ -119,7 +124,9 @@ export function paginate(wrapper: HTMLElement, ctx: PageContext): number {
   for (const page of pages) perSection.set(page.section, (perSection.get(page.section) ?? 0) + 1);
 
   // ---- build (writes): the pages, then the page fields and note numbers.
-  const splits = splitParagraphs(chunks, pages);
+  const t2 = performance.now();
+  const splits = splitParagraphs(pages, range);
+  const t3 = performance.now();
   const fragment = document.createDocumentFragment();
   const seenInSection = new Map<number, number>();
   pages.forEach((page, index) => {
@@ -158,10 +165,13 @@ export function paginate(wrapper: HTMLElement, ctx: PageContext): number {
   numberNotes(fragment, ctx);
   wrapper.replaceChildren(fragment);
   wrapper.classList.remove('rl-measuring');
+  range.collapse(true);
+  // Where the layout's time goes (read by benchmarks): measure, flow, cut paragraphs, build.
+  wrapper.dataset.layoutPhases = [t1 - t0, t2 - t1, t3 - t2, performance.now() - t3].map(Math.round).join(',');
   return pages.length;
 }
 
-function measure(chunk: Chunk): void {
+function measure(chunk: Chunk, range: Range): void {
   const style = getComputedStyle(chunk.el);
   const pageHeight = px(style.minHeight) || DEFAULT_PAGE_PX;
   chunk.height = pageHeight - px(style.paddingTop) - px(style.paddingBottom);
@@ -186,15 +196,14 @@ function measure(chunk: Chunk): void {
       block.headerRows = header;
       block.notes = [];
     } else if (el.tagName === 'P' && !el.classList.contains(CLS.keepLines) && r.height > 60) {
-      block.lineTops = lineTops(el, base);
+      block.lineTops = lineTops(el, base, range);
     }
     return block;
   });
 }
 
 /** The tops of a paragraph's lines after its first (flow y), from its inline boxes. */
-function lineTops(p: HTMLElement, base: number): number[] {
-  const range = document.createRange();
+function lineTops(p: HTMLElement, base: number, range: Range): number[] {
   range.selectNodeContents(p);
   const rects = [...range.getClientRects()].filter((r) => r.height > 0 && r.width > 0).sort((a, b) => a.top - b.top);
   const tops: number[] = [];
@@ -226,7 +235,7 @@ function usedOn(page: LaidPage): number {
  * Paragraphs that break across pages, cut at their line tops (found while the draft is still
  * laid out as measured): answers, per paragraph, its part starting at each `from`.
  */
-function splitParagraphs(chunks: readonly Chunk[], pages: readonly LaidPage[]): Map<HTMLElement, Map<number, HTMLElement>> {
+function splitParagraphs(pages: readonly LaidPage[], range: Range): Map<HTMLElement, Map<number, HTMLElement>> {
   const cuts = new Map<HTMLElement, { chunk: Chunk; froms: number[] }>();
   for (const page of pages) {
     for (const part of page.parts) {
@@ -243,16 +252,15 @@ function splitParagraphs(chunks: readonly Chunk[], pages: readonly LaidPage[]): 
   const positions = new Map<HTMLElement, { from: number; at: { node: Text; offset: number } | null }[]>();
   for (const [el, { chunk, froms }] of cuts) {
     const base = chunk.el.getBoundingClientRect().top;
-    positions.set(el, froms.map((from, i) => ({ from, at: i === 0 ? null : textAt(el, from + base) })));
+    positions.set(el, froms.map((from, i) => ({ from, at: i === 0 ? null : textAt(el, from + base, range) })));
   }
-  void chunks;
   const out = new Map<HTMLElement, Map<number, HTMLElement>>();
   for (const [el, list] of positions) {
     const parts = new Map<number, HTMLElement>();
     // From the last cut back: earlier positions stay valid in what is left.
     for (let i = list.length - 1; i >= 1; i--) {
       const { from, at } = list[i]!;
-      const rest = at ? cutAt(el, at) : null;
+      const rest = at ? cutAt(el, at, range) : null;
       if (rest) parts.set(from, rest);
       else parts.set(from, document.createElement('p'));
     }
@@ -264,9 +272,8 @@ function splitParagraphs(chunks: readonly Chunk[], pages: readonly LaidPage[]): 
 }
 
 /** The first character of the line whose top is at viewport y `y`. */
-function textAt(p: HTMLElement, y: number): { node: Text; offset: number } | null {
+function textAt(p: HTMLElement, y: number, range: Range): { node: Text; offset: number } | null {
   const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
-  const range = document.createRange();
   for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
     range.selectNodeContents(node);
     const rects = range.getClientRects();
@@ -289,20 +296,18 @@ function textAt(p: HTMLElement, y: number): { node: Text; offset: number } | nul
 }
 
 /** Cuts `p` at a text position: `p` keeps what is before, the answer (a copy of `p`) holds the rest. */
-function cutAt(p: HTMLElement, at: { node: Text; offset: number }): HTMLElement {
+function cutAt(p: HTMLElement, at: { node: Text; offset: number }, range: Range): HTMLElement {
   const path: number[] = [];
   for (let n: Node = at.node; n !== p; n = n.parentNode!) path.unshift([...n.parentNode!.childNodes].indexOf(n as ChildNode));
   const rest = p.cloneNode(true) as HTMLElement;
   let twin: Node = rest;
   for (const i of path) twin = twin.childNodes[i]!;
-  const head = document.createRange();
-  head.setStart(at.node, at.offset);
-  head.setEnd(p, p.childNodes.length);
-  head.deleteContents();
-  const tail = document.createRange();
-  tail.setStart(rest, 0);
-  tail.setEnd(twin, at.offset);
-  tail.deleteContents();
+  range.setStart(at.node, at.offset);
+  range.setEnd(p, p.childNodes.length);
+  range.deleteContents();
+  range.setStart(rest, 0);
+  range.setEnd(twin, at.offset);
+  range.deleteContents();
   rest.classList.add('rl-continued');
   rest.classList.remove('rl-broken');
   for (const el of rest.querySelectorAll('[id]')) if (p.querySelector(`#${CSS.escape(el.id)}`)) el.removeAttribute('id');
