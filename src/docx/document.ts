@@ -75,14 +75,15 @@ export class OpenDocx {
     return this.changes.map((c, i) => {
       const group = groupOf.get(c.changeId)!;
       const lead = c.sites[0]!;
-      // A proposed control has no author or date of its own; its tracked insertion has them.
+      // A proposed control has no author or date of its own; its tracked insertion has them, else its justification's writer.
       const who = lead.type === 'proposed' ? (c.sites[1] ?? lead) : lead;
+      const proposer = who === lead && lead.type === 'proposed' ? comments.justifierOf(lead) : null;
       return {
         ordinal: i + 1,
         change_id: c.changeId,
         kind: c.kind,
-        author: who.el.attr('w:author'),
-        date: who.el.attr('w:date'),
+        author: proposer ? proposer.author : who.el.attr('w:author'),
+        date: proposer ? proposer.date : who.el.attr('w:date'),
         text_preview: previewOf(c.sites),
         justification: opts.justifications?.get(c.changeId) ?? comments.justificationOf(lead),
         // Styles and numbering changes have no place in the text (and no bookmark in the render variant).

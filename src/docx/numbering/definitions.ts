@@ -63,6 +63,11 @@ export class NumberingDefinitions {
     }
   }
 
+  /** Whether no list is defined at all (no paragraph can be numbered). */
+  get isEmpty(): boolean {
+    return this.nums.size === 0;
+  }
+
   /** The list a num id stands for; null for numId 0 (numbering removed) or an undefined one. */
   instance(numId: string): ListInstance | null {
     let found = this.instances.get(numId);

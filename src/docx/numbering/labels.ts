@@ -4,7 +4,7 @@ import { bulletText, formatNumber } from './formats';
 
 /**
  * List labels as Word shows them, counted through a story's paragraphs in document order
- * (tables and text boxes included, mc:Fallback copies not): "7.", "7.3", "(a)", "iv.", "•".
+ * (in tables and content controls too; not in text boxes, nor in mc:Fallback copies): "7.", "7.3", "(a)", "iv.", "•".
  *
  * Word's rules, as implemented:
  * - a paragraph is numbered by its own w:numPr, else by its style's (through w:basedOn); numId 0
@@ -40,12 +40,14 @@ export function paragraphLabels(root: XmlElement, defs: NumberingDefinitions): M
   const labels = new Map<XmlElement, ParagraphLabel>();
   const counters = new Map<string, Counters>();
   const usedInstances = new Set<string>();
+  if (defs.isEmpty) return labels;
   const visit = (el: XmlElement): void => {
-    if (el.name === 'mc:Fallback' || el.name === 'w:pPrChange' || el.name === 'w:rPrChange') return;
     if (el.name === 'w:p') {
       const label = labelOf(el, defs, counters, usedInstances);
       if (label) labels.set(el, label);
+      return; // a paragraph's runs hold no paragraphs to count (text boxes are stories of their own)
     }
+    if (el.name === 'mc:Fallback' || el.name === 'w:sectPr' || el.name === 'w:tblPr' || el.name === 'w:trPr' || el.name === 'w:tcPr') return;
     for (const c of el.children) if (c.kind === 1) visit(c);
   };
   visit(root);

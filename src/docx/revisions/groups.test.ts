@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listRevisions } from '../index';
+import { compareDocx, listRevisions } from '../index';
 import { del, dr, ins, minimalDocx, r } from '../../../test/support/docx-files';
 
 const AT = 'w:author="Ann" w:date="2025-01-01T00:00:00Z"';
@@ -68,5 +68,17 @@ describe('edit groups', () => {
       `<w:p><w:moveFromRangeStart w:id="5" w:name="m1" ${AT}/><w:moveFrom w:id="6" ${AT}>${r('moved')}</w:moveFrom><w:moveFromRangeEnd w:id="5"/>` +
       `${ins(7, r('added'))}</w:p><w:p><w:moveToRangeStart w:id="8" w:name="m1" ${AT}/><w:moveTo w:id="9" ${AT}>${r('moved')}</w:moveTo><w:moveToRangeEnd w:id="8"/></w:p>`;
     expect(groupsOf(move).map((g) => g.members)).toEqual([['c6'], ['c7']]);
+  });
+
+  it('a compared row or paragraph deleted or inserted whole is one group (issue 26.3)', () => {
+    const row = (a: string, b: string) => `<w:tr><w:tc><w:p>${r(a)}</w:p></w:tc><w:tc><w:p>${r(b)}</w:p></w:tc></w:tr>`;
+    const table = (rows: string[]) => `<w:tbl><w:tblGrid><w:gridCol/><w:gridCol/></w:tblGrid>${rows.join('')}</w:tbl><w:p/>`;
+    const older = minimalDocx(`<w:p>${r('Fees.')}</w:p><w:p>${r('This paragraph goes.')}</w:p>${table([row('Fee', '100'), row('Tax', '20'), row('Total', '120')])}`);
+    const newer = minimalDocx(`<w:p>${r('Fees.')}</w:p>${table([row('Fee', '100'), row('Total', '120')])}`);
+    const revisions = listRevisions(compareDocx(older, newer, { date: '2025-05-01T00:00:00Z' }).bytes);
+    const groups = new Map<string, string[]>();
+    for (const rev of revisions) groups.set(rev.group!, [...(groups.get(rev.group!) ?? []), rev.kind]);
+    expect([...groups.values()].map((kinds) => kinds.length > 1)).toEqual([...groups.keys()].map(() => true));
+    expect(revisions.map((x) => x.group_summary)).toEqual(expect.arrayContaining(["Deleted 'This paragraph goes.'", "Deleted row: 'Tax 20'"]));
   });
 });

@@ -1,4 +1,4 @@
-import type { XmlElement } from '../xml/tree';
+import { isWithin, type XmlElement } from '../xml/tree';
 import type { Change } from './changes';
 import { clip, previewOf, visibleText } from './preview';
 import { MOVE_TYPES, type Site, type SiteType } from './sites';
@@ -42,59 +42,90 @@ const FORMAT_TYPES: ReadonlySet<SiteType> = new Set<SiteType>(['rpr-change', 'pp
 
 const INSERTING: ReadonlySet<SiteType> = new Set<SiteType>(['run-ins', 'mark-ins', 'row-ins', 'cell-ins', 'field-code-ins', 'control-ins']);
 
-/** Where a change sits in its part: the span of its elements, in preorder positions. */
-interface Span {
-  start: number;
-  end: number;
+/**
+ * A point of a document-order walk: entering an element (before its content) or leaving it
+ * (after its content). A change starts at a point and ends at one.
+ */
+interface Point {
+  el: XmlElement;
+  at: 'enter' | 'exit';
 }
 
 /**
- * One walk of a part: the position of every element that holds a site, and the positions of the
- * untracked content a group may not reach across.
+ * Whether untracked content stands between `from` (where the group so far ends) and `to` (where
+ * the next change starts): a walk in document order from one to the other, stopping at the first
+ * untracked text, object or paragraph end. Tracked runs, rows and cells the walk passes are
+ * skipped whole (all their content is tracked), so between two changes it stops within a few
+ * elements, and its cost does not grow with the document (no walk of the whole part).
  */
-class PartPositions {
-  private readonly spans = new Map<XmlElement, Span>();
-  /** Sorted positions of untracked content (text, tab, object, untracked paragraph end). */
-  private readonly barriers: number[] = [];
-
-  constructor(root: XmlElement, wanted: ReadonlySet<XmlElement>) {
-    let n = 0;
-    const go = (el: XmlElement, tracked: boolean): void => {
-      const start = n++;
-      const name = el.name;
-      if (SKIPPED.has(name)) {
-        if (wanted.has(el)) this.spans.set(el, { start, end: start });
-        return;
-      }
-      if (!tracked && CONTENT.has(name) && (name !== 'w:t' || el.children.some((c) => c.kind === 2 && c.text.length > 0))) {
-        this.barriers.push(start);
-      }
-      const inside = tracked || tracksContent(el);
-      for (const c of el.children) if (c.kind === 1) go(c, inside);
-      const end = n++;
-      if (name === 'w:p' && !inside && !markTracked(el)) this.barriers.push(end);
-      if (wanted.has(el)) this.spans.set(el, { start, end });
-    };
-    go(root, false);
-  }
-
-  spanOf(el: XmlElement): Span | undefined {
-    return this.spans.get(el);
-  }
-
-  /** Whether untracked content lies strictly between two positions. */
-  barrierBetween(from: number, to: number): boolean {
-    if (to <= from) return false;
-    // First barrier > from.
-    let lo = 0;
-    let hi = this.barriers.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.barriers[mid]! <= from) lo = mid + 1;
-      else hi = mid;
+function untrackedBetween(from: Point, to: Point, siblings: SiblingIndex): boolean {
+  if (from.at === 'exit' && isWithin(to.el, from.el) && to.el !== from.el) return false; // the next change lies inside the last one (a row's content)
+  let node = from.el;
+  let at: 'enter' | 'exit' = from.at;
+  let first = true;
+  for (;;) {
+    if (node === to.el && at === to.at) return false;
+    if (at === 'enter') {
+      if (isContent(node) && !trackedWithin(node)) return true;
+      const skip = SKIPPED.has(node.name) || (tracksContent(node) && !isWithin(to.el, node));
+      const child = skip ? null : firstElement(node);
+      if (child) node = child;
+      else at = 'exit';
+      continue;
     }
-    return lo < this.barriers.length && this.barriers[lo]! < to;
+    if (!first && node.name === 'w:p' && !markTracked(node) && !trackedWithin(node)) return true;
+    first = false;
+    const next = siblings.next(node);
+    if (next) {
+      node = next;
+      at = 'enter';
+    } else if (node.parent) node = node.parent;
+    else return true;
   }
+}
+
+/** Next element siblings, with an index for the long child lists (a body's thousands of paragraphs). */
+class SiblingIndex {
+  private readonly indexes = new Map<XmlElement, Map<XmlElement, number>>();
+
+  next(el: XmlElement): XmlElement | null {
+    const parent = el.parent;
+    if (!parent) return null;
+    const kids = parent.children;
+    let i: number;
+    if (kids.length > 32) {
+      let index = this.indexes.get(parent);
+      if (!index) {
+        index = new Map();
+        kids.forEach((k, j) => {
+          if (k.kind === 1) index!.set(k, j);
+        });
+        this.indexes.set(parent, index);
+      }
+      i = index.get(el) ?? -1;
+    } else i = kids.indexOf(el);
+    for (let j = i + 1; j < kids.length; j++) {
+      const k = kids[j]!;
+      if (k.kind === 1) return k;
+    }
+    return null;
+  }
+}
+
+function firstElement(el: XmlElement): XmlElement | null {
+  for (const c of el.children) if (c.kind === 1) return c;
+  return null;
+}
+
+function isContent(el: XmlElement): boolean {
+  if (!CONTENT.has(el.name)) return false;
+  return el.name !== 'w:t' || el.children.some((c) => c.kind === 2 && c.text.length > 0);
+}
+
+/** Whether the element or one around it holds only tracked content. */
+function trackedWithin(el: XmlElement): boolean {
+  for (let e: XmlElement | null = el; e; e = e.parent) if (tracksContent(e)) return true;
+  return false;
 }
 
 /** Elements whose content is properties or hidden copies, not visible content. */
@@ -143,9 +174,15 @@ function placeOf(site: Site): XmlElement {
   }
 }
 
-/** Paragraph formatting stands at its paragraph's start, not over the whole paragraph. */
-function pointAtStart(site: Site, place: XmlElement): boolean {
-  return FORMAT_TYPES.has(site.type) && place.name === 'w:p';
+/** Where a site starts and ends: a mark at its paragraph's end; paragraph formatting right after the paragraph's properties. */
+function pointsOf(site: Site): { start: Point; end: Point } {
+  const place = placeOf(site);
+  if (isMark(site)) return { start: { el: place, at: 'exit' }, end: { el: place, at: 'exit' } };
+  if (FORMAT_TYPES.has(site.type) && place.name === 'w:p') {
+    const pPr = place.first('w:pPr') ?? place;
+    return { start: { el: pPr, at: 'exit' }, end: { el: pPr, at: 'exit' } };
+  }
+  return { start: { el: place, at: 'enter' }, end: { el: place, at: 'exit' } };
 }
 
 function isMark(site: Site): boolean {
@@ -186,59 +223,24 @@ function formatInsideInsertion(c: Change, author: string | null, date: string | 
  * (a change that joins nothing is a group of its own).
  */
 export function editGroups(changes: readonly Change[]): EditGroup[] {
-  const positions = partPositions(changes);
-  const groups: { members: Change[]; end: number }[] = [];
-  let open: { members: Change[]; end: number; part: string; author: string | null; date: string | null } | null = null;
+  const siblings = new SiblingIndex();
+  const groups: Change[][] = [];
+  let open: { members: Change[]; end: Point; part: string; author: string | null; date: string | null } | null = null;
   for (const c of changes) {
     const lead = c.sites[0]!;
-    const span = spanOfChange(c, positions.get(lead.part));
-    if (open && groupable(c) && lead.part === open.part && authorOf(c) === open.author && dateOf(c) === open.date
-      && span && !positions.get(lead.part)!.barrierBetween(open.end, span.start) && formatInsideInsertion(c, open.author, open.date)) {
-      open.members.push(c);
-      open.end = Math.max(open.end, span.end);
+    const join = open !== null && groupable(c) && lead.part === open.part && authorOf(c) === open.author && dateOf(c) === open.date
+      && formatInsideInsertion(c, open.author, open.date) && !untrackedBetween(open.end, pointsOf(lead).start, siblings);
+    if (join) {
+      open!.members.push(c);
+      open!.end = pointsOf(c.sites[c.sites.length - 1]!).end;
       continue;
     }
-    const next = { members: [c], end: span?.end ?? 0, part: lead.part, author: authorOf(c), date: dateOf(c) };
-    groups.push(next);
-    open = groupable(c) && span && formatInsideInsertion(c, next.author, next.date) ? next : null;
+    const members = [c];
+    groups.push(members);
+    const next = { members, end: pointsOf(c.sites[c.sites.length - 1]!).end, part: lead.part, author: authorOf(c), date: dateOf(c) };
+    open = groupable(c) && formatInsideInsertion(c, next.author, next.date) ? next : null;
   }
-  return groups.map((g) => ({ id: g.members[0]!.changeId, members: g.members.map((m) => m.changeId), summary: summaryOf(g.members) }));
-}
-
-/** Preorder positions of each part holding groupable changes (one walk per part). */
-function partPositions(changes: readonly Change[]): Map<string, PartPositions> {
-  const wanted = new Map<string, { root: XmlElement; els: Set<XmlElement> }>();
-  for (const c of changes) {
-    if (!groupable(c)) continue;
-    for (const s of c.sites) {
-      const place = placeOf(s);
-      let entry = wanted.get(s.part);
-      if (!entry) {
-        let root = place;
-        while (root.parent) root = root.parent;
-        entry = { root, els: new Set() };
-        wanted.set(s.part, entry);
-      }
-      entry.els.add(place);
-    }
-  }
-  return new Map([...wanted].map(([part, { root, els }]) => [part, new PartPositions(root, els)]));
-}
-
-function spanOfChange(c: Change, positions: PartPositions | undefined): Span | null {
-  if (!positions || !groupable(c)) return null;
-  let start = Infinity;
-  let end = -Infinity;
-  for (const s of c.sites) {
-    const place = placeOf(s);
-    const span = positions.spanOf(place);
-    if (!span) return null;
-    // A paragraph mark stands at its paragraph's end.
-    const from = isMark(s) ? span.end : span.start;
-    start = Math.min(start, from);
-    end = Math.max(end, pointAtStart(s, place) ? span.start : span.end);
-  }
-  return { start, end };
+  return groups.map((members) => ({ id: members[0]!.changeId, members: members.map((m) => m.changeId), summary: summaryOf(members) }));
 }
 
 /** The words of a group: what it replaced with what, or what it inserted or deleted. */
@@ -247,11 +249,14 @@ function summaryOf(members: readonly Change[]): string {
   let older = '';
   let newer = '';
   const rows = { ins: 0, del: 0 };
+  const rowText: string[] = [];
   let marks = 0;
   for (const m of members) {
     for (const s of m.sites) {
-      if (s.type === 'row-ins') rows.ins++;
-      else if (s.type === 'row-del') rows.del++;
+      if (s.type === 'row-ins' || s.type === 'row-del') {
+        rows[s.type === 'row-ins' ? 'ins' : 'del']++;
+        rowText.push(visibleText(s.el.parent!.parent!)); // the row's cells, a space between paragraphs
+      }
       else if (s.type === 'run-ins' || s.type === 'field-code-ins') newer += visibleText(s.el);
       else if (s.type === 'run-del' || s.type === 'field-code-del') older += visibleText(s.el);
       else if (isMark(s)) {
@@ -265,7 +270,7 @@ function summaryOf(members: readonly Change[]): string {
   if (rows.ins || rows.del) {
     const noun = (count: number) => (count === 1 ? 'row' : `${count} rows`);
     const parts = [rows.del ? `Deleted ${noun(rows.del)}` : '', rows.ins ? `Inserted ${noun(rows.ins)}` : ''].filter(Boolean).join(', ');
-    const text = rows.ins && !rows.del ? n : o || n;
+    const text = quote(rowText.join(' '));
     return text ? `${parts}: ${text}` : parts;
   }
   if (o && n) return `Replaced ${o} with ${n}`;

@@ -15,6 +15,7 @@ import type { Site } from './sites';
 interface StoredText {
   text: string;
   author: string | null;
+  date: string | null;
   /** paraId of the last paragraph: replies name it as their parent in commentsExtended.xml. */
   paraId: string | null;
 }
@@ -35,7 +36,7 @@ export class CommentIndex {
         if (id === null) continue;
         const ps = c.all('w:p');
         const paras = ps.map((p) => visibleText(p).trim()).filter(Boolean);
-        map.set(id, { text: paras.join('\n'), author: c.attr('w:author'), paraId: ps[ps.length - 1]?.attr('w14:paraId')?.toUpperCase() ?? null });
+        map.set(id, { text: paras.join('\n'), author: c.attr('w:author'), date: c.attr('w:date'), paraId: ps[ps.length - 1]?.attr('w14:paraId')?.toUpperCase() ?? null });
       }
     }
     this.texts = map;
@@ -61,6 +62,16 @@ export class CommentIndex {
   justificationOf(site: Site): string | null {
     const id = this.justificationIdOf(site);
     return id === null ? null : (this.load().get(id)?.text || null);
+  }
+
+  /**
+   * Who wrote the justification of a change, and when: for a proposed control without a tracked
+   * insertion inside (a control carries no author or date), the proposer is whoever justified it.
+   */
+  justifierOf(site: Site): { author: string | null; date: string | null } | null {
+    const id = this.justificationIdOf(site);
+    const comment = id === null ? undefined : this.load().get(id);
+    return comment ? { author: comment.author, date: comment.date } : null;
   }
 
   /** The id of the comment that justifies the change whose first site this is, if any. */

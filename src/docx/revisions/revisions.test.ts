@@ -35,6 +35,23 @@ describe('ingest', () => {
 });
 
 describe('listing', () => {
+  it("gives the demo's proposals the author and date they were proposed with (their tracked insertion)", () => {
+    const proposals = listRevisions(ingestDocx(buildDemoContract()).bytes).filter((x) => x.kind === 'proposed');
+    expect(proposals).toHaveLength(2);
+    for (const p of proposals) expect(p).toMatchObject({ author: 'Redline Assistant', date: '2025-03-10T14:05:00Z' });
+  });
+
+  it('takes the author and date of a proposal without a tracked insertion from the comment that justifies it', () => {
+    const sdt = `<w:sdt><w:sdtPr><w:tag w:val="redline:proposed:4"/></w:sdtPr><w:sdtContent>${r('at its own cost')}</w:sdtContent></w:sdt>`;
+    const anchored = `<w:commentRangeStart w:id="9"/>${sdt}<w:commentRangeEnd w:id="9"/><w:r><w:commentReference w:id="9"/></w:r>`;
+    const comments = '<?xml version="1.0" encoding="UTF-8"?><w:comments xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">' +
+      '<w:comment w:id="9" w:author="Assistant" w:date="2025-02-03T10:00:00Z"><w:p><w:r><w:t>Cost falls on the party in breach.</w:t></w:r></w:p></w:comment></w:comments>';
+    const [alone] = listRevisions(minimalDocx(`<w:p>${r('Provider acts ')}${sdt}</w:p>`));
+    expect(alone).toMatchObject({ kind: 'proposed', author: null, date: null });
+    const [justified] = listRevisions(minimalDocx(`<w:p>${r('Provider acts ')}${anchored}</w:p>`, { 'word/comments.xml': comments }));
+    expect(justified).toMatchObject({ kind: 'proposed', author: 'Assistant', date: '2025-02-03T10:00:00Z', justification: 'Cost falls on the party in breach.' });
+  });
+
   it.each(REVISION_KINDS)('finds a %s change in its kind sample', (kind) => {
     const revs = listRevisions(ingestDocx(buildKindSample(kind)).bytes);
     expect(revs.map((x) => x.kind)).toContain(kind);

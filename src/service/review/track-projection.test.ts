@@ -27,6 +27,20 @@ describe('the track projection', () => {
     expect(track.hereId).toBe('new0');
   });
 
+  it('carries group, clause and move: open items from their revision, decided ones as the log recorded them', () => {
+    const moved: Revision = { ...rev('m', 3), move: true, group: 'm', group_summary: 'Moved: x', clause: null };
+    const state = replayLog([entry(1, { b: { ...decided('back', 'a'), group: 'a', groupSummary: "Replaced 'x' with 'y'", clause: '7.3(a)' } })]);
+    const track = projectTrack(state, [{ ...rev('a', 1), group: 'a', group_summary: "Replaced 'x' with 'y'", clause: '7.3(a)' }, moved]);
+    expect(track.items.map((i) => [i.id, i.group, i.groupSummary, i.clause, i.move])).toEqual([
+      ['a', 'a', "Replaced 'x' with 'y'", '7.3(a)', undefined],
+      ['b', 'a', "Replaced 'x' with 'y'", '7.3(a)', undefined],
+      ['m', 'm', 'Moved: x', null, true],
+    ]);
+    // Entries logged before groups existed: each its own group, its own words.
+    const old = projectTrack(replayLog([entry(1, { b: decided('in', null) })]), []);
+    expect(old.items[0]).toMatchObject({ id: 'b', group: 'b', groupSummary: 'x', clause: null });
+  });
+
   it('keeps a run of decided items in order, however they were decided', () => {
     // Track a, b, c, d: d decided first (after c), then b and c in one batch.
     const state = replayLog([entry(1, { d: decided('back', 'c') }), entry(2, { b: decided('in', 'a'), c: decided('in', 'b') })]);
