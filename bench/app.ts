@@ -15,8 +15,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromium, type Page } from '@playwright/test';
 import { buildBenchmarkContract } from '../src/docx/fixture';
+import { api as apiAt, CHROMIUM_ARGS, signIn as signInAt, signedInPage, type Grant } from './app-session';
 import { startBenchService } from './bench-service';
 
 const PORT = Number(process.env.BENCH_PORT ?? 8791);
@@ -68,44 +69,17 @@ function bundleSizes(): { signIn: number; review: number; reviewWithoutDocx: num
 
 // ---- the service ----------------------------------------------------------------------------
 
-interface Grant {
-  session_token: string;
-  orgId: string;
-  user: unknown;
-  orgs: unknown;
-  expiresAt: string;
-}
-
-async function signIn(): Promise<Grant> {
-  const email = 'demo@example.com';
-  await fetch(`${BASE}/api/auth/sign-in/request-code`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: email }) });
-  const mail = (await (await fetch(`${BASE}/api/dev/mailbox?to=${email}`)).json()) as { code: string };
-  const res = await fetch(`${BASE}/api/auth/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: email, code: mail.code }) });
-  if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
-  return (await res.json()) as Grant;
-}
-
-async function api<T>(grant: Grant, method: string, url: string, body?: FormData): Promise<T> {
-  const res = await fetch(`${BASE}/api${url}`, { method, body, headers: { authorization: `Bearer ${grant.session_token}`, 'x-org-id': grant.orgId } });
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const signIn = () => signInAt(BASE);
+const api = <T>(grant: Grant, method: string, url: string, body?: FormData) => apiAt<T>(BASE, grant, method, url, body);
 
 // ---- the browser ----------------------------------------------------------------------------
-
-async function signedInPage(browser: Browser, grant: Grant): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const session = { token: grant.session_token, orgId: grant.orgId, user: grant.user, orgs: grant.orgs, expiresAt: grant.expiresAt };
-  await context.addInitScript((s) => sessionStorage.setItem('redline.session', s), JSON.stringify(session));
-  return context.newPage();
-}
 
 /**
  * ms from navigation start to the first page of the draft on screen (the window around the
  * current change on a long draft, else the whole draft), and to the whole draft laid out.
  * An app without the window marks only the whole draft: then both are the same.
  */
-async function timeToFirstPage(page: Page, documentId: string): Promise<{ first: number; full: number }> {
+async function timeToFirstPage(page: Page, documentId: string): Promise<{ first: number; full: number; layout: number; pages: number }> {
   await page.goto(`${BASE}/documents/${documentId}`);
   await page.waitForSelector('[data-testid=document-render][data-first-page=true], [data-testid=document-render][data-rendered=true]', { state: 'attached', timeout: 300_000 });
   const first = await page.evaluate(() => performance.now());
@@ -113,7 +87,8 @@ async function timeToFirstPage(page: Page, documentId: string): Promise<{ first:
   await page.waitForSelector('.doc-view .rl-here-mark', { state: 'attached', timeout: 300_000 });
   await page.waitForSelector('[data-testid=document-render][data-rendered=true]', { state: 'attached', timeout: 300_000 });
   const full = await page.evaluate(() => performance.now());
-  return { first, full };
+  const host = page.locator('[data-testid=document-render]');
+  return { first, full, layout: Number(await host.getAttribute('data-layout-ms')), pages: Number(await host.getAttribute('data-pages')) };
 }
 
 async function timeToFirstRender(page: Page, documentId: string): Promise<number> {
@@ -158,7 +133,7 @@ async function main(): Promise<void> {
   const service = await startBenchService(PORT, DATA_DIR, { DATABASE_URL: process.env.DATABASE_URL ?? '' });
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: CHROMIUM_ARGS,
   });
   try {
     const grant = await signIn();
@@ -178,7 +153,7 @@ async function main(): Promise<void> {
     const page = await signedInPage(browser, grant);
     const demo: number[] = [];
     for (let i = 0; i < 3; i++) demo.push((await timeToFirstPage(page, demoDraft.id)).first);
-    const big: { first: number; full: number }[] = [];
+    const big: { first: number; full: number; layout: number; pages: number }[] = [];
     for (let i = 0; i < 3; i++) big.push(await timeToFirstPage(page, bigDraft.id));
     const firsts = big.map((b) => b.first);
     const fulls = big.map((b) => b.full);
@@ -186,9 +161,11 @@ async function main(): Promise<void> {
     console.log(`  demo contract:                      ${fmt(percentile(demo, 50))}  (runs: ${demo.map(fmt).join(', ')})`);
     console.log(`  300-page draft, first page:         ${fmt(percentile(firsts, 50))}  (runs: ${firsts.map(fmt).join(', ')}) (target <= 1.5 s)`);
     console.log(`  300-page draft, whole draft laid out: ${fmt(percentile(fulls, 50))}  (runs: ${fulls.map(fmt).join(', ')})`);
+    console.log(`  of which the page layout pass:      ${fmt(percentile(big.map((b) => b.layout), 50))} for ${big[0]?.pages ?? '?'} pages (runs: ${big.map((b) => fmt(b.layout)).join(', ')})`);
 
-    const lat = await keyLatencies(page, bigDraft.id, 50);
-    console.log(`\nKey to next focus, 50 decisions with "a" on the 300-page draft (batches posted and reconciled meanwhile):`);
+    const decisions = Number(process.env.BENCH_APP_DECISIONS ?? 50);
+    const lat = await keyLatencies(page, bigDraft.id, decisions);
+    console.log(`\nKey to next focus, ${decisions} decisions with "a" on the 300-page draft (batches posted and reconciled meanwhile):`);
     console.log(`  p50 ${lat.length ? percentile(lat, 50).toFixed(1) : '?'} ms, p95 ${lat.length ? percentile(lat, 95).toFixed(1) : '?'} ms, max ${Math.max(...lat).toFixed(1)} ms (target < 100 ms)`);
     const demoPage = await signedInPage(browser, grant);
     const latDemo = await keyLatencies(demoPage, demoDraft.id, 40);

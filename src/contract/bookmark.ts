@@ -20,3 +20,12 @@ export function moveOtherHalfBookmarkName(changeId: string): string {
   const safe = changeId.replace(/[^A-Za-z0-9_]/g, '_');
   return `_rl_${safe}`.slice(0, 37) + '_mv';
 }
+
+/**
+ * Prefixes of the bookmarks the render variant puts before a mark to say what it is: a run's or
+ * paragraph's or table's formatting change (the name goes on with a serial and the description,
+ * URI-encoded: "_rlfmt_3_Formatted%3A%20Bold"), each half of a move and the start and end of a
+ * proposal (with a serial and the change id), and a drawing docx-preview leaves blank (see
+ * docx/render/objects.ts). The app shows each mark for what it is.
+ */
+export const MARK_PREFIX = { run: '_rlfmt_', paragraph: '_rlpfmt_', table: '_rltfmt_', moveFrom: '_rlmvf_', moveTo: '_rlmvt_', proposalStart: '_rlprs_', proposalEnd: '_rlpre_', object: '_rlobj_' } as const;

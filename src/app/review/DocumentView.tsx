@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type * as DocxPreview from 'docx-preview';
 import { changeBookmarkName, moveOtherHalfBookmarkName } from '../../contract/bookmark';
+import { showMarks } from './layout/marks';
+import { renderDraft } from './layout/render';
 import { foldEmptyMarkParagraphs } from './paragraph-marks';
 import { uncompressedSize } from './zip-size';
 
@@ -18,13 +19,6 @@ const QUIET_MS = 2000;
 let lastKeyAt = 0;
 if (typeof window !== 'undefined') window.addEventListener('keydown', () => (lastKeyAt = performance.now()), { capture: true });
 
-/** docx-preview is loaded on first use: it is bigger than the whole sign-in route. */
-let docxPreview: Promise<typeof DocxPreview> | null = null;
-function loadDocxPreview() {
-  docxPreview ??= import('docx-preview');
-  return docxPreview;
-}
-
 type RenderStatus = { kind: 'loading' } | { kind: 'ready' } | { kind: 'error'; message: string };
 
 /**
@@ -34,20 +28,6 @@ type RenderStatus = { kind: 'loading' } | { kind: 'ready' } | { kind: 'error'; m
  * long draft. (The size is read from the zip's directory: a long draft may compress to little.)
  */
 const WINDOW_MIN_XML_BYTES = 1_000_000;
-
-const RENDER_OPTIONS = {
-  className: 'docx',
-  inWrapper: true,
-  breakPages: true,
-  ignoreLastRenderedPageBreak: true,
-  renderComments: false,
-  renderHeaders: true,
-  renderFooters: true,
-  renderFootnotes: true,
-  renderEndnotes: true,
-  useBase64URL: false,
-  experimental: false,
-} as const;
 
 /** Waits until no key has been pressed for QUIET_MS, then calls `run`; answers a cancel function. */
 function whenQuiet(run: () => void): () => void {
@@ -75,6 +55,7 @@ export function DocumentView({
   currentId,
   decided,
   onRendered,
+  onPages,
   loadWindow,
 }: {
   base64: string;
@@ -83,6 +64,8 @@ export function DocumentView({
   /** Changes decided in this session (optimistic or confirmed): shown decided until the next render. */
   decided: ReadonlyMap<string, 'in' | 'back'>;
   onRendered?: (info: { ms: number; first: boolean }) => void;
+  /** Called once the whole draft is laid out in pages: the page a change is on. */
+  onPages?: (pageOf: (changeId: string) => number | null) => void;
   /** The render variant cut to the pages around a change (null: the start); enables the window on long drafts. */
   loadWindow?: (changeId: string | null) => Promise<Uint8Array>;
 }) {
@@ -91,6 +74,7 @@ export function DocumentView({
   const [status, setStatus] = useState<RenderStatus>({ kind: 'loading' });
   const [renderCount, setRenderCount] = useState(0);
   const onRenderedRef = useRef(onRendered);
+  const onPagesRef = useRef(onPages);
   const lastRenderMs = useRef(0);
   const renderedView = useRef<MarkupView | null>(null);
   // What the page shows: nothing yet, a window around a change (long drafts), or the whole draft.
@@ -101,21 +85,30 @@ export function DocumentView({
   const windowSeq = useRef(0);
   useLayoutEffect(() => {
     onRenderedRef.current = onRendered;
+    onPagesRef.current = onPages;
     loadWindowRef.current = loadWindow;
     currentIdRef.current = currentId;
   });
 
   /** Renders `bytes` off-screen and swaps the result in whole, keeping the scroll position. */
   const swapIn = useRef(async (bytes: Uint8Array, markupView: MarkupView, kind: 'window' | 'full', isCurrent: () => boolean): Promise<boolean> => {
-    const { renderAsync } = await loadDocxPreview();
-    const body = document.createElement('div');
-    const styles = document.createElement('div');
-    await renderAsync(bytes, body, styles, { ...RENDER_OPTIONS, renderChanges: markupView === 'all' });
+    const { styles, body, layOut } = await renderDraft(bytes, markupView === 'all');
     foldEmptyMarkParagraphs(body);
+    showMarks(body);
     // A newer render (other bytes, the other view) may have started meanwhile: it wins.
     if (!host.current || !isCurrent()) return false;
     const top = scroller.current?.scrollTop ?? 0;
     host.current.replaceChildren(styles, body);
+    // Laid out in pages in place (it measures), before the browser paints the unpaged flow. A
+    // window around a change is not: its page numbers would not be the draft's.
+    if (kind === 'full') {
+      const laidOutAt = performance.now();
+      host.current.dataset.pages = String(layOut());
+      // Read by bench/app.ts: what the page layout adds to a render.
+      host.current.dataset.layoutMs = String(Math.round(performance.now() - laidOutAt));
+      const container = host.current;
+      onPagesRef.current?.((changeId) => pageOfAnchor(findAnchor(container, changeId)));
+    }
     if (scroller.current && kind === 'full') scroller.current.scrollTop = top;
     host.current.dataset.firstPage = 'true';
     if (kind === 'full') host.current.dataset.rendered = 'true';
@@ -272,6 +265,12 @@ export function DocumentView({
   );
 }
 
+/** The page an element is on, once laid out (`data-page-number` of its page). */
+function pageOfAnchor(anchor: HTMLElement | null): number | null {
+  const page = anchor?.closest<HTMLElement>('[data-page-number]');
+  return page ? Number(page.dataset.pageNumber) : null;
+}
+
 /** The bookmark docx-preview rendered for a change (getElementById: O(1) even on 300 pages). */
 function findAnchor(container: HTMLElement, changeId: string, name: (changeId: string) => string = changeBookmarkName): HTMLElement | null {
   const anchor = document.getElementById(name(changeId));
@@ -285,6 +284,6 @@ function findAnchor(container: HTMLElement, changeId: string, name: (changeId: s
 function highlightTarget(anchor: HTMLElement): HTMLElement {
   let next = anchor.nextElementSibling;
   while (next && next.tagName === 'SPAN' && next.id && next.textContent === '') next = next.nextElementSibling;
-  if (next instanceof HTMLElement && (next.tagName === 'INS' || next.tagName === 'DEL')) return next;
+  if (next instanceof HTMLElement && (next.tagName === 'INS' || next.tagName === 'DEL' || next.classList.contains('rl-proposal'))) return next;
   return anchor.closest<HTMLElement>('p, td, th, li') ?? anchor;
 }

@@ -1,6 +1,6 @@
 import { memo, useEffect, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
 import type { ReviewController, ShownItem } from './controller';
-import { kindLabel, STATE_CLASS, STATE_LABEL } from './labels';
+import { kindLabel, placeLabel, STATE_CLASS, STATE_LABEL } from './labels';
 
 export function optionDomId(id: string): string {
   return `change-option-${id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
@@ -17,6 +17,7 @@ export function TrackList({
   currentId,
   selected,
   focusSeq,
+  pageOf,
 }: {
   controller: ReviewController;
   shown: readonly ShownItem[];
@@ -24,6 +25,8 @@ export function TrackList({
   selected: ReadonlySet<string>;
   /** Changes when a key asks for the focus to move to the current option. */
   focusSeq: number;
+  /** The page each change is on in the laid-out draft (DocumentView's onPages). */
+  pageOf?: (changeId: string) => number | null;
 }) {
   const listRef = useRef<HTMLDivElement>(null);
   const focusSeen = useRef(0);
@@ -121,6 +124,7 @@ export function TrackList({
             tabStop={s.item.id === tabStop}
             selected={selected.has(s.item.id)}
             controller={controller}
+            page={pageOf?.(s.item.id) ?? null}
           />
         ));
         if (!group.label) return options;
@@ -171,12 +175,14 @@ const ChangeOption = memo(function ChangeOption({
   tabStop,
   selected,
   controller,
+  page,
 }: {
   entry: ShownItem;
   current: boolean;
   tabStop: boolean;
   selected: boolean;
   controller: ReviewController;
+  page: number | null;
 }) {
   const { item, state, pending } = entry;
   return (
@@ -197,7 +203,8 @@ const ChangeOption = memo(function ChangeOption({
       <div className="flex items-center gap-2">
         <span className="inline-block w-4 text-center" aria-hidden="true">{selected ? '☑' : '☐'}</span>
         <span className="shrink-0 whitespace-nowrap font-semibold">{item.label}</span>
-        <span className="shrink-0 whitespace-nowrap text-ink-soft">{kindLabel(item.kind)}</span>
+        <span className="shrink-0 whitespace-nowrap text-ink-soft">{kindLabel(item.kind, item.move)}</span>
+        <span className="shrink-0 whitespace-nowrap text-ink-soft" data-testid="change-place">{placeLabel(page, item.clause)}</span>
         <span className="min-w-0 truncate text-ink-soft">{item.author ? `· ${item.author}` : ''}</span>
         <span className={`ml-auto shrink-0 rounded border px-1.5 text-xs font-medium ${STATE_CLASS[state]}`}>
           {STATE_LABEL[state]}

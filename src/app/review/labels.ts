@@ -18,7 +18,8 @@ export const KIND_LABEL: Record<string, string> = {
   'row-delete': 'Row deleted',
 };
 
-export function kindLabel(kind: string | null | undefined): string {
+export function kindLabel(kind: string | null | undefined, move?: boolean): string {
+  if (move) return 'Move';
   if (!kind) return 'Change';
   return KIND_LABEL[kind] ?? kind;
 }
@@ -31,3 +32,8 @@ export const STATE_CLASS: Record<TrackState, string> = {
   in: 'border-insert text-insert bg-insert-soft',
   back: 'border-delete text-delete bg-delete-soft',
 };
+
+/** Where a change is, as a lawyer cites it: "p. 12 · 7.3(a)" (the page from the layout, the clause from the engine). */
+export function placeLabel(page: number | null | undefined, clause: string | null | undefined): string {
+  return [page ? `p. ${page}` : null, clause ?? null].filter(Boolean).join(' · ');
+}

@@ -16,7 +16,7 @@ import { ReviewController, type ReviewSnapshot, type Verdict } from '../review/c
 import { DecisionLine } from '../review/DecisionLine';
 import { DecideAllDialog, type DecideAllRequest } from '../review/DecideAllDialog';
 import { DocumentView, type MarkupView } from '../review/DocumentView';
-import { kindLabel, STATE_CLASS, STATE_LABEL } from '../review/labels';
+import { kindLabel, placeLabel, STATE_CLASS, STATE_LABEL } from '../review/labels';
 import { TrackList } from '../review/TrackList';
 import { bookmarkIndex, changeAtPoint, hasTextSelection, hoverText } from '../review/document-pointer';
 import { CurrentAnswer, ReportDownloads, useAnswer } from '../answer/useAnswer';
@@ -111,6 +111,8 @@ function ReviewLoadError({ error, retry }: { error: unknown; retry: () => void }
 function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewController; snapshot: ReviewSnapshot; data: ReviewData }) {
   const [view, setView] = useState<MarkupView>('all');
   const [helpOpen, setHelpOpen] = useState(false);
+  // The page of each change, once the draft is laid out in pages (DocumentView).
+  const [pageOf, setPageOf] = useState<((changeId: string) => number | null) | null>(null);
   // On a phone the change list is a panel over the document, opened on demand.
   const [listOpen, setListOpen] = useState(false);
   const shortcutsOn = useShortcutsEnabled();
@@ -273,7 +275,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
           {base64 === null ? (
             <p role="status" className="p-6 text-ink-soft">Loading the draft…</p>
           ) : (
-            <DocumentView base64={base64} view={view} currentId={currentId} decided={decidedMap} loadWindow={loadWindow} />
+            <DocumentView base64={base64} view={view} currentId={currentId} decided={decidedMap} loadWindow={loadWindow} onPages={(f) => setPageOf(() => f)} />
           )}
         </div>
 
@@ -287,7 +289,8 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
                   <span className="max-w-24 truncate font-mono text-xs text-ink-soft" data-testid="stable-ref" title="A reference that stays the same when the changes are renumbered">
                     ref {current.item.id}
                   </span>
-                  <span className="text-sm text-ink-soft">{kindLabel(current.item.kind)}</span>
+                  <span className="text-sm text-ink-soft">{kindLabel(current.item.kind, current.item.move)}</span>
+                  <span className="text-sm text-ink-soft" data-testid="current-place">{placeLabel(pageOf?.(current.item.id), current.item.clause)}</span>
                   <StateBadge state={current.state} pending={current.pending} />
                   <PhoneListToggle open={listOpen} onToggle={() => setListOpen((o) => !o)} shown={shown.length} />
                 </div>
@@ -390,7 +393,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
           </div>
 
           <RefusedDecisions snapshot={snapshot} />
-          <TrackList controller={controller} shown={shown} currentId={currentId} selected={selected} focusSeq={snapshot.focusSeq} />
+          <TrackList controller={controller} shown={shown} currentId={currentId} selected={selected} focusSeq={snapshot.focusSeq} pageOf={pageOf ?? undefined} />
         </aside>
       </div>
       <KeyHelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} enabled={shortcutsOn} />

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { changeBookmarkName, moveOtherHalfBookmarkName } from '../../contract/bookmark';
+import { changeBookmarkName, MARK_PREFIX, moveOtherHalfBookmarkName } from '../../contract/bookmark';
 import { buildDemoContract } from '../fixture';
+import { parseXml } from '../xml/parse';
+import { describeParagraphChange, describeRunChange } from './formatting';
 import { buildRenderVariant, ingestDocx, listRevisions, openDocx } from '../index';
 import { bodyOf, minimalDocx, r, readPart } from '../../../test/support/docx-files';
 
@@ -58,5 +60,30 @@ describe('render variant', () => {
     doc.apply({ accept: [first], reject: [] });
     expect(doc.revisions().map((r) => r.change_id)).not.toContain(first);
     expect(readPart(doc.renderVariant(), 'word/document.xml')).not.toContain(`w:name="${changeBookmarkName(first)}"`);
+  });
+
+  it('names what each mark is: formatting described on its run and paragraph, both halves of a move, a proposal from start to end', () => {
+    const D = 'w:author="A" w:date="2025-01-01T00:00:00Z"';
+    const docx = minimalDocx(
+      `<w:p><w:pPr><w:ind w:left="720"/><w:pPrChange w:id="5" ${D}><w:pPr/></w:pPrChange></w:pPr>` +
+        `<w:r><w:rPr><w:b/><w:rPrChange w:id="4" ${D}><w:rPr><w:i/></w:rPr></w:rPrChange></w:rPr><w:t>bold now</w:t></w:r></w:p>` +
+        `<w:p><w:moveFrom w:id="1" ${D}>${r('x')}</w:moveFrom></w:p><w:p><w:moveTo w:id="2" ${D}>${r('x')}</w:moveTo></w:p>`,
+    );
+    const body = bodyOf(buildRenderVariant(docx));
+    const names = [...body.matchAll(/w:name="([^"]+)"/g)].map((m) => decodeURIComponent(m[1]!));
+    expect(names.find((n) => n.startsWith(MARK_PREFIX.run))).toMatch(/Formatted: Bold, not Italic$/);
+    expect(names.find((n) => n.startsWith(MARK_PREFIX.paragraph))).toMatch(/Formatted: Indent: Left 0.5 in$/);
+    // The run's mark stands right before the run it describes.
+    expect(body).toMatch(/w:name="_rlfmt_[^"]+"\/><w:bookmarkEnd w:id="\d+"\/><w:r><w:rPr><w:b\/>/);
+    expect(names.filter((n) => n.startsWith(MARK_PREFIX.moveFrom))).toHaveLength(1);
+    expect(names.filter((n) => n.startsWith(MARK_PREFIX.moveTo))).toHaveLength(1);
+  });
+
+  it('describes formatting changes in Word\'s words', () => {
+    const el = (xml: string) => parseXml(xml).root;
+    expect(describeRunChange(el('<w:rPr><w:b/><w:sz w:val="24"/></w:rPr>'), el('<w:rPr><w:i/></w:rPr>'))).toBe('Formatted: Bold, not Italic, Font size: 12 pt');
+    expect(describeRunChange(el('<w:rPr><w:b w:val="0"/></w:rPr>'), el('<w:rPr><w:b/></w:rPr>'))).toBe('Formatted: not Bold');
+    expect(describeParagraphChange(el('<w:pPr><w:jc w:val="both"/><w:spacing w:after="160"/></w:pPr>'), el('<w:pPr/>'))).toBe('Formatted: Justified, Space After: 8 pt');
+    expect(describeRunChange(el('<w:rPr/>'), el('<w:rPr/>'))).toBe('Formatted');
   });
 });

@@ -1,9 +1,11 @@
-import { changeBookmarkName, moveOtherHalfBookmarkName } from '../../contract/bookmark';
+import { changeBookmarkName, MARK_PREFIX, moveOtherHalfBookmarkName } from '../../contract/bookmark';
 import type { Change } from '../revisions/changes';
 import { siteContent, type PartScan, type Site } from '../revisions/sites';
 import { XmlOverlay } from '../xml/overlay';
 import { ancestorNamed, childOfParagraph, firstParagraph } from '../ooxml/paragraphs';
 import { XmlElement, XmlText, walk } from '../xml/tree';
+import { describeParagraphChange, describeRunChange } from './formatting';
+import { objectMarkName } from './objects';
 
 /**
  * The display variant of a draft for docx-preview 0.4.1, which renders only w:ins/w:del inside
@@ -31,7 +33,26 @@ export function buildRenderOverlay(scans: readonly PartScan[], changes: readonly
     const other = change.sites.find((site) => isMoveTo(site) !== isMoveTo(lead) && isMove(site));
     if (isMove(lead) && other) place(overlay, other, bookmark(moveOtherHalfBookmarkName(change.changeId)));
   }
+  // What each mark is (formatting described, moves, proposals), for the app to show (layout/marks.ts).
+  let serial = 0;
+  const named = (_part: string, name: string): XmlElement[] => bookmark(name);
+  for (const change of changes) {
+    for (const site of change.sites) {
+      const name = markName(site, change.changeId, ++serial);
+      if (name) placeMark(overlay, site, (n) => named(site.part, n), name);
+    }
+  }
   for (const change of changes) for (const site of change.sites) showMove(overlay, site);
+  // Charts, shapes and text boxes: what they are, for the app to draw or label (objects.ts).
+  for (const scan of scans) {
+    walk(scan.doc.root, (e) => {
+      if (e.name !== 'w:drawing') return true;
+      const name = objectMarkName(e, ++serial);
+      const top = name ? childOfParagraph(e) : null;
+      if (name && top) overlay.insertBefore(top, named(scan.part, name));
+      return false;
+    });
+  }
   return overlay;
 }
 
@@ -46,6 +67,76 @@ function bookmark(name: string): XmlElement[] {
   for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) % 100_000_000;
   const id = String(2_000_000_000 + h);
   return [XmlElement.create('w:bookmarkStart', { 'w:id': id, 'w:name': name }), XmlElement.create('w:bookmarkEnd', { 'w:id': id })];
+}
+
+const TABLE_LABEL: Partial<Record<Site['type'], string>> = {
+  'tblpr-change': 'Formatted table', 'tblgrid-change': 'Formatted table', 'tblprex-change': 'Formatted table', 'trpr-change': 'Formatted row', 'tcpr-change': 'Formatted cell',
+};
+
+function markName(site: Site, changeId: string, serial: number): string | null {
+  const el = site.el;
+  switch (site.type) {
+    case 'rpr-change':
+      return el.parent?.parent?.name === 'w:r' ? `${MARK_PREFIX.run}${serial}_${encodeURIComponent(describeRunChange(el.parent, el.first('w:rPr')))}` : null;
+    case 'ppr-change':
+      return `${MARK_PREFIX.paragraph}${serial}_${encodeURIComponent(describeParagraphChange(el.parent, el.first('w:pPr')))}`;
+    case 'move-from':
+      return `${MARK_PREFIX.moveFrom}${serial}_${changeId}`;
+    case 'move-to':
+      return `${MARK_PREFIX.moveTo}${serial}_${changeId}`;
+    case 'proposed':
+      return `${MARK_PREFIX.proposalStart}${serial}_${changeId}`;
+    default: {
+      const label = TABLE_LABEL[site.type];
+      return label ? `${MARK_PREFIX.table}${serial}_${encodeURIComponent(label)}` : null;
+    }
+  }
+}
+
+function placeMark(overlay: XmlOverlay, site: Site, named: (name: string) => XmlElement[], name: string): void {
+  const el = site.el;
+  switch (site.type) {
+    case 'rpr-change': {
+      const run = el.parent!.parent!;
+      // Right before the run, so the run is the element after the mark's span.
+      if (run.parent?.name === 'w:p' || run.parent?.name === 'w:ins' || run.parent?.name === 'w:del') overlay.insertBefore(run, named(name));
+      else {
+        const top = childOfParagraph(run);
+        if (top) overlay.insertBefore(top, named(name));
+      }
+      return;
+    }
+    case 'ppr-change': {
+      const p = ancestorNamed(el, 'w:p');
+      if (p) atParagraphStart(overlay, p, named(name));
+      return;
+    }
+    case 'move-from':
+    case 'move-to':
+      if (childOfParagraph(el) === el) overlay.insertBefore(el, named(name));
+      return;
+    case 'proposed': {
+      const end = name.replace(MARK_PREFIX.proposalStart, MARK_PREFIX.proposalEnd);
+      if (childOfParagraph(el)) {
+        overlay.insertBefore(el, named(name));
+        overlay.insertAfter(el, named(end));
+      } else {
+        const content = siteContent(site);
+        const first = firstParagraph(content);
+        const last = lastParagraph(content);
+        if (first && last) {
+          atParagraphStart(overlay, first, named(name));
+          overlay.append(last, named(end));
+        }
+      }
+      return;
+    }
+    default: {
+      const holder = ancestorNamed(el, site.type === 'tcpr-change' ? 'w:tc' : site.type === 'trpr-change' ? 'w:tr' : 'w:tbl');
+      const p = holder ? firstParagraph(holder) : null;
+      if (p) atParagraphStart(overlay, p, named(name));
+    }
+  }
 }
 
 const isMove = (site: Site) => site.type === 'move-from' || site.type === 'move-to' || site.type === 'mark-move-from' || site.type === 'mark-move-to';

@@ -1,0 +1,129 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { signInThroughUi } from './helpers';
+
+/**
+ * The draft as Word lays it out (issue #23), on real files of the shared corpus
+ * (REDLINE_CORPUS, else ../shared/corpus): pages, page numbers computed in the footers, footnotes
+ * at the foot of the page of their reference; at 1440 px and at 390 px (where the pages reflow,
+ * each with a marker of its page).
+ */
+const CORPUS = process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus');
+const FILES = path.join(CORPUS, 'files');
+const STRESS = 'test-data__integration__stress023.docx';
+const MEMO = '.skills__file-forensics__demo__memo.docx';
+
+test.skip(!existsSync(path.join(FILES, STRESS)), 'the shared corpus is not here');
+
+/** LibreOffice's page count for a file (its PDF), or null without soffice. */
+function libreOfficePages(file: string): number | null {
+  if (spawnSync('soffice', ['--version']).status !== 0) return null;
+  const out = mkdtempSync(path.join(tmpdir(), 'rl-pages-'));
+  spawnSync('soffice', ['--headless', '--convert-to', 'pdf', '--outdir', out, file], { timeout: 120_000 });
+  const pdf = path.join(out, `${path.basename(file, '.docx')}.pdf`);
+  if (!existsSync(pdf)) return null;
+  // A PDF's page objects: "/Type /Page" (not /Pages).
+  return (readFileSync(pdf, 'latin1').match(/\/Type\s*\/Page(?![s\w])/g) ?? []).length;
+}
+
+async function openFile(page: Page, name: string): Promise<void> {
+  await signInThroughUi(page);
+  await expect(page.getByRole('heading', { name: 'Documents', level: 1 })).toBeVisible();
+  const raw = await page.evaluate(() => sessionStorage.getItem('redline.session'));
+  const session = JSON.parse(raw ?? '{}') as { token: string; orgId: string };
+  const headers = { authorization: `Bearer ${session.token}`, 'x-org-id': session.orgId };
+  const upload = await page.request.post('/api/uploads', {
+    headers,
+    // Uploaded under its last name part: a corpus path holds words ("test-documents") that other specs look for.
+    multipart: { purpose: 'source_doc', file: { name: `Corpus ${name.split('__').pop()!}`, mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: readFileSync(path.join(FILES, name)) } },
+  });
+  expect(upload.status()).toBe(201);
+  const draft = await page.request.post(`/api/uploads/${((await upload.json()) as { id: string }).id}/working-draft`, { headers });
+  await page.goto(`/documents/${((await draft.json()) as { id: string }).id}`);
+  await expect(page.locator('[data-testid=document-render][data-rendered=true]')).toBeAttached({ timeout: 30_000 });
+}
+
+const pages = (page: Page) => page.locator('[data-testid=document-render] [data-page-number]');
+
+for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+  test.describe(`at ${viewport.width} px`, () => {
+    test.use({ viewport });
+
+    test('a long file is laid out in pages as LibreOffice sets it, each footer with its own page number', async ({ page }) => {
+      test.setTimeout(180_000);
+      await openFile(page, STRESS);
+      const count = await pages(page).count();
+      const lo = libreOfficePages(path.join(FILES, STRESS));
+      if (lo !== null) expect(Math.abs(count - lo)).toBeLessThanOrEqual(Math.max(1, Math.round(0.15 * lo)));
+      else expect(count).toBeGreaterThan(10);
+      // Numbered 1..n in order.
+      expect(await pages(page).evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-page-number'))))).toEqual(Array.from({ length: count }, (_, i) => i + 1));
+      // The footer's PAGE field says the page it is on (the file saved "1" in every footer).
+      for (const n of [1, 2, 7, count]) {
+        await expect(page.locator(`[data-page-number="${n}"] > footer`)).toContainText(new RegExp(`^\\s*${n} - As of Dec 2019`));
+      }
+      // A page of paper at 1440 px; the text reflowed to the screen's width on a phone, each page marked.
+      const box = (await page.locator('[data-page-number="2"]').boundingBox())!;
+      if (viewport.width === 1440) expect(Math.round(box.width)).toBe(816);
+      else expect(box.width).toBeLessThanOrEqual(viewport.width);
+    });
+
+    test('a footnote sits at the foot of the page that holds its reference, with its number', async ({ page }) => {
+      await openFile(page, MEMO);
+      const holder = pages(page).filter({ has: page.locator('.rl-fnref') }).first();
+      await expect(holder).toBeAttached();
+      const ref = holder.locator('.rl-fnref').first();
+      const note = holder.locator('ol.rl-footnotes > li').first();
+      await expect(note).toBeAttached();
+      expect(await note.getAttribute('data-note')).toBe((await ref.textContent())?.trim());
+      // Below the text of its page.
+      const article = (await holder.locator('article').last().boundingBox())!;
+      const noteBox = (await note.boundingBox())!;
+      expect(noteBox.y).toBeGreaterThanOrEqual(article.y + article.height - 1);
+    });
+  });
+}
+
+test.describe('every mark for what it is', () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  test('a move is one entry labelled Move, shown green in both places and labelled Moved; each change says its page', async ({ page }) => {
+    await openFile(page, 'TestFiles__RP__RP015-MoveFrom-MoveTo.docx');
+    const move = page.getByRole('option').filter({ hasText: 'Move' }).first();
+    await expect(move).toBeVisible();
+    await expect(move.getByTestId('change-place')).toHaveText(/^p\. 1\b/);
+    await expect(page.locator('.doc-view del.rl-moved-from[data-label="Moved"]')).toHaveCount(1);
+    await expect(page.locator('.doc-view ins.rl-moved-to[data-label="Moved"]')).toHaveCount(1);
+    const style = await page.locator('.doc-view del.rl-moved-from').first().evaluate((el) => getComputedStyle(el).textDecorationStyle);
+    expect(style).toBe('double');
+  });
+
+  test('a formatting change is marked on the words it changed, in words', async ({ page }) => {
+    await openFile(page, 'TestFiles__FA__RevTracking__019-RunPropertiesChange.docx');
+    const formatted = page.locator('.doc-view .rl-formatted').first();
+    await expect(formatted).toBeVisible();
+    expect(await formatted.getAttribute('data-formatted')).toMatch(/^Formatted: /);
+    expect((await formatted.textContent())?.trim().length).toBeGreaterThan(0);
+  });
+});
+
+test.describe('nothing silently blank', () => {
+  for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+    test(`a chart is drawn from its cached values, with its title, at ${viewport.width} px`, async ({ page }) => {
+      await page.setViewportSize(viewport);
+      await openFile(page, 'tika-parsers__tika-parsers-standard__tika-parsers-standard-modules__tika-parser-microsoft-module__src__test__resources__test-documents__testWORD_2006ml.docx');
+      const chart = page.locator('.doc-view .rl-object[role=img][aria-label^="Chart: "]').first();
+      await expect(chart).toBeAttached();
+      await expect(chart).toHaveAttribute('aria-label', 'Chart: This is the chart title');
+      // Drawn (bars or lines), at the drawing's own size (5486400 x 3200400 EMU = 576 x 336 px).
+      expect(await chart.locator('svg rect, svg polyline, svg path').count()).toBeGreaterThan(2);
+      const box = (await chart.boundingBox())!;
+      if (viewport.width === 1440) expect([Math.round(box.width), Math.round(box.height)]).toEqual([576, 336]);
+      // Every other drawing docx-preview leaves blank says what it is.
+      for (const placeholder of await page.locator('.doc-view .rl-object:not(.rl-chart)').all()) expect((await placeholder.textContent())?.length).toBeGreaterThan(3);
+    });
+  }
+});

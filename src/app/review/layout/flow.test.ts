@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { flowPages, NOTE_SEPARATOR_PX, type FlowBlock } from './flow';
+
+/** Blocks of the given heights stacked with no gaps. */
+function stack(heights: number[], extra: (i: number) => Partial<FlowBlock> = () => ({})): FlowBlock[] {
+  let y = 0;
+  return heights.map((h, i) => {
+    const b = { top: y, bottom: y + h, notes: [], keepNext: false, ...extra(i) };
+    y += h;
+    return b;
+  });
+}
+
+describe('page flow', () => {
+  it('fills each page up to its height and starts a page with the block that does not fit', () => {
+    const pages = flowPages(stack([40, 40, 40, 40, 40]), 100);
+    expect(pages.map((p) => p.pieces.map((x) => x.block))).toEqual([[0, 1], [2, 3], [4]]);
+  });
+
+  it('every block is placed once, in order, and no page holds more than fits unless it holds one block', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 300 }), { minLength: 1, maxLength: 60 }), fc.integer({ min: 100, max: 400 }), (heights, height) => {
+        const pages = flowPages(stack(heights), height);
+        const order = pages.flatMap((p) => p.pieces.map((x) => x.block));
+        expect(order).toEqual(heights.map((_, i) => i));
+        for (const p of pages) {
+          const sum = p.pieces.reduce((s, x) => s + heights[x.block]!, 0);
+          expect(p.pieces.length === 1 || sum <= height).toBe(true);
+        }
+      }),
+    );
+  });
+
+  it('keeps a heading with the paragraph after it', () => {
+    const pages = flowPages(stack([40, 40, 20, 40], (i) => ({ keepNext: i === 2 })), 100);
+    expect(pages.map((p) => p.pieces.map((x) => x.block))).toEqual([[0, 1], [2, 3]]);
+  });
+
+  it('breaks a page that is one chain of keep-with-next blocks where it is full', () => {
+    const pages = flowPages(stack([30, 30, 30, 30, 30, 30], () => ({ keepNext: true })), 100);
+    expect(pages.map((p) => p.pieces.map((x) => x.block))).toEqual([[0, 1, 2], [3, 4, 5]]);
+  });
+
+  it('gives a footnote room on the page of its reference', () => {
+    const pages = flowPages(stack([30, 30, 30, 30], (i) => ({ notes: i === 2 ? [20] : [] })), 100);
+    // 90 of text fits, but not with the note and its separator: block 2 and its note go to the next page.
+    expect(pages.map((p) => p.pieces.map((x) => x.block))).toEqual([[0, 1], [2, 3]]);
+    expect(pages[1]!.notes).toBe(20 + NOTE_SEPARATOR_PX);
+  });
+
+  it('breaks a table between rows and repeats its header row', () => {
+    const rows = [0, 1, 2, 3, 4, 5].map((k) => ({ top: 20 + k * 30, bottom: 50 + k * 30, notes: [] }));
+    const pages = flowPages([{ top: 0, bottom: 20, notes: [], keepNext: false }, { top: 20, bottom: 200, notes: [], keepNext: false, rows, headerRows: 1 }], 100);
+    expect(pages.map((p) => p.pieces)).toEqual([
+      [{ block: 0 }, { block: 1, rows: { from: 0, to: 2 } }],
+      // The header row (30) repeats: two body rows fit under it.
+      [{ block: 1, rows: { from: 2, to: 4 } }],
+      [{ block: 1, rows: { from: 4, to: 6 } }],
+    ]);
+  });
+
+  it('breaks a paragraph between lines with two lines on each side', () => {
+    const lines = (top: number, n: number) => Array.from({ length: n - 1 }, (_, k) => top + (k + 1) * 10);
+    const pages = flowPages([{ top: 0, bottom: 70, notes: [], keepNext: false }, { top: 70, bottom: 130, notes: [], keepNext: false, lineTops: lines(70, 6) }], 100);
+    expect(pages.map((p) => p.pieces)).toEqual([
+      [{ block: 0 }, { block: 1, lines: { from: 70, to: 100 } }],
+      [{ block: 1, lines: { from: 100, to: 130 } }],
+    ]);
+    // Only one line would fit: the whole paragraph moves (no orphan).
+    const moved = flowPages([{ top: 0, bottom: 85, notes: [], keepNext: false }, { top: 85, bottom: 145, notes: [], keepNext: false, lineTops: lines(85, 6) }], 100);
+    expect(moved.map((p) => p.pieces)).toEqual([[{ block: 0 }], [{ block: 1 }]]);
+  });
+});

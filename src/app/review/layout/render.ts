@@ -1,0 +1,129 @@
+import type * as DocxPreview from 'docx-preview';
+import { annotateHeaderFooter, annotateModel, type ModelNode, type SectionProps, type WordModel } from './annotate';
+import { autoLineScaler } from './line-height';
+import { showObjects } from './objects';
+import { paginate, type PageContext } from './paginate';
+
+/** docx-preview is loaded on first use: it is bigger than the whole sign-in route. */
+let docxPreview: Promise<typeof DocxPreview> | null = null;
+export function loadDocxPreview(): Promise<typeof DocxPreview> {
+  docxPreview ??= import('docx-preview');
+  return docxPreview;
+}
+
+const RENDER_OPTIONS = {
+  className: 'docx',
+  inWrapper: true,
+  breakPages: true,
+  // Pages are laid out by measure (paginate.ts), not from the breaks Word saved.
+  ignoreLastRenderedPageBreak: true,
+  renderComments: false,
+  renderHeaders: false,
+  renderFooters: false,
+  renderFootnotes: true,
+  renderEndnotes: true,
+  useBase64URL: false,
+  experimental: false,
+} as const;
+
+export interface RenderedDraft {
+  /** docx-preview's styles. */
+  styles: HTMLElement;
+  /** The draft, one <section> per run of text between explicit breaks, until `layOut` is called. */
+  body: HTMLElement;
+  /** Lays the body out in pages; the body must be in the document. Answers the number of pages. */
+  layOut(): number;
+}
+
+/**
+ * Renders a draft with docx-preview and prepares its page layout: the model is annotated for
+ * the layout (annotate.ts), the body rendered without headers and footers, and each header and
+ * footer the sections refer to rendered once, as a template the layout copies onto its pages.
+ */
+export async function renderDraft(bytes: Uint8Array, renderChanges: boolean): Promise<RenderedDraft> {
+  const { parseAsync, renderDocument } = await loadDocxPreview();
+  const options = { ...RENDER_OPTIONS, renderChanges };
+  const doc = (await parseAsync(bytes, options)) as WordModel;
+  const sections = annotateModel(doc);
+  const scaleLines = autoLineScaler(doc);
+  for (const root of [doc.documentPart.body, ...(doc.footnotesPart?.notes ?? []), ...(doc.endnotesPart?.notes ?? [])]) scaleLines(root);
+  const styles = document.createElement('div');
+  const body = document.createElement('div');
+  for (const node of await renderDocument(doc, options)) (node.nodeName === 'STYLE' ? styles : body).appendChild(node);
+  await showObjects(body, (relId) => loadChart(doc, relId));
+  const headerFooter = await renderHeadersAndFooters(doc, sections, renderDocument, options, scaleLines);
+  const settings = doc.settingsPart?.settings;
+  const ctx: PageContext = {
+    sections,
+    headerFooter,
+    evenAndOddHeaders: settings?.evenAndOddHeaders ?? false,
+    footnoteFormat: settings?.footnoteProps?.nummeringFormat,
+    endnoteFormat: settings?.endnoteProps?.nummeringFormat,
+  };
+  return {
+    styles,
+    body,
+    layOut: () => {
+      const wrapper = body.querySelector<HTMLElement>(':scope > .docx-wrapper');
+      return wrapper ? paginate(wrapper, ctx) : 0;
+    },
+  };
+}
+
+/** A chart part of the main part, by relationship id (docx-preview keeps the package). */
+function loadChart(doc: WordModel, relId: string): Promise<string | null> {
+  const model = doc as unknown as { documentPart: { rels?: { id: string; target: string }[] }; _package?: { load(path: string, type: 'string'): Promise<string | null> } };
+  const rel = model.documentPart.rels?.find((r) => r.id === relId);
+  if (!rel || !model._package) return Promise.resolve(null);
+  const path = rel.target.startsWith('/') ? rel.target.slice(1) : `word/${rel.target}`;
+  return model._package.load(path, 'string');
+}
+
+/**
+ * Each header and footer of each section, rendered by docx-preview as the header of a page of
+ * its own: the body is swapped for one empty paragraph per reference, whose section has just
+ * that reference as its default.
+ */
+async function renderHeadersAndFooters(
+  doc: WordModel,
+  sections: readonly SectionProps[],
+  renderDocument: typeof DocxPreview.renderDocument,
+  options: typeof RENDER_OPTIONS & { renderChanges: boolean },
+  scaleLines: (root: ModelNode) => void,
+): Promise<Map<string, HTMLElement>> {
+  const keys: string[] = [];
+  const paragraphs: ModelNode[] = [];
+  sections.forEach((sect, s) => {
+    for (const kind of ['header', 'footer'] as const) {
+      for (const ref of (kind === 'header' ? sect.headerRefs : sect.footerRefs) ?? []) {
+        const part = doc.findPartByRelId(ref.id, doc.documentPart);
+        if (!part) continue;
+        annotateHeaderFooter(part.rootElement);
+        scaleLines(part.rootElement);
+        const only = [{ id: ref.id, type: 'default' }];
+        keys.push(`${s}|${kind}|${ref.type}`);
+        paragraphs.push({ type: 'paragraph', children: [], sectionProps: { ...sect, titlePage: false, headerRefs: kind === 'header' ? only : [], footerRefs: kind === 'footer' ? only : [] } });
+      }
+    }
+  });
+  const out = new Map<string, HTMLElement>();
+  if (paragraphs.length === 0) return out;
+  const body = doc.documentPart.body;
+  const saved = body.children;
+  body.children = paragraphs;
+  let nodes: Node[];
+  try {
+    nodes = await renderDocument(doc, { ...options, renderHeaders: true, renderFooters: true, renderFootnotes: false, renderEndnotes: false });
+  } finally {
+    body.children = saved;
+  }
+  const wrapper = nodes.find((n): n is HTMLElement => n instanceof HTMLElement && n.classList.contains('docx-wrapper'));
+  const pages = wrapper ? [...wrapper.children] : [];
+  keys.forEach((key, i) => {
+    const el = pages[i]?.querySelector<HTMLElement>(key.includes('|header|') ? ':scope > header' : ':scope > footer');
+    if (!el) return;
+    for (const withId of el.querySelectorAll('[id]')) withId.removeAttribute('id');
+    out.set(key, el);
+  });
+  return out;
+}
