@@ -2,7 +2,7 @@
  * The next-version property of issue 26 over many seeds (test/conformance/next-version*.ts).
  * Prints the failure rate and the failing shapes; never fails.
  *
- *   npm run bench:compare-fuzz -- [--seeds 20] [--from 1] [--validate 10]
+ *   npm run bench:compare-fuzz -- [--seeds 20] [--from 1] [--validate 10] [--bases all|corpus|built]
  *
  * For every base (each corpus file's accept-all, each older file of the comparison pairs) and
  * each seed: a next version edited without tracking, the comparison and the untracked check on
@@ -26,8 +26,10 @@ const arg = (name: string, fallback: number): number => {
 const SEEDS = arg('seeds', 20);
 const FROM = arg('from', 1);
 const VALIDATE = arg('validate', 0);
+/** corpus: the corpus files and comparison olders only; built: next-version-bases.ts's documents only. */
+const WHICH = process.argv.includes('--bases') ? process.argv[process.argv.indexOf('--bases') + 1] : 'all';
 
-const bases = corpusBases(CORPUS);
+const bases = corpusBases(CORPUS).filter((b) => WHICH === 'all' || (WHICH === 'built') === b.name.startsWith('shape: '));
 const dir = mkdtempSync(path.join(tmpdir(), 'compare-fuzz-'));
 const failures: string[] = [];
 const shapes = new Map<string, number>();

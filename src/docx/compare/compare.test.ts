@@ -7,6 +7,8 @@ import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { checkContract, decideAll } from '../../../test/support/compare-contract';
 import { del, ins, minimalDocx, r, readPart } from '../../../test/support/docx-files';
+import { nextVersion } from '../../../test/conformance/next-version';
+import { shapeBases } from '../../../test/conformance/next-version-bases';
 import { buildDemoContract } from '../fixture';
 import { compareDocx, ingestDocx, openDocx, type CompareOptions } from '../index';
 
@@ -494,5 +496,23 @@ describe('compare: edit groups (issue 26 item 3)', () => {
     expect(summaries).toEqual(["Inserted 'A paragraph inserted whole.'", "Inserted row: 'Tax 20'", expect.stringMatching(/Title/)]);
     // Each edit is several changes (text, mark; row, its paragraphs' text): one group each.
     expect([...groups.values()].every((members) => members.length > 1 || /cell/i.test(members[0]!))).toBe(true);
+  });
+});
+
+describe('compareDocx: paragraph marks at a content control edge (issue 26 item 2)', () => {
+  // The next-version property's failing pairs on the repeating-section document (seeds of
+  // test/conformance/next-version.ts): the stream of words and marks ran across a control's edge
+  // and an inserted or deleted mark joined on the other side of it.
+  const base = shapeBases().find((b) => b.name.includes('repeating-section'))!.bytes;
+  it.each([
+    [33, "a body paragraph's inserted mark kept before the section (found by the first fix)"],
+    [34, 'an extra empty paragraph before a table inside a repeating-section item'],
+    [88, 'an extra empty paragraph right after the repeating section'],
+    [92, "a body paragraph joining the section's first paragraph"],
+    [107, "a paragraph at an item's end joining the item's previous paragraph"],
+  ])('seed %i: no %s', (seed) => {
+    const next = nextVersion(base, seed)!;
+    compare(base, next.bytes);
+    compare(base, next.bytes, { view: 'rejected', keepNewerRevisions: true });
   });
 });

@@ -55,8 +55,12 @@ export class StoryComparison {
 
   /** Compares the block content of two containers (a body, a cell, a note) and plans the changes. */
   container(olderBlocks: Block[], newerBlocks: Block[], container: XmlElement): void {
-    const a = olderBlocks.map((b) => b.hash);
-    const b = newerBlocks.map((x) => x.hash);
+    // A block inside content controls matches only a block inside the same controls (by their
+    // places): paired across a control's edge, what is inserted or deleted around it lands in
+    // another control than the one the other version had it in, where the engine's join rules
+    // may keep a mark (a control's only paragraph, a paragraph after a table at its end).
+    const a = olderBlocks.map((x) => this.placedKey(x));
+    const b = newerBlocks.map((x) => this.placedKey(x));
     for (const h of diffSequences(a, b)) {
       if (h.equal) {
         for (let k = h.aStart; k < h.aEnd; k++) {
@@ -69,6 +73,12 @@ export class StoryComparison {
       }
       this.hunk(olderBlocks.slice(h.aStart, h.aEnd), newerBlocks.slice(h.bStart, h.bEnd), anchorAt(newerBlocks, h.bEnd, container));
     }
+  }
+
+  /** A block's hash, with the places of the content controls around it when there are any. */
+  private placedKey(block: Block): number {
+    const path = controlPath(block);
+    return path ? -1 - this.ctx.interner.id(`${block.hash}@${path}`) : block.hash;
   }
 
   /** Equal blocks: their note references pair in order. */
@@ -308,7 +318,11 @@ export class StoryComparison {
       }
     }
     if (!best) {
-      this.deletions.push({ blocks: olds, anchor: anchorAt(news, 0, anchorContainer(anchor)) });
+      // Deleted before the first newer block in the same content controls (a deleted table put
+      // into the control before its own would keep a paragraph after it there when rejected).
+      const path = controlPath(olds[0]!);
+      const at = Math.max(0, news.findIndex((n) => controlPath(n) === path));
+      this.deletions.push({ blocks: olds, anchor: anchorAt(news, at, anchorContainer(anchor)) });
       for (const n of news) this.insertBlock(n);
       return;
     }
@@ -338,6 +352,10 @@ export class StoryComparison {
       // As many paragraphs on each side: no mark came or went, so they pair one to one (and a
       // sentence carried over to the next paragraph is still found, as a passage move).
       olds.forEach((o, k) => this.paragraphs([o], [news[k]!]));
+      return;
+    }
+    if (olds.length !== news.length && crossesControlEdge(olds, news)) {
+      this.acrossControls(olds, news);
       return;
     }
     const { older, newer, plan, interner } = this.ctx;
@@ -388,6 +406,42 @@ export class StoryComparison {
     this.properties(olds[olds.length - 1]!, news[news.length - 1]!);
     // The plan holds what it needs; the flat texts and tokens of a 300-page document add up.
     for (const p of [...olds, ...news]) p.flat = p.tokens = undefined;
+  }
+
+  /**
+   * A stream that runs across a content control's edge. A mark inserted or deleted there joins
+   * wherever the engine's join rules send it (a paragraph before a control does not join into
+   * it; a control's only paragraph stays), which need not be the side the other version had it
+   * on. So the stream is cut at the edges into runs of paragraphs in the same controls; runs in
+   * the same controls pair (each ends at an edge with its mark kept, which the engine decides
+   * exactly) and the others go whole. If the runs do not pair alike, every paragraph but the
+   * last goes whole and the last ones pair.
+   */
+  private acrossControls(olds: Para[], news: Para[]): void {
+    const oRuns = controlRuns(olds);
+    const nRuns = controlRuns(news);
+    const key = (run: Para[]): number => this.ctx.interner.id(`controls@${controlPath(run[0]!)}`);
+    const hunks = diffSequences(oRuns.map(key), nRuns.map(key));
+    const lastPairs = hunks.length > 0 && hunks[hunks.length - 1]!.equal;
+    if (lastPairs && oRuns.length > 1 && nRuns.length > 1) {
+      for (const h of hunks) {
+        if (h.equal) {
+          for (let k = 0; k < h.aEnd - h.aStart; k++) this.paragraphs(oRuns[h.aStart + k]!, nRuns[h.bStart + k]!);
+          continue;
+        }
+        // Unequal runs before an equal one: deleted before it, inserted whole.
+        const deleted = oRuns.slice(h.aStart, h.aEnd).flat();
+        const next = nRuns[h.bEnd] ?? nRuns[nRuns.length - 1]!;
+        if (deleted.length) this.deletions.push({ blocks: deleted, anchor: { before: next[0]!.parts[0]! } });
+        for (const n of nRuns.slice(h.bStart, h.bEnd).flat()) this.insertBlock(n);
+      }
+      return;
+    }
+    const oLast = olds[olds.length - 1]!;
+    const nLast = news[news.length - 1]!;
+    if (olds.length > 1) this.deletions.push({ blocks: olds.slice(0, -1), anchor: { before: news[0]!.parts[0]! } });
+    for (const n of news.slice(0, -1)) this.insertBlock(n);
+    this.paragraphs([oLast], [nLast]);
   }
 
   /**
@@ -738,6 +792,54 @@ function paragraphRuns(blocks: readonly Block[]): Para[][] {
   if (run.length) out.push(run);
   return out;
 }
+
+/**
+ * Whether the paragraphs of a stream do not all stand in the same content controls: on either
+ * side two of them in different controls, or the two sides nested in controls to different depths.
+ */
+function crossesControlEdge(olds: readonly Para[], news: readonly Para[]): boolean {
+  const chainsOf = (ps: readonly Para[]): XmlElement[][] => ps.map((p) => controlsAround(lastPart(p)));
+  const same = (a: readonly XmlElement[], b: readonly XmlElement[]): boolean => a.length === b.length && a.every((x, k) => x === b[k]);
+  const o = chainsOf(olds);
+  const n = chainsOf(news);
+  return o.some((c) => !same(c, o[0]!)) || n.some((c) => !same(c, n[0]!)) || o[0]!.length !== n[0]!.length;
+}
+
+/** The content controls (w:sdt) around a block, innermost first, up to its container. */
+function controlsAround(el: XmlElement): XmlElement[] {
+  const out: XmlElement[] = [];
+  for (let e = el.parent; e && e.name !== 'w:body' && e.name !== 'w:tc' && e.name !== 'w:txbxContent'; e = e.parent) if (e.name === 'w:sdt') out.push(e);
+  return out;
+}
+
+/** The maximal runs of consecutive paragraphs in the same content controls. */
+function controlRuns(paras: readonly Para[]): Para[][] {
+  const out: Para[][] = [];
+  let path: string | null = null;
+  for (const p of paras) {
+    const here = controlPath(p);
+    if (here !== path) out.push([]);
+    out[out.length - 1]!.push(p);
+    path = here;
+  }
+  return out;
+}
+
+/** The places of the content controls around a block, outermost last ('' outside any). */
+function controlPath(block: Block): string {
+  return controlsAround(block.kind === 'p' ? lastPart(block) : block.el).map(placeOf).join('/');
+}
+
+/** A content control's place among the content controls of its parent (all of a parent's at once: a document may wrap every block in one). */
+function placeOf(control: XmlElement): number {
+  let place = PLACES.get(control);
+  if (place === undefined) {
+    control.parent!.elements().filter((e) => e.name === 'w:sdt').forEach((e, k) => PLACES.set(e, k));
+    place = PLACES.get(control)!;
+  }
+  return place;
+}
+const PLACES = new WeakMap<XmlElement, number>();
 
 function lastPart(p: Para): XmlElement {
   return p.parts[p.parts.length - 1]!;
