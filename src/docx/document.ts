@@ -17,6 +17,8 @@ import { CommentIndex } from './revisions/justification';
 import { previewOf } from './revisions/preview';
 import { MOVE_TYPES, scanPart, type PartScan } from './revisions/sites';
 import { buildRenderOverlay } from './render/variant';
+import { markObjects } from './render/drawings';
+import { mapSymbols } from './render/symbols';
 import { writeRedlinesIn, type RedlineEdit, type RedlineOptions, type RedlineResult } from './redline/write';
 
 /**
@@ -221,6 +223,8 @@ export class OpenDocx {
   private renderOverlay() {
     const overlay = buildRenderOverlay(this.scans, this.changes);
     addCommentRangeMarks(overlay, this.scans);
+    markObjects(overlay, this.scans, this.pkg);
+    mapSymbols(overlay, this.scans, this.pkg);
     return overlay;
   }
 
