@@ -26,7 +26,7 @@ describe('render variant: objects docx-preview cannot draw', () => {
       `<w:p><w:r>${inline(952500, 476250, '<wps:wsp><wps:spPr/><wps:txbx><w:txbxContent><w:p><w:r><w:t>Boxed words</w:t></w:r></w:p></w:txbxContent></wps:txbx></wps:wsp>')}</w:r></w:p>` +
         `<w:p><w:r>${inline(952500, 952500, '<wps:wsp><wps:spPr/></wps:wsp>')}</w:r></w:p>` +
         `<w:p><w:r>${inline(952500, 952500, '<pic:pic><pic:blipFill><a:blip r:embed="rId9" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"/></pic:blipFill></pic:pic>')}</w:r></w:p>` +
-        `<w:p><w:r><w:pict><v:shape ${NS} style="position:absolute;width:412.4pt;height:137.45pt;rotation:315"><v:textpath string="CONFIDENTIAL"/></v:shape></w:pict></w:r></w:p>`,
+        `<w:p><w:r><w:pict><v:shapetype ${NS} id="_x0000_t136"><v:textpath on="t" fitshape="t"/></v:shapetype><v:shape ${NS} style="position:absolute;width:412.4pt;height:137.45pt;rotation:315"><v:textpath string="CONFIDENTIAL"/></v:shape></w:pict></w:r></w:p>`,
     );
     const marks = objectMarks(bodyOfVariant(docx));
     expect(marks).toEqual([

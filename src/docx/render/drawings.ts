@@ -82,9 +82,9 @@ export function describeDrawing(drawing: XmlElement, chart: (relId: string) => s
 /** A VML watermark (WordArt text on a path, as Word puts "DRAFT" in a header). */
 function describeWatermark(pict: XmlElement): ObjectMark | null {
   for (const shape of pict.elements()) {
-    const path = shape.first('v:textpath');
-    if (!path) continue;
-    return { kind: 'watermark', ...vmlSize(shape), label: path.attr('string') ?? 'Watermark' };
+    // A v:shapetype's v:textpath only says that shapes of its type draw text.
+    const words = shape.name === 'v:shapetype' ? null : shape.first('v:textpath')?.attr('string');
+    if (words) return { kind: 'watermark', ...vmlSize(shape), label: words };
   }
   return null;
 }

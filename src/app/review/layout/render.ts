@@ -2,6 +2,7 @@ import type * as DocxPreview from 'docx-preview';
 import { annotateHeaderFooter, annotateModel, type ModelNode, type SectionProps, type WordModel } from './annotate';
 import { autoLineScaler } from './line-height';
 import { paginate, type PageContext } from './paginate';
+import { showObjects } from '../objects';
 
 /** docx-preview is loaded on first use: it is bigger than the whole sign-in route. */
 let docxPreview: Promise<typeof DocxPreview> | null = null;
@@ -111,6 +112,8 @@ async function renderHeadersAndFooters(
   keys.forEach((key, i) => {
     const el = pages[i]?.querySelector<HTMLElement>(key.includes('|header|') ? ':scope > header' : ':scope > footer');
     if (!el) return;
+    // Its watermark and objects labelled while their marks are still there.
+    showObjects(el);
     for (const withId of el.querySelectorAll('[id]')) withId.removeAttribute('id');
     out.set(key, el);
   });
