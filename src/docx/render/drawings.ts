@@ -37,7 +37,8 @@ export function markObjects(overlay: XmlOverlay, scans: readonly PartScan[], pkg
       } else if (el.name === 'w:object') {
         const shape = findFirst(el, 'v:shape');
         const size = vmlSize(shape);
-        mark = { kind: 'object', ...size, label: 'Embedded object' };
+        const prog = findFirst(el, 'o:OLEObject')?.attr('ProgID');
+        mark = { kind: 'object', ...size, label: prog ? `Embedded object: ${prog}` : 'Embedded object' };
       } else return true;
       const top = childOfParagraph(ancestorNamed(el, 'w:r') ?? el);
       if (mark && top) {
