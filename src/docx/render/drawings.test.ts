@@ -55,6 +55,9 @@ describe('render variant: objects docx-preview cannot draw', () => {
     const body = bodyOfVariant(docx);
     const fallback = body.slice(body.indexOf('<mc:Fallback>'));
     expect(fallback).toContain(`w:name="${changeBookmarkName(rev!.change_id)}"`);
+    // A v:rect's text box is drawn by docx-preview only in a group: written as a v:shape.
+    expect(fallback).toMatch(/^<mc:Fallback><w:pict><v:shape [^>]*><v:textbox>/);
+    expect(fallback).toContain('</v:shape></w:pict></mc:Fallback>');
   });
 
   it.skipIf(!existsSync(TIKA))('describes a real chart from its part: title, kind, series and cached values', () => {

@@ -27,13 +27,17 @@ export function markObjects(overlay: XmlOverlay, scans: readonly PartScan[], pkg
       if (el.name === 'mc:AlternateContent') {
         if (!ancestorNamed(el, 'w:p')) return true;
         const fallback = el.first('mc:Fallback');
-        if (fallback && drawable(fallback)) return false;
+        if (fallback && drawable(fallback)) {
+          boxesAsGroups(overlay, fallback);
+          return false;
+        }
         const drawing = findFirst(el.first('mc:Choice'), 'w:drawing');
         mark = drawing && describeDrawing(drawing, (id) => chartLabel(pkg, rels.get(id)));
       } else if (el.name === 'w:drawing') {
         mark = describeDrawing(el, (id) => chartLabel(pkg, rels.get(id)));
       } else if (el.name === 'w:pict') {
         mark = describeWatermark(el);
+        if (!mark) boxesAsGroups(overlay, el);
       } else if (el.name === 'w:object') {
         const shape = findFirst(el, 'v:shape');
         const size = vmlSize(shape);
@@ -100,6 +104,19 @@ function vmlSize(shape: XmlElement | null): { width: number; height: number } {
     return n * ({ pt: 4 / 3, px: 1, in: 96, cm: 96 / 2.54, mm: 96 / 25.4 }[m[2] ?? 'px'] ?? 1);
   };
   return { width: length('width'), height: length('height') };
+}
+
+/**
+ * docx-preview draws a VML text box as an SVG foreignObject inside the SVG element of its shape:
+ * inside a <rect> or <ellipse> (v:rect, v:oval) that draws nothing, and a v:roundrect it skips
+ * altogether. Such a shape holding a text box is written as a v:shape (an SVG group), so its
+ * text shows (without the shape's fill).
+ */
+function boxesAsGroups(overlay: XmlOverlay, root: XmlElement): void {
+  walk(root, (e) => {
+    if ((e.name === 'v:rect' || e.name === 'v:oval' || e.name === 'v:roundrect') && e.first('v:textbox')) overlay.rename(e, 'v:shape');
+    return e.name !== 'w:txbxContent';
+  });
 }
 
 /** Whether docx-preview draws what an mc:Fallback holds (a VML text box or picture, or a DrawingML picture). */
