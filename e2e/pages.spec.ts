@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { signInThroughUi } from './helpers';
+import { openCorpusFile as openFile } from './corpus';
 
 /**
  * The draft as Word lays it out (issue #23), on real files of the shared corpus
@@ -27,23 +27,6 @@ function libreOfficePages(file: string): number | null {
   if (!existsSync(pdf)) return null;
   // A PDF's page objects: "/Type /Page" (not /Pages).
   return (readFileSync(pdf, 'latin1').match(/\/Type\s*\/Page(?![s\w])/g) ?? []).length;
-}
-
-async function openFile(page: Page, name: string): Promise<void> {
-  await signInThroughUi(page);
-  await expect(page.getByRole('heading', { name: 'Documents', level: 1 })).toBeVisible();
-  const raw = await page.evaluate(() => sessionStorage.getItem('redline.session'));
-  const session = JSON.parse(raw ?? '{}') as { token: string; orgId: string };
-  const headers = { authorization: `Bearer ${session.token}`, 'x-org-id': session.orgId };
-  const upload = await page.request.post('/api/uploads', {
-    headers,
-    // Uploaded under its last name part: a corpus path holds words ("test-documents") that other specs look for.
-    multipart: { purpose: 'source_doc', file: { name: `Corpus ${name.split('__').pop()!}`, mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: readFileSync(path.join(FILES, name)) } },
-  });
-  expect(upload.status()).toBe(201);
-  const draft = await page.request.post(`/api/uploads/${((await upload.json()) as { id: string }).id}/working-draft`, { headers });
-  await page.goto(`/documents/${((await draft.json()) as { id: string }).id}`);
-  await expect(page.locator('[data-testid=document-render][data-rendered=true]')).toBeAttached({ timeout: 30_000 });
 }
 
 const pages = (page: Page) => page.locator('[data-testid=document-render] [data-page-number]');

@@ -28,4 +28,4 @@ export function moveOtherHalfBookmarkName(changeId: string): string {
  * proposal (with a serial and the change id), and a drawing docx-preview leaves blank (see
  * docx/render/objects.ts). The app shows each mark for what it is.
  */
-export const MARK_PREFIX = { run: '_rlfmt_', paragraph: '_rlpfmt_', table: '_rltfmt_', moveFrom: '_rlmvf_', moveTo: '_rlmvt_', proposalStart: '_rlprs_', proposalEnd: '_rlpre_', object: '_rlobj_' } as const;
+export const MARK_PREFIX = { run: '_rlfmt_', paragraph: '_rlpfmt_', table: '_rltfmt_', moveFrom: '_rlmvf_', moveTo: '_rlmvt_', proposalStart: '_rlprs_', proposalEnd: '_rlpre_', chart: '_rlchart_' } as const;

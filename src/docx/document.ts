@@ -20,6 +20,8 @@ import { buildRenderOverlay } from './render/variant';
 import { readBlockIndex, readBlocks, type ReadInput } from './reading/blocks';
 import type { Block } from '../contract/reading';
 import { VariantMemo } from './render/variant-memo';
+import { markObjects } from './render/drawings';
+import { mapSymbols } from './render/symbols';
 import { writeRedlinesIn, type RedlineEdit, type RedlineOptions, type RedlineResult } from './redline/write';
 
 /**
@@ -255,14 +257,21 @@ export class OpenDocx {
     return this.writeVariant(opts.reuse ?? true, (write) => this.pkg.toBytes(write));
   }
 
+  private renderOverlay() {
+    const overlay = buildRenderOverlay(this.scans, this.changes);
+    addCommentRangeMarks(overlay, this.scans);
+    markObjects(overlay, this.scans, this.pkg);
+    mapSymbols(overlay, this.scans, this.pkg);
+    return overlay;
+  }
+
   /** `renderVariant`, serialised now and compressed off the calling thread where the codec can. */
   renderVariantAsync(): Promise<Uint8Array> {
     return this.writeVariant(true, (write) => this.pkg.toBytesAsync(write));
   }
 
   private writeVariant<T>(reuse: boolean, write: (opts: WriteOptions) => T): T {
-    const overlay = buildRenderOverlay(this.scans, this.changes);
-    addCommentRangeMarks(overlay, this.scans);
+    const overlay = this.renderOverlay();
     const body = reuse ? this.scans.find((s) => s.role === 'document')?.doc.root.first('w:body') : null;
     if (!body) return write({ level: 1, overlay });
     const memo = this.variantMemo.begin(body, overlay);

@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { changeBookmarkName, moveOtherHalfBookmarkName } from '../../contract/bookmark';
 import { showMarks } from './layout/marks';
+import { showObjects } from './objects';
 import { renderDraft } from './layout/render';
 import { foldEmptyMarkParagraphs } from './paragraph-marks';
 import { uncompressedSize } from './zip-size';
@@ -95,6 +96,7 @@ export function DocumentView({
     const { styles, body, layOut } = await renderDraft(bytes, markupView === 'all');
     foldEmptyMarkParagraphs(body);
     showMarks(body);
+    showObjects(body);
     // A newer render (other bytes, the other view) may have started meanwhile: it wins.
     if (!host.current || !isCurrent()) return false;
     const top = scroller.current?.scrollTop ?? 0;

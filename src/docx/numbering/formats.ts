@@ -89,8 +89,28 @@ const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
  */
 const SYMBOL_BULLETS: Record<string, string> = {
   '\uF0B7': '•', '\uF0A7': '▪', '\uF0D8': '➢', '\uF0FC': '✓', '\uF076': '❖', '\uF0A8': '□', '\uF06F': '□', '\uF06E': '■', '\uF0E0': '→',
-  '\uF02D': '-', '\uF0B0': '°', '\uF0A9': '©',
+  '\uF02D': '-', '\uF0B0': '°', '\uF0A9': '©', '\uF02A': '∗', '\uF06C': '●', '\uF071': '❑',
 };
+
+/** Fonts whose characters mean their own glyphs, not Unicode (SYMBOL_BULLETS maps their bullets). */
+export const SYMBOL_FONTS = /^(Symbol|Wingdings( [23])?)$/i;
+
+/**
+ * Text set in a symbol font as the Unicode characters Word shows, or null when one of its
+ * characters has no mapping (then only the font can draw it). A symbol font's character is
+ * stored either as U+F0xx or as its byte (U+00xx); both mean U+F0xx.
+ */
+export function symbolFontText(text: string, font: string): string | null {
+  if (!SYMBOL_FONTS.test(font.trim())) return null;
+  let out = '';
+  for (const c of text) {
+    const code = c.codePointAt(0)!;
+    const mapped = SYMBOL_BULLETS[code < 0x100 ? String.fromCharCode(0xf000 + code) : c];
+    if (mapped === undefined) return null;
+    out += mapped;
+  }
+  return out;
+}
 
 export function bulletText(text: string): string {
   return [...text].map((c) => SYMBOL_BULLETS[c] ?? c).join('');

@@ -4,10 +4,9 @@ import { textOf, walk, type XmlElement } from '../xml/tree';
 const W_T: ReadonlySet<string> = new Set(['w:t']);
 
 /**
- * Drawings docx-preview 0.4.1 leaves blank (it draws pictures only): charts, shapes, text boxes,
- * SmartArt, groups. Each gets a bookmark before it saying what it is, its size and, for a chart,
- * its part, so the app draws the chart from its cached values or shows a labelled placeholder of
- * the same size (src/app/review/layout/objects.ts). Name: prefix, serial, kind, relationship id,
+ * Charts, which docx-preview 0.4.1 leaves blank: each gets a bookmark before it saying its size and
+ * its part, so the app draws the chart from its cached values (src/app/review/layout/objects.ts).
+ * Shapes, text boxes, SmartArt, groups, embedded objects and watermarks are drawings.ts' marks. Name: prefix, serial, kind, relationship id,
  * width and height in px, URI-encoded label.
  */
 export function objectMarkName(drawing: XmlElement, serial: number): string | null {
@@ -35,8 +34,9 @@ export function objectMarkName(drawing: XmlElement, serial: number): string | nu
     : uri.includes('diagram') ? 'SmartArt'
     : uri.includes('wordprocessingCanvas') ? 'Drawing canvas'
     : 'Object';
-  if (!kind) return null;
+  // Charts only: every other drawing docx-preview leaves blank is described by drawings.ts.
+  if (kind !== 'chart') return null;
   const px = (emu: number) => Math.round(emu / 9525);
   const label = `${kind === 'chart' ? 'Chart' : kind}: ${(text || name).trim().slice(0, 160) || 'untitled'}`;
-  return `${MARK_PREFIX.object}${serial}_${kind.replace(/ /g, '-')}_${rid}_${px(cx)}_${px(cy)}_${encodeURIComponent(label)}`;
+  return `${MARK_PREFIX.chart}${serial}_${kind.replace(/ /g, '-')}_${rid}_${px(cx)}_${px(cy)}_${encodeURIComponent(label)}`;
 }

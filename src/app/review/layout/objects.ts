@@ -16,8 +16,8 @@ const COLORS = ['#4472c4', '#ed7d31', '#a5a5a5', '#ffc000', '#5b9bd5', '#70ad47'
  */
 export async function showObjects(root: HTMLElement, loadChart: ChartLoader): Promise<void> {
   const jobs: Promise<void>[] = [];
-  for (const span of root.querySelectorAll<HTMLElement>(`span[id^="${MARK_PREFIX.object}"]`)) {
-    const [, kind = 'Object', relId = '', w = '0', h = '0', ...rest] = span.id.slice(MARK_PREFIX.object.length).split('_');
+  for (const span of root.querySelectorAll<HTMLElement>(`span[id^="${MARK_PREFIX.chart}"]`)) {
+    const [, kind = 'Object', relId = '', w = '0', h = '0', ...rest] = span.id.slice(MARK_PREFIX.chart.length).split('_');
     const label = decodeURIComponent(rest.join('_'));
     const run = span.nextElementSibling;
     const drawing = run?.querySelector<HTMLElement>('div') ?? null;

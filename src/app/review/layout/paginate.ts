@@ -1,6 +1,7 @@
 import { CLS, type HeaderFooterRef, type SectionProps } from './annotate';
 import { flowPages, type FlowBlock, type FlowPage, type Piece } from './flow';
 import { formatNumber } from './number-format';
+import { pageBorderStyle } from '../page-borders';
 
 /** What the page layout needs besides docx-preview's HTML (see render.ts). */
 export interface PageContext {
@@ -132,6 +133,8 @@ export function paginate(wrapper: HTMLElement, ctx: PageContext): number {
   pages.forEach((page, index) => {
     const el = page.chunk.el.cloneNode(false) as HTMLElement;
     el.dataset.pageNumber = String(index + 1);
+    const border = pageBorderStyle(ctx.sections[page.section]);
+    if (border) Object.assign(el.style, border);
     const k = seenInSection.get(page.section) ?? 0;
     seenInSection.set(page.section, k + 1);
     const header = chooseHeaderFooter(ctx, 'header', page, k);

@@ -3,6 +3,7 @@ import { annotateHeaderFooter, annotateModel, type ModelNode, type SectionProps,
 import { autoLineScaler } from './line-height';
 import { showObjects } from './objects';
 import { paginate, type PageContext } from './paginate';
+import { showObjects as showMarkedObjects } from '../objects';
 
 /** docx-preview is loaded on first use: it is bigger than the whole sign-in route. */
 let docxPreview: Promise<typeof DocxPreview> | null = null;
@@ -122,6 +123,8 @@ async function renderHeadersAndFooters(
   keys.forEach((key, i) => {
     const el = pages[i]?.querySelector<HTMLElement>(key.includes('|header|') ? ':scope > header' : ':scope > footer');
     if (!el) return;
+    // Its watermark and objects labelled while their marks are still there.
+    showMarkedObjects(el);
     for (const withId of el.querySelectorAll('[id]')) withId.removeAttribute('id');
     out.set(key, el);
   });

@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, type Page } from '@playwright/test';
+import { signInThroughUi } from './helpers';
+
+/** The shared corpus of real files (REDLINE_CORPUS, else ../shared/corpus). */
+export const CORPUS = process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus');
+export const CORPUS_FILES = path.join(CORPUS, 'files');
+
+/** Signs in, uploads a corpus file, opens its working draft and waits until it is laid out. */
+export async function openCorpusFile(page: Page, name: string): Promise<void> {
+  await signInThroughUi(page);
+  await expect(page.getByRole('heading', { name: 'Documents', level: 1 })).toBeVisible();
+  const raw = await page.evaluate(() => sessionStorage.getItem('redline.session'));
+  const session = JSON.parse(raw ?? '{}') as { token: string; orgId: string };
+  const headers = { authorization: `Bearer ${session.token}`, 'x-org-id': session.orgId };
+  const upload = await page.request.post('/api/uploads', {
+    headers,
+    multipart: { purpose: 'source_doc', file: { name: path.basename(name), mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: readFileSync(path.isAbsolute(name) ? name : path.join(CORPUS_FILES, name)) } },
+  });
+  expect(upload.status()).toBe(201);
+  const draft = await page.request.post(`/api/uploads/${((await upload.json()) as { id: string }).id}/working-draft`, { headers });
+  await page.goto(`/documents/${((await draft.json()) as { id: string }).id}`);
+  await expect(page.locator('[data-testid=document-render][data-rendered=true]')).toBeAttached({ timeout: 30_000 });
+}
