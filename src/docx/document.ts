@@ -260,7 +260,7 @@ export class OpenDocx {
   private renderOverlay() {
     const overlay = buildRenderOverlay(this.scans, this.changes);
     addCommentRangeMarks(overlay, this.scans);
-    markObjects(overlay, this.scans, this.pkg);
+    markObjects(overlay, this.scans);
     mapSymbols(overlay, this.scans, this.pkg);
     return overlay;
   }

@@ -1,10 +1,8 @@
 import { objectMarkName, type ObjectMark } from '../../contract/object-marks';
-import type { DocxPackage } from '../package/package';
-import { relsPathOf, resolveTarget } from '../package/paths';
 import { ancestorNamed, childOfParagraph } from '../ooxml/paragraphs';
 import type { PartScan } from '../revisions/sites';
 import type { XmlOverlay } from '../xml/overlay';
-import { textOf, walk, XmlElement, type XmlDocument } from '../xml/tree';
+import { textOf, walk, XmlElement } from '../xml/tree';
 
 /**
  * Nothing silently blank (issue 23.3). docx-preview 0.4.1 draws pictures and VML, but a DrawingML
@@ -17,11 +15,10 @@ import { textOf, walk, XmlElement, type XmlDocument } from '../xml/tree';
  * and the bookmarks and marks of changes inside its text box are repeated in that copy
  * (mirrorTextBoxMarks), so a change in a text box is shown and reachable like any other.
  */
-export function markObjects(overlay: XmlOverlay, scans: readonly PartScan[], pkg: DocxPackage): void {
+export function markObjects(overlay: XmlOverlay, scans: readonly PartScan[]): void {
   let serial = 0;
   for (const scan of scans) {
     if (scan.role === 'styles' || scan.role === 'numbering' || scan.role === 'comments') continue;
-    const rels = partRelationships(pkg, scan.part);
     walk(scan.doc.root, (el) => {
       let mark: ObjectMark | null = null;
       if (el.name === 'mc:AlternateContent') {
@@ -146,16 +143,6 @@ function clip(s: string): string {
   return s.length > MAX_LABEL ? `${s.slice(0, MAX_LABEL - 1)}…` : s;
 }
 
-function partRelationships(pkg: DocxPackage, part: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const rels = relsPathOf(part);
-  if (!pkg.has(rels)) return out;
-  for (const r of pkg.xml(rels).root.all('Relationship')) {
-    const id = r.attr('Id');
-    if (id && r.attr('TargetMode') !== 'External') out.set(id, resolveTarget(part, r.attr('Target') ?? ''));
-  }
-  return out;
-}
 
 /**
  * Word writes a text box twice: in mc:Choice (DrawingML, where the engine finds and decides its
