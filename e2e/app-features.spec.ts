@@ -88,14 +88,14 @@ test('documents: drop to upload with progress, rename, new version, working draf
   await expect(seriesOf(FILE)).toContainText('1 version');
   await expect(seriesOf(FILE)).toContainText('No working draft yet');
 
-  // Rename: the new name shows, and is still there after a reload (it was saved).
+  // Rename v1 (the version the series is named after): the new name shows, and is still there after a reload (it was saved).
   const RENAMED = `Renamed ${Date.now()}.docx`;
   await openVersions(FILE);
   await page.getByRole('button', { name: `Rename ${FILE} v1` }).click();
   const renameDialog = page.getByRole('dialog', { name: 'Rename' });
   await renameDialog.getByLabel('File name').fill(RENAMED);
   await renameDialog.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByText(`Renamed to ${RENAMED}.`)).toBeVisible();
+  await expect(page.getByText(`Renamed the series to ${RENAMED}.`)).toBeVisible();
   await page.reload();
   const series = seriesOf(RENAMED);
   await expect(series.getByRole('heading', { name: RENAMED })).toBeVisible();

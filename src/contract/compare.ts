@@ -19,8 +19,20 @@ export const CompareBody = z.strictObject({
 export type CompareBody = z.infer<typeof CompareBody>;
 
 /**
+ * The 200 answer of POST /uploads/{id}/compare when the two documents are identical (for the
+ * view compared): nothing to review, so no working draft is made and no version is added.
+ */
+export const ComparisonIdentical = z.object({
+  identical: z.literal(true),
+  uploadId: z.string().describe('The upload compared ({uploadId}).'),
+  against: z.string().describe('The older upload it was compared with.'),
+  view: CompareView,
+});
+export type ComparisonIdentical = z.infer<typeof ComparisonIdentical>;
+
+/**
  * Response header of the routes that create a draft from a comparison: how many differences
- * it wrote as tracked changes. `0` means the two documents are identical (for the view compared).
+ * it wrote as tracked changes (never 0 on a compare: identical documents answer 200 ComparisonIdentical).
  */
 export const CHANGES_HEADER = 'Redline-Changes';
 

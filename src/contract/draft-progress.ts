@@ -8,7 +8,7 @@ import { TrackCounts } from './track';
  * it lists (the 19-field Document row itself does not change).
  */
 export const DraftProgress = z.object({
-  documentId: z.string().describe('The working draft (the newest working draft of its series).'),
+  documentId: z.string().describe('The working draft (the newest working draft of its series that a comparison did not make: a draft whose artifactId starts `compare:` is never the progress).'),
   documentSeriesId: z.string(),
   counts: TrackCounts.nullable().describe(
     'Decided and open changes, from the track. Null while the draft has not been counted yet (a draft never opened, or changed since); ask again shortly.',

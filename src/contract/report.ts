@@ -5,6 +5,9 @@
  */
 export const REPORT_COLUMNS = [
   ['label', 'Change'],
+  // The change id: "Change n" is positional (a proposal renumbers the changes after it), the
+  // reference stays the change the lawyer decided (the review panel shows it as "ref c48").
+  ['ref', 'Ref'],
   ['clause', 'Clause'],
   ['kind', 'Kind'],
   ['author', 'Author'],

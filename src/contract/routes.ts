@@ -26,7 +26,7 @@ import {
   SignOutEverywhereResult,
   SignUpRequestCodeBody,
 } from './account';
-import { CHANGES_HEADER, CompareBody, UntrackedPending, UntrackedReport } from './compare';
+import { CHANGES_HEADER, CompareBody, ComparisonIdentical, UntrackedPending, UntrackedReport } from './compare';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_TTL_HOURS, IDEMPOTENT_REPLAY_HEADER } from './events';
 import { DocumentText, OutlineAnswer, OutlineQuery, ReadingQuery, SearchAnswer, SearchQuery } from './reading';
 import { DocumentRow, RenameUploadBody, UploadList, UploadListQuery } from './document';
@@ -285,7 +285,10 @@ export const ROUTES = {
     method: 'POST', path: '/uploads/{uploadId}/compare', access: 'session', credentials: WEB_OR_CONNECTOR, bodyKind: 'json', body: CompareBody,
     summary: 'Compare {uploadId} with an older upload (`against`) into a new working draft in the series of {uploadId}: its changes since `against` as tracked changes.',
     status: 201, response: DocumentRow,
-    responseHeaders: { [CHANGES_HEADER]: 'How many differences the draft carries as tracked changes; 0: the two documents are identical.' },
+    responseHeaders: { [CHANGES_HEADER]: 'How many differences the draft carries as tracked changes (at least 1).' },
+    otherResponses: [{
+      status: 200, description: 'The two documents are identical (for the view compared): nothing to review, so no working draft is made.', response: ComparisonIdentical,
+    }],
   }),
   getUntracked: route({
     method: 'GET', path: '/uploads/{uploadId}/untracked', access: 'session', bodyKind: 'none',

@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { CHANGES_HEADER, UntrackedPending, UntrackedReport, type CompareView } from '../../contract/compare';
+import { CHANGES_HEADER, ComparisonIdentical, UntrackedPending, UntrackedReport, type CompareView } from '../../contract/compare';
 import { DocumentRow } from '../../contract/document';
 import { ROUTES, type RouteSpec } from '../../contract/routes';
 import { sessionStore } from '../auth/session';
@@ -25,19 +25,29 @@ function orgId(): string {
   return sessionStore.get()?.orgId ?? '';
 }
 
-async function createComparisonDraft(spec: RouteSpec, uploadId: string, body?: object): Promise<ComparisonDraft> {
-  const response = await fetchRoute(spec, { params: { uploadId }, ...(body ? { body } : {}) });
+async function createComparisonDraft(spec: RouteSpec, uploadId: string): Promise<ComparisonDraft> {
+  return comparisonDraftOf(spec, await fetchRoute(spec, { params: { uploadId } }));
+}
+
+async function comparisonDraftOf(spec: RouteSpec, response: Response): Promise<ComparisonDraft> {
   const document = await readAnswer(spec, response, DocumentRow);
   const header = response.headers.get(CHANGES_HEADER);
   return { document, changes: header !== null && /^\d+$/.test(header) ? Number(header) : null };
 }
 
-/** POST /uploads/{uploadId}/compare: the differences of `uploadId` since `against`, as a new working draft. */
+/**
+ * POST /uploads/{uploadId}/compare: the differences of `uploadId` since `against`, as a new
+ * working draft; or, when the two are identical (200), that answer and no draft.
+ */
 export function useCompareVersions() {
   const invalidate = useInvalidateUploads();
   return useMutation({
-    mutationFn: ({ uploadId, against, author, view }: { uploadId: string; against: string; author?: string; view?: CompareView }) =>
-      createComparisonDraft(ROUTES.compareVersions, uploadId, { against, ...(author ? { author } : {}), ...(view ? { view } : {}) }),
+    mutationFn: async ({ uploadId, against, author, view }: { uploadId: string; against: string; author?: string; view?: CompareView }): Promise<ComparisonDraft | ComparisonIdentical> => {
+      const spec = ROUTES.compareVersions;
+      const response = await fetchRoute(spec, { params: { uploadId }, body: { against, ...(author ? { author } : {}), ...(view ? { view } : {}) } });
+      if (response.status === 200) return readAnswer(spec, response, ComparisonIdentical);
+      return comparisonDraftOf(spec, response);
+    },
     onSettled: invalidate,
   });
 }

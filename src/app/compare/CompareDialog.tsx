@@ -45,13 +45,20 @@ function CompareForm({ target, series, onClose }: { target: DocumentRow; series:
   const others = series.filter((row) => row.documentVersion < target.documentVersion).sort((a, b) => b.documentVersion - a.documentVersion);
   const [against, setAgainst] = useState(previousVersionOf(target, series)?.id ?? '');
   const [error, setError] = useState<string | null>(null);
+  const [identical, setIdentical] = useState<string | null>(null);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!against) return;
     setError(null);
+    setIdentical(null);
     try {
       const draft = await compare.mutateAsync({ uploadId: target.id, against });
+      if ('identical' in draft) {
+        // Nothing to review: say so here and stay, rather than open an empty draft.
+        const older = series.find((row) => row.id === against);
+        return setIdentical(`v${target.documentVersion} and v${older?.documentVersion ?? '?'} are identical: nothing to review.`);
+      }
       onClose();
       navigate(`/documents/${draft.document.id}`);
     } catch (failure) {
@@ -74,12 +81,13 @@ function CompareForm({ target, series, onClose }: { target: DocumentRow; series:
         ready to review.
       </p>
       <label htmlFor={selectId} className="mt-1 font-medium">Older version</label>
-      <select id={selectId} className="field w-full" value={against} onChange={(e) => setAgainst(e.target.value)} autoFocus>
+      <select id={selectId} className="field w-full" value={against} onChange={(e) => { setAgainst(e.target.value); setIdentical(null); }} autoFocus>
         {others.map((row) => (
           <option key={row.id} value={row.id}>{describeVersion(row, target)}</option>
         ))}
       </select>
       {error && <p role="alert" className="rounded border border-danger bg-danger-soft p-2 text-danger">{error}</p>}
+      <p role="status" className={identical ? 'rounded border border-line bg-canvas p-2' : 'sr-only'}>{identical}</p>
       <div className="mt-3 flex justify-end gap-2">
         <button type="button" className="btn" onClick={onClose}>Cancel</button>
         <button type="submit" className="btn btn-primary" disabled={compare.isPending || !against}>

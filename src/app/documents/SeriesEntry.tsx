@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import type { DocumentRow } from '../../contract/document';
 import { formatBytes, formatDateTime, formatRelative } from '../components/format';
 import { DraftProgressSummary } from './DraftProgressSummary';
-import type { Series } from './series';
+import { comparisonLabel, type Series } from './series';
 
 export interface SeriesActions {
   download(row: DocumentRow): void;
@@ -100,6 +100,9 @@ export function SeriesEntry({
             <button type="button" className="btn" onClick={() => actions.newVersion(newest)} disabled={actions.busy}>
               Upload new version<span className="sr-only"> of {name}</span>
             </button>
+            <button type="button" className="btn" onClick={() => actions.rename(series.nameRow)}>
+              Rename series<span className="sr-only"> {name}</span>
+            </button>
             {versionsExtra}
             <button type="button" className="btn btn-quiet ml-auto text-danger" onClick={() => actions.deleteSeries(series)}>
               Delete series<span className="sr-only"> {name}</span>
@@ -114,10 +117,11 @@ export function SeriesEntry({
 function VersionRow({ row, series, actions }: { row: DocumentRow; series: Series; actions: SeriesActions }) {
   const label = `${row.fileName} v${row.documentVersion}`;
   const seriesName = series.name;
+  const comparison = comparisonLabel(row, series.rows);
   return (
     <li data-row className="flex flex-wrap items-center gap-x-3 gap-y-1 py-1.5 text-sm">
       <span className="w-8 shrink-0 font-medium tabular-nums">v{row.documentVersion}</span>
-      <span className="w-28 shrink-0 max-sm:w-auto">{KIND_LABEL[row.versionKind]}</span>
+      <span className={`shrink-0 max-sm:w-auto ${comparison ? '' : 'w-28'}`}>{comparison ?? KIND_LABEL[row.versionKind]}</span>
       <span className="min-w-0 flex-1 truncate text-ink-soft max-sm:order-last max-sm:basis-full">
         {row.fileName !== seriesName && <span className="text-ink">{row.fileName} · </span>}
         <time dateTime={row.updatedAt}>{formatDateTime(row.updatedAt)}</time> · {formatBytes(row.sizeBytes)}

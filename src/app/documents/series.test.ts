@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DocumentRow } from '../../contract/document';
 import type { DraftProgress } from '../../contract/draft-progress';
-import { groupBySeries, visibleSeries } from './series';
+import { comparisonLabel, groupBySeries, isComparison, visibleSeries } from './series';
 
 function row(series: string, version: number, kind: DocumentRow['versionKind'], fileName: string, updatedAt: string): DocumentRow {
   return {
@@ -24,17 +24,28 @@ describe('documents page series', () => {
     { documentId: 'a-2', documentSeriesId: 'a', counts: { open: 1, in: 2, back: 0, total: 3 }, lastDecision: { at: '2026-01-09T00:00:00.000Z', kind: 'decide', byUserId: 'u', byName: 'Ann' } },
   ];
 
-  it('names a series by its newest version, finds its newest working draft and joins its progress', () => {
+  it('names a series by its first version, finds its newest working draft and joins its progress', () => {
     const series = groupBySeries(rows, progress);
     expect(series.map((s) => s.id)).toEqual(['a', 'b']);
     const a = series[0]!;
-    expect(a.name).toBe('Lease v3.docx');
+    // A new version keeps the series' name (until the first version is renamed).
+    expect(a.name).toBe('Lease.docx');
+    expect(a.nameRow.id).toBe('a-1');
     expect(a.rows.map((r) => r.documentVersion)).toEqual([3, 2, 1]);
     expect(a.draft?.id).toBe('a-2');
     expect(a.progress?.counts?.in).toBe(2);
     // The last decision is newer than any upload, so it is the series' last activity.
     expect(a.lastActivityAt).toBe('2026-01-09T00:00:00.000Z');
     expect(series[1]!.draft).toBeNull();
+  });
+
+  it("never takes a comparison's redline for the review draft, and labels it with the versions it compared", () => {
+    const compared = { ...row('a', 4, 'working_draft', 'Lease v3.docx', '2026-01-10T10:00:00.000Z'), artifactId: 'compare:a-1', parentUploadId: 'a-3' };
+    const [a] = groupBySeries([...rows, compared], progress);
+    expect(a!.draft?.id).toBe('a-2');
+    expect(isComparison(compared)).toBe(true);
+    expect(comparisonLabel(compared, a!.rows)).toBe('Comparison v3 with v1');
+    expect(comparisonLabel(a!.draft!, a!.rows)).toBeNull();
   });
 
   it('sorts by last activity (newest first) or by name, and searches every version name', () => {

@@ -4,11 +4,17 @@ import type { DraftProgress } from '../../contract/draft-progress';
 /** One document series (a matter) as the documents page lists it. */
 export interface Series {
   id: string;
-  /** The name a lawyer knows the matter by: the newest version's file name. */
+  /**
+   * The name a lawyer knows the matter by: the first version's file name. A new version keeps
+   * it (its own file name shows beside it in the versions); renaming the first version (what
+   * "Rename series" does) renames the series.
+   */
   name: string;
+  /** The row whose name is the series' name (the first version): what "Rename series" renames. */
+  nameRow: DocumentRow;
   /** Newest version first. */
   rows: DocumentRow[];
-  /** The newest working draft: what "Review" opens. */
+  /** The newest working draft a comparison did not make: what "Review" opens. */
   draft: DocumentRow | null;
   progress: DraftProgress | null;
   /** The newest of: any version's update, the draft's last decision. */
@@ -29,13 +35,28 @@ export function groupBySeries(rows: readonly DocumentRow[], progress: readonly D
   const progressOf = new Map(progress.map((p) => [p.documentId, p]));
   return [...bySeries.entries()].map(([id, list]) => {
     list.sort((a, b) => b.documentVersion - a.documentVersion);
-    const draft = list.find((r) => r.versionKind === 'working_draft') ?? null;
+    const draft = list.find((r) => r.versionKind === 'working_draft' && !isComparison(r)) ?? null;
     const draftProgress = draft ? (progressOf.get(draft.id) ?? null) : null;
     let lastActivityAt = list.reduce((max, r) => (r.updatedAt > max ? r.updatedAt : max), '');
     const decidedAt = draftProgress?.lastDecision?.at;
     if (decidedAt && decidedAt > lastActivityAt) lastActivityAt = decidedAt;
-    return { id, name: list[0]!.fileName, rows: list, draft, progress: draftProgress, lastActivityAt };
+    const nameRow = list[list.length - 1]!;
+    return { id, name: nameRow.fileName, nameRow, rows: list, draft, progress: draftProgress, lastActivityAt };
   });
+}
+
+/** A working draft made by comparing two versions (`compare:<older id>`): a redline to read, not the lawyer's review. */
+export function isComparison(row: Pick<DocumentRow, 'artifactId'>): boolean {
+  return row.artifactId?.startsWith('compare:') ?? false;
+}
+
+/** "Comparison v3 with v2": the version compared (the draft's parent) and the older one it was compared with. */
+export function comparisonLabel(row: DocumentRow, rows: readonly DocumentRow[]): string | null {
+  if (!isComparison(row)) return null;
+  const version = (id: string | null) => rows.find((r) => r.id === id)?.documentVersion;
+  const newer = version(row.parentUploadId);
+  const older = version(row.artifactId!.slice('compare:'.length));
+  return `Comparison ${newer ? `v${newer}` : 'of a version'} with ${older ? `v${older}` : 'a version no longer listed'}`;
 }
 
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });

@@ -20,7 +20,7 @@ import { Dialog } from '../components/Dialog';
 import { saveBlob } from '../components/saveBlob';
 import { useNow } from '../components/useNow';
 import { SeriesEntry, type SeriesActions } from '../documents/SeriesEntry';
-import { groupBySeries, visibleSeries, type Series, type SeriesSort } from '../documents/series';
+import { groupBySeries, isComparison, visibleSeries, type Series, type SeriesSort } from '../documents/series';
 
 function isDocx(file: File): boolean {
   return /\.docx$/i.test(file.name);
@@ -276,10 +276,11 @@ export function DocumentsPage() {
         onClose={() => setRenaming(null)}
         onSubmit={(row, fileName) => {
           setRenaming(null);
+          const renamesSeries = series.some((s) => s.nameRow.id === row.id);
           rename.mutate(
             { uploadId: row.id, fileName },
             {
-              onSuccess: (r) => setMessage({ text: `Renamed to ${r.fileName}.`, tone: 'ok' }),
+              onSuccess: (r) => setMessage({ text: renamesSeries ? `Renamed the series to ${r.fileName}.` : `Renamed version ${r.documentVersion} to ${r.fileName}.`, tone: 'ok' }),
               onError: (error) => reportError('Could not rename (the old name is back)', error),
             },
           );
@@ -349,7 +350,8 @@ function RenameDialog({ row, onClose, onSubmit }: { row: DocumentRow | null; onC
  * ask for their report.
  */
 function SeriesUntrackedWarning({ series, checks }: { series: Series; checks: readonly SeriesUntrackedCheck[] | undefined }) {
-  const newest = series.rows[0];
+  // A comparison's redline is newer than the version it compared but is no version of the matter: look past it.
+  const newest = series.rows.find((r) => !isComparison(r));
   if (!newest || !isCheckedVersion(newest) || !checks) return null;
   const check = checks.find((c) => c.uploadId === newest.id);
   if (check?.state === 'done' && check.count === 0) return null;

@@ -4,7 +4,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionGrant } from '../../contract/auth';
-import { CHANGES_HEADER, UNTRACKED_EDIT_AUTHOR, UntrackedPending, UntrackedReport } from '../../contract/compare';
+import { CHANGES_HEADER, ComparisonIdentical, UNTRACKED_EDIT_AUTHOR, UntrackedPending, UntrackedReport } from '../../contract/compare';
 import { DOCUMENT_ROW_FIELDS, DocumentRow } from '../../contract/document';
 import type { ReviewResponse } from '../../contract/review';
 import { createMcpServer } from '../connector/mcp-tools';
@@ -138,13 +138,29 @@ describe('comparing versions and checking for untracked edits', () => {
     expect(await decideAll(alice, again.id, 'reject')).toEqual(paragraphsOf(OLDER));
   });
 
-  it('says when two documents are identical: a draft with no changes and Redline-Changes: 0', async () => {
+  it('says when two documents are identical (200, identical: true) and adds no version', async () => {
     const v1 = await upload(alice, OLDER);
     const v2 = expectRow((await addVersion(alice, v1.id, OLDER)).json());
+    const before = await uploadCount();
     const res = await call(alice, 'POST', `/api/uploads/${v2.id}/compare`, { against: v1.id });
-    expect(res.statusCode).toBe(201);
-    expect(res.headers['redline-changes']).toBe('0');
-    expect((await reviewOf(alice, expectRow(res.json()).id)).revisions).toEqual([]);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(ComparisonIdentical.parse(res.json())).toEqual({ identical: true, uploadId: v2.id, against: v1.id, view: 'accepted' });
+    expect(res.headers['redline-changes']).toBeUndefined();
+    expect(await uploadCount()).toBe(before);
+    // The MCP tool says the same, and writes nothing either.
+    const server = createMcpServer({ orgId: alice.orgId, userId: alice.user.id }, t.ctx);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'test-assistant', version: '1.0.0' });
+    await client.connect(clientSide);
+    try {
+      const answered = await client.callTool({ name: 'compare_versions', arguments: { uploadId: v2.id, against: v1.id } });
+      expect(answered.isError).not.toBe(true);
+      expect(answered.structuredContent).toMatchObject({ identical: true, against: v1.id });
+    } finally {
+      await client.close();
+    }
+    expect(await uploadCount()).toBe(before);
   });
 
   it('refuses bad comparisons with a problem and writes nothing', async () => {

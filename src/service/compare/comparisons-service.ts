@@ -1,5 +1,5 @@
 import type { CompareBody } from '../../contract/compare';
-import { comparisonArtifactId, UNTRACKED_EDIT_AUTHOR } from '../../contract/compare';
+import { comparisonArtifactId, UNTRACKED_EDIT_AUTHOR, type ComparisonIdentical } from '../../contract/compare';
 import type { DocumentRow } from '../../contract/document';
 import { notFound, ProblemError } from '../http/problem';
 import type { ContentStore } from '../store/content-store';
@@ -21,6 +21,9 @@ export interface ComparisonDraft {
   changes: number;
 }
 
+/** What a compare answers: the new draft, or that the two are identical (and nothing was written). */
+export type ComparisonOutcome = ComparisonDraft | ComparisonIdentical;
+
 /**
  * Working drafts made by comparing two versions: `compare` (any two uploads of the
  * organisation) and the untracked-edit draft of a version (its untracked edits added as
@@ -35,16 +38,19 @@ export class ComparisonsService {
     private readonly uploads: UploadsService,
   ) {}
 
-  async compare(actor: Actor, uploadId: string, body: CompareBody): Promise<ComparisonDraft> {
+  /** Identical documents make no draft: a version with nothing to review would only be noise in the series. */
+  async compare(actor: Actor, uploadId: string, body: CompareBody): Promise<ComparisonOutcome> {
     const newer = await this.uploads.require(this.db, actor.orgId, uploadId);
     if (body.against === uploadId) {
       throw new ProblemError(409, 'conflict', 'An upload cannot be compared with itself: name an older version in "against".');
     }
     const older = await findUpload(this.db, actor.orgId, body.against);
     if (!older) throw notFound(`The upload named in "against" (${body.against})`);
+    const view = body.view ?? 'accepted';
     const result = await compareUploads(this.content, this.thread, older, newer, {
-      ...(body.author ? { author: body.author } : {}), view: body.view ?? 'accepted',
+      ...(body.author ? { author: body.author } : {}), view,
     }, true, { orgId: actor.orgId });
+    if (result.differences.length === 0) return { identical: true, uploadId: newer.id, against: older.id, view };
     return this.store(actor, newer.id, result, comparisonArtifactId('compare', older.id));
   }
 

@@ -77,7 +77,7 @@ export function createMcpServer(
   }, async (args) => run(() => uploads.list(actor.orgId, args)));
 
   server.registerTool('compare_versions', {
-    description: 'Compare a version with an older one into a new working draft (in the series of the newer) carrying every difference as a tracked change; read it with get_review. `changes` is how many differences were found (0: identical).',
+    description: 'Compare a version with an older one into a new working draft (in the series of the newer) carrying every difference as a tracked change; read it with get_review. `changes` is how many differences were found. Identical documents answer `{identical: true}` and make no draft (nothing to review).',
     inputSchema: {
       uploadId: z.string().min(1).max(200).describe('The newer upload (from list_documents).'),
       against: z.string().min(1).max(200).describe('The older upload to compare it with.'),

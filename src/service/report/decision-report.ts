@@ -44,6 +44,7 @@ export async function buildDecisionReport(db: Queryable, record: DecisionRecord,
     const open = item.state === 'open';
     return {
       label: item.label,
+      ref: item.id,
       clause: item.clause ?? revision?.clause ?? '',
       // A move is one change of both halves: one "Move", not a deletion and an insertion.
       kind: item.move || revision?.move ? 'Move' : (KIND_WORDS[item.kind ?? ''] ?? item.kind ?? ''),

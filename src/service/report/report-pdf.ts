@@ -90,7 +90,7 @@ class ReportLayout {
   }
 
   /**
-   * One change: "Change n" and its clause, kind, author and date on one line; then its text and
+   * One change: "Change n (ref c48)" and its clause, kind, author and date on one line; then its text and
    * justification; then the decision (who, when) and its note.
    */
   private change(row: ReportRow, state: string): void {
@@ -99,10 +99,13 @@ class ReportLayout {
     const meta = [row.clause ? `Clause ${row.clause}` : '', row.kind, row.author, readableTime(row.date)].filter(Boolean).join(' · ');
     this.ensure(13);
     this.color(INK);
-    this.doc.font('bold').fontSize(10).text(row.label, this.left, this.y, { lineBreak: false });
+    const label = `${row.label} (ref ${row.ref})`;
+    this.doc.font('bold').fontSize(10).text(label, this.left, this.y, { lineBreak: false });
+    // The meta starts past the label, however long the reference makes it.
+    const metaAt = Math.max(LABEL_WIDTH, this.doc.widthOfString(label) + 8);
     if (!hasRightToLeft(meta)) {
       this.color(SOFT);
-      this.doc.font('regular').fontSize(9).text(meta, this.left + LABEL_WIDTH, this.y + 1, { lineBreak: false });
+      this.doc.font('regular').fontSize(9).text(meta, this.left + metaAt, this.y + 1, { lineBreak: false });
       this.y += 13;
     } else {
       this.y += 13;

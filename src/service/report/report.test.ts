@@ -131,6 +131,33 @@ describe('the decision report', () => {
     expect(rows.every((r) => Object.values(r).every((v) => !/^[=+\-@]/.test(v!)))).toBe(true);
   });
 
+  it('names each change by its stable reference beside "Change n", so a proposal that renumbers the changes leaves the decided one found', async () => {
+    const id = await newDraft('Renumbered.docx', buildDemoContract());
+    const before = ReviewResponse.parse((await call('GET', `/api/documents/${id}/review`)).json());
+    const last = before.revisions[before.revisions.length - 1]!.change_id;
+    const labelBefore = before.track!.items.find((i) => i.id === last)!.label;
+    await call('POST', `/api/documents/${id}/revisions/apply`, { rejected_change_ids: [last], notes: { [last]: 'Not this one.' } });
+    // A proposal at the top of the document: every change after it moves down one number.
+    const proposed = await call('POST', `/api/documents/${id}/redlines`, { edits: [{ op: 'insert', find: 'Agreement', text: ' (restated)' }] });
+    expect(proposed.statusCode).toBe(200);
+    const after = ReviewResponse.parse((await call('GET', `/api/documents/${id}/review`)).json());
+    const labelAfter = after.track!.items.find((i) => i.id === last)!.label;
+    expect(labelAfter).not.toBe(labelBefore);
+
+    const records = parseCsv((await call('GET', `/api/documents/${id}/report.csv`)).rawPayload.toString('utf8').slice(1));
+    const rows = records.slice(9).map((r) => Object.fromEntries(REPORT_COLUMNS.map(([key], i) => [key, r[i]!])));
+    expect(rows.map((r) => r.ref).sort()).toEqual(after.track!.items.map((i) => i.id).sort());
+    expect(rows.find((r) => r.ref === last)).toMatchObject({ label: labelAfter, decision: 'Rejected', note: 'Not this one.' });
+    // The one row holding the note is the change decided, under its new number.
+    expect(rows.filter((r) => r.note === 'Not this one.').map((r) => r.ref)).toEqual([last]);
+
+    if (!hasPdftotext) return;
+    const file = path.join(work, 'renumbered.pdf');
+    writeFileSync(file, (await call('GET', `/api/documents/${id}/report.pdf`)).rawPayload);
+    const text = spawnSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).stdout;
+    for (const item of after.track!.items) expect(text).toContain(`${item.label} (ref ${item.id})`);
+  });
+
   it('neutralises exactly the cells a spreadsheet would run', () => {
     fc.assert(fc.property(fc.string(), (s) => {
       const out = neutraliseFormula(s);

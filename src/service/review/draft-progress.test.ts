@@ -108,6 +108,19 @@ describe('GET /api/documents/progress', () => {
     expect(theirs.json()).toEqual({ items: [], untracked: [] });
   });
 
+  it("never takes a comparison's redline for the series' review draft", async () => {
+    const original = await upload('Compared.docx');
+    const review = (await call('POST', `/api/uploads/${original.id}/working-draft`)).json() as { id: string };
+    const body = multipartBody({}, { name: 'Compared v2.docx', bytes: buildKindSample('delete') });
+    const v2 = (await t.app.inject({ method: 'POST', url: `/api/uploads/${original.id}/versions`, payload: body.payload, headers: { ...body.headers, ...t.headers(alice) } })).json() as { id: string };
+    const compared = await call('POST', `/api/uploads/${v2.id}/compare`, { against: original.id });
+    expect(compared.statusCode).toBe(201);
+    const redline = compared.json() as { id: string; artifactId: string };
+    expect(redline.artifactId).toBe(`compare:${original.id}`);
+    const entry = (await progress()).find((i) => i.documentSeriesId === original.documentSeriesId);
+    expect(entry?.documentId).toBe(review.id);
+  });
+
   it('leaves the Document row as it was: 19 fields', async () => {
     const list = (await call('GET', '/api/uploads')).json() as { items: object[] };
     for (const row of list.items) expect(Object.keys(row).sort()).toEqual([...DOCUMENT_ROW_FIELDS].sort());

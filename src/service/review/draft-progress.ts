@@ -36,7 +36,7 @@ export function projectionReader(db: Database): ReadProjections {
 }
 
 /**
- * Where each series' newest working draft stands, in one query: the counts come from the
+ * Where each series' newest review draft (a working draft not made by a comparison) stands, in one query: the counts come from the
  * stored track projection when it is current (same log position, same content), so listing a
  * dozen matters does no XML work. A draft whose projection is missing or stale (never opened,
  * or saved since) is counted through the review (which stores the projection) while the
@@ -55,7 +55,9 @@ export async function listDraftProgress(
     `WITH latest AS (
        SELECT DISTINCT ON (document_series_id) id, document_series_id, content_sha256
        FROM uploads
+       -- A comparison's redline is not the lawyer's review: it never stands for the series' progress.
        WHERE org_id = $1 AND version_kind = 'working_draft' AND status = 'ready'
+         AND (artifact_id IS NULL OR artifact_id NOT LIKE 'compare:%')
        ORDER BY document_series_id, document_version DESC
      )
      SELECT l.id, l.document_series_id, l.content_sha256,

@@ -11,9 +11,14 @@ export function registerCompareRoutes(app: FastifyInstance, ctx: ServiceContext)
   const { comparisons, untracked } = ctx;
 
   defineRoute(app, ctx.authenticate, ROUTES.compareVersions, async ({ auth, params, body, reply, timing }) => {
-    const draft = await timing.measure('compare', () => comparisons.compare(auth, params.uploadId!, body));
-    reply.header(CHANGES_HEADER, String(draft.changes));
-    return draft.document;
+    const outcome = await timing.measure('compare', () => comparisons.compare(auth, params.uploadId!, body));
+    if ('identical' in outcome) {
+      const spent = timing.header();
+      if (spent) reply.header('server-timing', spent);
+      return reply.code(200).send(outcome);
+    }
+    reply.header(CHANGES_HEADER, String(outcome.changes));
+    return outcome.document;
   });
 
   defineRoute(app, ctx.authenticate, ROUTES.getUntracked, async ({ auth, params, request, reply, timing }) => {
