@@ -95,6 +95,13 @@ describe('compression on the wire', () => {
     expect(small.headers['content-encoding']).toBeUndefined();
   });
 
+  it('reads request bodies as sent: a compressed body is not inflated past the checked length', async () => {
+    const body = gzipSync(JSON.stringify({ identifier: 'inflated@firm.example' }));
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/sign-in/request-code', payload: body,
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    expect(res.statusCode).toBe(400);
+  });
+
   it('sends a hashed asset from the file compressed at build, cached for a year', async () => {
     for (const [encoding, file] of [['br', brotliCompressSync(script)], ['gzip', gzipSync(script)]] as const) {
       const answer = await rawGet(t.base, '/assets/index-abc123.js', { 'accept-encoding': encoding });

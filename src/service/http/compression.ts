@@ -24,7 +24,10 @@ export async function installCompression(app: FastifyInstance): Promise<void> {
     if (!route.url.startsWith(`${API_BASE_PATH}/`) && !route.url.startsWith('/.well-known/')) route.compress ??= false;
   });
   await app.register(fastifyCompress, {
-    global: true,
+    globalCompression: true,
+    // Request bodies are read as sent, as before: inflating them would let a small gzip body
+    // grow past the upload limit that Content-Length was checked against.
+    globalDecompression: false,
     encodings: ['br', 'gzip'],
     threshold: 1024,
     customTypes: COMPRESSIBLE_TYPES,
