@@ -109,6 +109,10 @@ const REVIEW_CHANGE_REQUEST = {
   ...IDEMPOTENT_REQUEST,
   Prefer: '`return=minimal` (RFC 7240): answer the Document row, the revisions and the track without `contentBase64` and `renderContentBase64` (the draft and its render variant, megabytes on a long draft); fetch the render variant when it is needed. Any other preference is ignored.',
 } as const;
+/** The review read may leave the content out too: the app renders from GET render, fetched beside it. */
+const REVIEW_READ_REQUEST = {
+  Prefer: '`return=minimal` (RFC 7240): answer the Document row, the revisions and the track without `contentBase64` and `renderContentBase64` (the draft and its render variant, megabytes on a long draft); fetch the render variant with GET /documents/{documentId}/render. Any other preference is ignored.',
+} as const;
 const REVIEW_CHANGE_ANSWER = {
   ...IDEMPOTENT_ANSWER,
   'Preference-Applied': '`return=minimal` when the answer is the minimal one asked for with Prefer; absent on the full answer.',
@@ -331,6 +335,8 @@ export const ROUTES = {
   getReview: route({
     method: 'GET', path: '/documents/{documentId}/review', access: 'session', credentials: WEB_OR_CONNECTOR, bodyKind: 'none',
     summary: 'The working draft with its revisions, render variant and track.', status: 200, response: ReviewResponse,
+    requestHeaders: REVIEW_READ_REQUEST, minimalResponse: ReviewMinimalResponse,
+    responseHeaders: { 'Preference-Applied': REVIEW_CHANGE_ANSWER['Preference-Applied'] },
   }),
   applyRevisions: route({
     method: 'POST', path: '/documents/{documentId}/revisions/apply', access: 'session', credentials: WEB_OR_CONNECTOR, bodyKind: 'json', body: ApplyRevisionsBody,

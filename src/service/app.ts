@@ -16,6 +16,7 @@ import { HeavyLimits } from './http/heavy-limits';
 import { ProblemError } from './http/problem';
 import { authenticate } from './http/request-auth';
 import { installCors } from './http/cors';
+import { installCompression } from './http/compression';
 import { installSecurityHeaders } from './http/security-headers';
 import type { Mailer } from './mail/mailer';
 import { OutboxMailer } from './mail/outbox-mailer';
@@ -167,6 +168,7 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
   installSecurityHeaders(app);
   installCors(app, config.corsOrigins);
   installBodyHandling(app, config);
+  await installCompression(app);
 
   const readiness = new Readiness(db, blobs);
   registerHealthRoutes(app, ctx, readiness);
@@ -237,8 +239,14 @@ function installBodyHandling(app: FastifyInstance, config: ServiceConfig): void 
 async function installSpa(app: FastifyInstance, config: ServiceConfig): Promise<void> {
   const staticDir = config.staticDir;
   const hasSpa = staticDir !== null && existsSync(path.join(staticDir, 'index.html'));
-  if (hasSpa) await app.register(fastifyStatic, { root: staticDir, wildcard: false, index: ['index.html'], cacheControl: false,
-    setHeaders: (res, file) => res.setHeader('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache') });
+  // Hashed assets never change under their name: cached for a year. The build writes .br and .gz
+  // beside each (vite.config.ts); `preCompressed` sends the best one the browser accepts, so
+  // every asset answer varies by Accept-Encoding.
+  if (hasSpa) await app.register(fastifyStatic, { root: staticDir, wildcard: false, index: ['index.html'], cacheControl: false, preCompressed: true,
+    setHeaders: (res, file) => {
+      res.setHeader('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      res.setHeader('vary', 'Accept-Encoding');
+    } });
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     if (url === API_BASE_PATH || url.startsWith(`${API_BASE_PATH}/`) || url.startsWith('/.well-known/') || !hasSpa || request.method !== 'GET') {

@@ -3,7 +3,7 @@ import type { DocumentRow } from '../../contract/document';
 import { ROUTES } from '../../contract/routes';
 import { sessionStore, useSession } from '../auth/session';
 import { callApi } from './client';
-import type { ReviewData } from './review';
+import { readReview, type ReviewData } from './review';
 import { uploadForm, type UploadProgress } from './upload';
 
 /**
@@ -130,7 +130,7 @@ export function useReview(documentId: string) {
   const org = orgId();
   return useQuery<ReviewData>({
     queryKey: queryKeys.review(org, documentId),
-    queryFn: ({ signal }) => callApi(ROUTES.getReview, { params: { documentId }, signal }),
+    queryFn: ({ signal }) => readReview(documentId, signal),
     // The review is reconciled by hand after every batch; a background refetch on window focus
     // would race the decision queue for no benefit.
     refetchOnWindowFocus: false,

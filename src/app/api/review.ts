@@ -19,6 +19,15 @@ async function callMinimal(spec: RouteSpec, options: CallOptions, key: string): 
   return readAnswer(spec, response, ReviewMinimalResponse);
 }
 
+/**
+ * The review read minimal: the page renders from the render variant, which useRenderContent
+ * fetches at once beside it (the inline content doubled the first load on a long draft).
+ */
+export async function readReview(documentId: string, signal?: AbortSignal): Promise<ReviewMinimalResponse> {
+  const response = await fetchRoute(ROUTES.getReview, { params: { documentId }, headers: { prefer: PREFER_MINIMAL }, signal });
+  return readAnswer(ROUTES.getReview, response, ReviewMinimalResponse);
+}
+
 /** Apply, undo and redline edits of one draft, each answered minimal. */
 export function draftChanges(documentId: string) {
   const params = { documentId };

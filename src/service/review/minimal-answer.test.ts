@@ -105,6 +105,19 @@ describe('Prefer: return=minimal', () => {
     expect(res.rawPayload.equals(Buffer.from(full.renderContentBase64!, 'base64'))).toBe(true);
   });
 
+  it('reads the review minimal: what the full read says, without the content the app fetches from GET render', async () => {
+    const draft = await newDraft();
+    const res = await call('GET', `/api/documents/${draft.id}/review`, undefined, minimal);
+    const { full } = await expectMinimal(res, draft.id);
+    expect(full.contentBase64).toEqual(expect.any(String));
+    const render = await call('GET', `/api/documents/${draft.id}/render`);
+    expect(render.rawPayload.equals(Buffer.from(full.renderContentBase64 ?? full.contentBase64, 'base64'))).toBe(true);
+    const fullBytes = (await call('GET', `/api/documents/${draft.id}/review`)).rawPayload.length;
+    expect(fullBytes - res.rawPayload.length).toBeGreaterThanOrEqual(full.contentBase64.length);
+    // Without the preference, the full answer as before.
+    expect((await call('GET', `/api/documents/${draft.id}/review`)).headers['preference-applied']).toBeUndefined();
+  });
+
   it('reads the preference as RFC 7240 writes it', () => {
     for (const yes of ['return=minimal', 'respond-async, return=minimal', 'RETURN = "minimal"; foo=bar', 'wait=2,return=minimal']) expect(prefersMinimal(yes), yes).toBe(true);
     for (const no of [undefined, '', 'return=representation', 'return=minimalist', 'minimal', 'wait=2']) expect(prefersMinimal(no), String(no)).toBe(false);

@@ -752,8 +752,8 @@ function checkNotes(notes: Record<string, string>, decidedHere: ReadonlySet<stri
   return Object.fromEntries(entries.map(([id, text]) => [id, text.trim()] as const).filter(([, text]) => text.length > 0));
 }
 
-/** A full answer without its content: what a minimal request gets when its recorded answer is replayed. */
-function withoutContent({ document, revisions, track }: ReviewResponse): ReviewMinimalResponse {
+/** A full answer without its content: what a minimal request gets when its recorded answer is replayed, or when it reads the review. */
+export function withoutContent({ document, revisions, track }: ReviewResponse): ReviewMinimalResponse {
   return { document, revisions, track };
 }
 

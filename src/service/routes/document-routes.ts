@@ -11,7 +11,7 @@ import { listDraftProgress, listUntrackedChecks } from '../review/draft-progress
 import { cutWindow, RenderWindowCache } from '../review/render-window';
 import { RENDER_WINDOW_HEADER } from '../../contract/render-window';
 import { PREFER_MINIMAL, PREFERENCE_APPLIED_HEADER } from '../../contract/review';
-import type { AnswerShape } from '../review/review-service';
+import { withoutContent, type AnswerShape } from '../review/review-service';
 import { readMultipartUpload } from './upload-routes';
 
 export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext): void {
@@ -48,7 +48,11 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
     return sendDocx(reply, timing, window.bytes, { [RENDER_WINDOW_HEADER]: `${window.first}/${window.total}` });
   });
 
-  defineRoute(app, ctx.authenticate, ROUTES.getReview, async ({ auth, params, timing }) => review.review(auth, params.documentId!, timing));
+  // The app reads it minimal and fetches the render variant beside it (the content is megabytes on a long draft).
+  defineRoute(app, ctx.authenticate, ROUTES.getReview, async ({ request, reply, auth, params, timing }) => {
+    const full = await review.review(auth, params.documentId!, timing);
+    return answerShape(request, reply) === 'minimal' ? withoutContent(full) : full;
+  });
 
   // The render variant alone, for a client that took minimal answers to its changes.
   defineRoute(app, ctx.authenticate, ROUTES.getRender, async ({ auth, params, reply, timing }) => {
