@@ -126,6 +126,13 @@ export class ReviewEvents {
       live = true;
       for (const event of waiting.splice(0)) sendEntry(event);
       await registerPresence(this.db, connectionId, uploadId, userId);
+      if (closing) {
+        // The stream ended while its presence row was being written (a client that left at once, a
+        // shutdown): its close removed nothing yet, so the row would stay until it aged out.
+        await closing;
+        await removePresence(this.db, [connectionId]);
+        return;
+      }
       const viewers = await viewersOf(this.db, [uploadId]);
       write(formatStreamEvent(REVIEW_EVENTS.presence, null, { viewers: viewers.get(uploadId) ?? [] }));
       this.feed.nudge({ presence: true });
