@@ -65,8 +65,10 @@ describe.skipIf(skip !== null)('a laborious upload, parsed in full (work caps ra
     // The upload takes seconds (on the main thread it held every answer that long); a busy
     // shared machine adds tens of ms to any answer, hence the margin over bench's 100 ms target.
     expect(worst).toBeLessThan(750);
-    expect(took).toBeGreaterThan(1000);
+    // The answers came while the upload was parsed (on the main thread the worst one waited for
+    // all of it), whatever this machine's speed.
     expect(latencies.length).toBeGreaterThan(5);
+    expect(worst).toBeLessThan(took / 2);
   }, 120_000);
 
   it("refuses an organisation's job past its share with 503 and Retry-After, and takes it again once the first is done", async () => {

@@ -9,9 +9,9 @@ const NUMBERING_REL = 'http://schemas.openxmlformats.org/officeDocument/2006/rel
 /**
  * Bullets and symbols set in Symbol or Wingdings, as the Unicode characters Word shows: a browser
  * has no such font (or one with other code points), so docx-preview showed nothing. In the
- * numbering part each bullet level gets a second w:lvlText with the mapped character (docx-preview
- * keeps the last) and its symbol font is renamed away; each w:sym run child is renamed away with a
- * w:t of the mapped character after it. Characters without a mapping keep their font.
+ * numbering part each bullet level's w:lvlText is written with the mapped character and its symbol
+ * font is left out; each w:sym run child is replaced by a w:t of the
+ * mapped character. Characters without a mapping keep their font.
  */
 export function mapSymbols(overlay: XmlOverlay, scans: readonly PartScan[], pkg: DocxPackage): void {
   const numbering = scans.find((s) => s.role === 'numbering')?.doc ?? (() => {
@@ -27,8 +27,8 @@ export function mapSymbols(overlay: XmlOverlay, scans: readonly PartScan[], pkg:
       const val = text?.attr('w:val');
       const mapped = val && fonts ? symbolFontText(val, font) : null;
       if (text && fonts && mapped !== null) {
-        overlay.insertAfter(text, [XmlElement.create('w:lvlText', { 'w:val': mapped })]);
-        overlay.rename(fonts, 'w:rFontsSymbol');
+        overlay.replace(text, [XmlElement.create('w:lvlText', { 'w:val': mapped })]);
+        overlay.replace(fonts, []);
       }
       return false;
     });
@@ -39,10 +39,7 @@ export function mapSymbols(overlay: XmlOverlay, scans: readonly PartScan[], pkg:
       if (el.name !== 'w:sym') return true;
       const code = parseInt(el.attr('w:char') ?? '', 16);
       const mapped = Number.isFinite(code) ? symbolFontText(String.fromCharCode(code), el.attr('w:font') ?? '') : null;
-      if (mapped !== null) {
-        overlay.rename(el, 'w:symMapped');
-        overlay.insertAfter(el, [XmlElement.create('w:t', { 'xml:space': 'preserve' }, [new XmlText(mapped)])]);
-      }
+      if (mapped !== null) overlay.replace(el, [XmlElement.create('w:t', { 'xml:space': 'preserve' }, [new XmlText(mapped)])]);
       return false;
     });
   }

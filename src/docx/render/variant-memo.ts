@@ -81,5 +81,6 @@ function signaturesOf(container: XmlElement, overlay: XmlOverlay): Map<XmlElemen
   for (const [key, nodes] of overlay.atStart) add(key, true, `s${text(nodes)}`);
   for (const [key, nodes] of overlay.atEnd) add(key, true, `e${text(nodes)}`);
   for (const [key, name] of overlay.names) add(key, true, `n${name}`);
+  for (const [key, nodes] of overlay.replaced) add(key, true, `r${text(nodes)}`);
   return out;
 }

@@ -1,7 +1,7 @@
 import type { XmlDocument, XmlElement, XmlNode } from './tree';
 
 /**
- * Additions and renames laid over a parsed tree without changing it. The render variant is
+ * Additions, renames and replacements laid over a parsed tree without changing it. The render variant is
  * written through an overlay, so the opened document stays exactly what it was and can go on
  * taking decisions (the service keeps a draft open between batches).
  *
@@ -15,6 +15,8 @@ export class XmlOverlay {
   readonly atStart = new Map<XmlElement, XmlNode[]>();
   readonly atEnd = new Map<XmlElement, XmlNode[]>();
   readonly names = new Map<XmlElement, string>();
+  /** Elements written as other nodes (a Symbol-font w:sym as the character Word shows). */
+  readonly replaced = new Map<XmlElement, readonly XmlNode[]>();
   /** Elements that carry an addition or rename, with all their ancestors: the ones written from parts. */
   readonly touched = new Set<XmlElement>();
 
@@ -42,6 +44,13 @@ export class XmlOverlay {
 
   rename(el: XmlElement, name: string): void {
     this.names.set(el, name);
+    this.touch(el);
+  }
+
+  /** Writes `nodes` where `el` stands, instead of it. */
+  replace(el: XmlElement, nodes: readonly XmlNode[]): void {
+    if (!el.parent) return;
+    this.replaced.set(el, nodes);
     this.touch(el);
   }
 

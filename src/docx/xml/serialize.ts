@@ -43,6 +43,11 @@ function write(node: XmlNode, out: string[], overlay?: XmlOverlay, memo?: BlockM
     return;
   }
   const laid = overlay?.touched.has(node) === true;
+  const replacement = laid ? overlay!.replaced.get(node) : undefined;
+  if (replacement) {
+    for (const n of replacement) write(n, out);
+    return;
+  }
   if (!node.dirty && !laid) {
     out.push(node.src.slice(node.start, node.end));
     return;
