@@ -69,9 +69,13 @@ test('clicking a change in the draft makes it current, focuses its entry, and ho
   // Beside the positional label, a reference that does not move when proposals renumber the list.
   await expect(page.getByTestId('stable-ref')).toHaveText(`ref ${await option5.getAttribute('data-change-id')}`);
   // The next key acts on the clicked change, not on Change 1.
+  const accepted = await option5.getAttribute('data-change-id');
   await page.keyboard.press('a');
   await expect(option5).toHaveAttribute('data-state', 'in');
   await expect(page.getByRole('option', { name: /^Change 1\b/ })).toHaveAttribute('data-state', 'open');
+  // Once saved, the draft is rendered again without it (the render variant fetched after the batch).
+  await expect(page.getByText('All decisions saved')).toBeVisible();
+  await expect(page.locator(`[id="_rl_${accepted!.replace(/[^A-Za-z0-9_]/g, '_')}"]`)).toHaveCount(0, { timeout: 20_000 });
 
   // Hovering a change names it: kind, author, date.
   const other = page.locator(await markOf(page, 3));

@@ -33,7 +33,8 @@ test('decisions are answered minimal, and the draft is rendered again from the r
   const first = await page.getByRole('listbox', { name: 'Changes' }).getByRole('option').first().getAttribute('data-change-id');
   const anchor = page.locator(`[id="${changeBookmarkName(first!)}"]`);
   await expect(anchor).toBeAttached();
-  expect(renders).toHaveLength(0); // the first load carries the render variant inline
+  // The review is read minimal and the render variant fetched by itself, once.
+  expect(renders).toHaveLength(1);
 
   await page.keyboard.press('a');
   await expect(page.getByText('All decisions saved')).toBeVisible();
@@ -45,5 +46,5 @@ test('decisions are answered minimal, and the draft is rendered again from the r
 
   // Once the draft stands still the variant is fetched alone and rendered: the accepted change is gone from it.
   await expect(anchor).toHaveCount(0, { timeout: 20_000 });
-  expect(renders.length).toBeGreaterThanOrEqual(1);
+  expect(renders.length).toBeGreaterThanOrEqual(2);
 });
