@@ -7,7 +7,7 @@
  * one left. Prints p50/p95 of each against the targets, the answer sizes and where the service
  * spent the time (Server-Timing); never fails.
  *
- *   npm run bench:apply [-- --batches 40]
+ *   npm run bench:apply [-- --batches 40] [--pages 100]
  *
  * Runs one service process (the embedded defaults: PGlite and blobs on disk) on BENCH_PORT
  * (default 8793) with a fresh data directory under .tmp/. A service that does not honour the
@@ -27,6 +27,9 @@ const BASE = `http://127.0.0.1:${PORT}`;
 const DATA_DIR = path.resolve('.tmp/bench-apply-data');
 const at = process.argv.indexOf('--batches');
 const BATCHES = at >= 0 ? Number(process.argv[at + 1]) : 40;
+// --pages 100: the issue's 4,500-paragraph draft (45 paragraphs a page); default the 300-page contract.
+const pagesAt = process.argv.indexOf('--pages');
+const PAGES = pagesAt >= 0 ? Number(process.argv[pagesAt + 1]) : undefined;
 const PER_BATCH = 50;
 
 interface Review {
@@ -41,7 +44,7 @@ function spread(ids: readonly string[], count: number): string[] {
 }
 
 async function main(): Promise<void> {
-  const docx = buildBenchmarkContract();
+  const docx = buildBenchmarkContract(PAGES ? { pages: PAGES, revisions: PAGES * 10 } : {});
   const xml = new TextDecoder().decode(unzipSync(docx, { filter: (f) => f.name === 'word/document.xml' })['word/document.xml']);
   const paragraphs = xml.match(/<w:p[ >]/g)?.length ?? 0;
   console.log(`Bench draft: ${paragraphs.toLocaleString('en')} paragraphs, ${(docx.byteLength / 1e6).toFixed(1)} MB .docx; ${BATCHES} batches of ${PER_BATCH} decisions per answer kind`);
