@@ -1,3 +1,5 @@
+import { repeatedLetters as letters, romanNumeral as roman } from '../../contract/number-text';
+
 /**
  * How Word writes a list number in each w:numFmt (ECMA-376 17.18.59 ST_NumberFormat). Formats not
  * listed here (East Asian counting systems, enclosed digits) are written as decimal, as Word does
@@ -28,30 +30,6 @@ export function formatNumber(value: number, format: string): string {
     default:
       return String(value);
   }
-}
-
-/** Roman numerals as Word writes them (0 and negatives in decimal; beyond 3999 Word repeats M). */
-function roman(value: number): string {
-  if (value <= 0) return String(value);
-  const table: [number, string][] = [
-    [1000, 'M'], [900, 'CM'], [500, 'D'], [400, 'CD'], [100, 'C'], [90, 'XC'], [50, 'L'], [40, 'XL'], [10, 'X'], [9, 'IX'], [5, 'V'], [4, 'IV'], [1, 'I'],
-  ];
-  let n = value;
-  let out = '';
-  for (const [v, s] of table) {
-    while (n >= v) {
-      out += s;
-      n -= v;
-    }
-  }
-  return out;
-}
-
-/** Word's letters: A..Z, then AA..ZZ, AAA..: the letter repeated, not base 26. */
-function letters(value: number): string {
-  if (value <= 0) return String(value);
-  const letter = String.fromCharCode(65 + ((value - 1) % 26));
-  return letter.repeat(Math.floor((value - 1) / 26) + 1);
 }
 
 function ordinalSuffix(n: number): string {

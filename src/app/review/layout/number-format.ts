@@ -1,30 +1,10 @@
+import { repeatedLetters as letters, romanNumeral as roman } from '../../../contract/number-text';
+
 /**
  * Numbers as Word writes them for a page number (w:pgNumType/@w:fmt, a field's \* switch) or a
  * note reference (w:footnotePr/w:numFmt). Formats Word has that are not listed fall back to decimal.
  */
 export type NumberFormat = 'decimal' | 'upperRoman' | 'lowerRoman' | 'upperLetter' | 'lowerLetter' | 'numberInDash' | 'decimalZero' | 'chicago';
-
-const ROMAN: readonly [number, string][] = [
-  [1000, 'M'], [900, 'CM'], [500, 'D'], [400, 'CD'], [100, 'C'], [90, 'XC'],
-  [50, 'L'], [40, 'XL'], [10, 'X'], [9, 'IX'], [5, 'V'], [4, 'IV'], [1, 'I'],
-];
-
-function roman(n: number): string {
-  let out = '';
-  for (const [value, digits] of ROMAN) {
-    while (n >= value) {
-      out += digits;
-      n -= value;
-    }
-  }
-  return out;
-}
-
-/** Word's letters repeat rather than carry: 26 is Z, 27 is AA, 28 is BB, 53 is AAA. */
-function letters(n: number): string {
-  const letter = String.fromCharCode(65 + ((n - 1) % 26));
-  return letter.repeat(Math.floor((n - 1) / 26) + 1);
-}
 
 /** Chicago Manual of Style note marks: *, †, ‡, §, then doubled, tripled. */
 const CHICAGO = ['*', '†', '‡', '§'];
