@@ -16,7 +16,8 @@ export async function openCorpusFile(page: Page, name: string): Promise<void> {
   const headers = { authorization: `Bearer ${session.token}`, 'x-org-id': session.orgId };
   const upload = await page.request.post('/api/uploads', {
     headers,
-    multipart: { purpose: 'source_doc', file: { name: path.basename(name), mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: readFileSync(path.isAbsolute(name) ? name : path.join(CORPUS_FILES, name)) } },
+    // Uploaded under its last name part: a corpus path holds words ("test-documents") that other specs look for.
+    multipart: { purpose: 'source_doc', file: { name: `Corpus ${path.basename(name).split('__').pop()!}`, mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: readFileSync(path.isAbsolute(name) ? name : path.join(CORPUS_FILES, name)) } },
   });
   expect(upload.status()).toBe(201);
   const draft = await page.request.post(`/api/uploads/${((await upload.json()) as { id: string }).id}/working-draft`, { headers });
