@@ -19,6 +19,28 @@ export async function readMultipartUpload(request: FastifyRequest): Promise<Mult
   if (!request.isMultipart()) {
     throw new ProblemError(415, 'unsupported_media_type', 'Send the file as multipart/form-data with a part named "file".');
   }
+  try {
+    return await readParts(request);
+  } catch (error) {
+    throw asFormProblem(error);
+  }
+}
+
+/**
+ * What a failure while reading the form means to the client. A form the parser cannot read
+ * (a boundary the body does not use, none at all, a body cut short) is the client's error:
+ * busboy says so only in its message, with no status, which would otherwise answer 500.
+ * Problems and errors that carry a client status (413 for a file over the cap) pass as they are.
+ */
+function asFormProblem(error: unknown): unknown {
+  if (error instanceof ProblemError) return error;
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) return error;
+  const reason = error instanceof Error && error.message ? ` (${error.message})` : '';
+  return new ProblemError(400, 'invalid_request', `The multipart form could not be read${reason}: send it with the boundary its Content-Type names, and whole.`);
+}
+
+async function readParts(request: FastifyRequest): Promise<MultipartUpload> {
   const fields: Record<string, string> = {};
   let file: IncomingFile | null = null;
   for await (const part of request.parts()) {

@@ -229,6 +229,25 @@ describe('uploads', () => {
       expect(await countRows()).toBe(before);
     });
 
+    it('answers a malformed form (wrong or missing boundary, cut short) with a 400 problem and keeps nothing', async () => {
+      const before = await countRows();
+      const good = multipartBody({ purpose: 'source_doc' }, { name: 'Contract.docx', bytes: docx() });
+      const goodType = String(good.headers['content-type']);
+      const payload = Buffer.from(good.payload);
+      const forms: Array<[string, string, Buffer]> = [
+        ['a boundary the body does not use', 'multipart/form-data; boundary=not-the-one-used', payload],
+        ['no boundary at all', 'multipart/form-data', payload],
+        ['a body cut in the middle of the file', goodType, payload.subarray(0, Math.floor(payload.length / 2))],
+      ];
+      for (const [what, contentType, body] of forms) {
+        const res = await t.app.inject({ method: 'POST', url: '/api/uploads', payload: body, headers: { ...t.headers(alice), 'content-type': contentType } });
+        expect(res.statusCode, what).toBe(400);
+        expect(res.headers['content-type'], what).toContain('application/problem+json');
+        expect(res.json().code, what).toBe('invalid_request');
+      }
+      expect(await countRows()).toBe(before);
+    });
+
     it('answers unknown ids and unknown routes with 404 problems', async () => {
       for (const url of ['/api/uploads/00000000-0000-4000-8000-000000000000', '/api/uploads/not-a-uuid', '/api/nothing-here']) {
         const res = await call(alice, 'GET', url);
