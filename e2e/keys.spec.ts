@@ -427,3 +427,24 @@ test('documents page: nothing overlaps at 1440 or 390 px, "Start review" opens t
   await expect(page).toHaveURL(/\/documents\/[0-9a-f-]{36}$/);
   await expect(page.getByRole('region', { name: 'Current change' })).toBeVisible();
 });
+
+test('a re-render after a batch never takes the focus from the comment being typed', async ({ page, request }) => {
+  await openReview(page, request);
+  const accepted = await page.locator('[role=option][data-change-id]').first().getAttribute('data-change-id');
+  // Accept, and start a comment on the next change before the batch has even been sent.
+  await page.keyboard.press('a');
+  await page.keyboard.press('c');
+  const composer = page.getByTestId('comments').getByRole('textbox');
+  await expect(composer).toBeFocused();
+  await composer.pressSequentially('Counsel should ', { delay: 30 });
+  // The batch goes, the service answers, and (the draft standing still) the render variant is
+  // fetched and the draft rendered again: the accepted change's bookmark leaves the draft.
+  await expect(page.getByText('All decisions saved')).toBeVisible();
+  await expect(page.locator(`[id="_rl_${accepted!.replace(/[^A-Za-z0-9_]/g, '_')}"]`)).toHaveCount(0, { timeout: 20_000 });
+  await expect(page.locator('[data-testid=document-render][data-rendered=true]')).toBeAttached();
+  // The lawyer was typing: the focus and the text stay where they were, and typing goes on.
+  await expect(composer).toBeFocused();
+  await page.keyboard.type('check this.');
+  await expect(composer).toHaveValue('Counsel should check this.');
+  await expect(heading(page)).not.toHaveText('Change 1');
+});

@@ -28,6 +28,9 @@ import { useReviewNetwork } from './useReviewNetwork';
 import { ReviewComparisonBanner } from '../compare/ReviewComparisonBanner';
 import { isMove, jumpToOtherHalf, MovePlaces } from '../compare/MovePlaces';
 
+/** Actions that open a composer or a dialog: the focus goes there, not to the current change's entry. */
+const OPENS_EDITOR: ReadonlySet<ReviewAction> = new Set(['comment', 'propose', 'note', 'help']);
+
 /** /documents/:id — one working draft under review. Keyed by id so each draft gets its own session. */
 export function ReviewPage() {
   const { id = '' } = useParams();
@@ -188,7 +191,8 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
     const action = actionOfKey(event);
     if (!action) return;
     event.preventDefault();
-    controller.requestFocus();
+    // Keys that go to a change take the focus along; those that open an editor or a dialog give it there.
+    if (!OPENS_EDITOR.has(action)) controller.requestFocus();
     run(action);
   }
 
