@@ -16,6 +16,7 @@ import { ReviewController, type ReviewSnapshot, type Verdict } from './controlle
 import { DecisionLine } from './DecisionLine';
 import { DecideAllDialog, type DecideAllRequest } from './DecideAllDialog';
 import { DocumentView, type MarkupView } from './DocumentView';
+import { holderOfKind } from './highlight-target';
 import { kindLabel, placeLabel, STATE_CLASS, STATE_LABEL } from './labels';
 import { TrackList } from './TrackList';
 import { bookmarkIndex, changeAtPoint, hasTextSelection, hoverText } from './document-pointer';
@@ -279,7 +280,8 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
           {base64 === null ? (
             <p role="status" className="p-6 text-ink-soft">Loading the draft…</p>
           ) : (
-            <DocumentView base64={base64} view={view} currentId={currentId} decided={decidedMap} loadWindow={loadWindow} onPages={(f) => setPageOf(() => f)} />
+            <DocumentView base64={base64} view={view} currentId={currentId} decided={decidedMap} loadWindow={loadWindow} onPages={(f) => setPageOf(() => f)}
+              holderOf={(changeId) => holderOfKind(snapshot.entryById.get(changeId)?.item.kind)} />
           )}
         </div>
 
