@@ -448,3 +448,26 @@ test('a re-render after a batch never takes the focus from the comment being typ
   await expect(composer).toHaveValue('Counsel should check this.');
   await expect(heading(page)).not.toHaveText('Change 1');
 });
+
+test('the documents page counts what the review page counts: entries (an edit of several changes once)', async ({ page, request }) => {
+  const draft = await newDraft(request);
+  await signInThroughUi(page, draft.email);
+  const series = page.locator('li[data-series-id]').filter({ hasText: 'Keys MSA' });
+  const summary = series.getByText(/\d+ of \d+ decided/);
+  await expect(summary).toBeVisible({ timeout: 20_000 });
+  const [, listed, listedTotal] = /(\d+) of (\d+) decided/.exec((await summary.textContent())!)!;
+  // The demo contract groups changes into edits: fewer entries than changes.
+  const changes = ((await (await request.get(`/api/documents/${draft.draftId}/review`, { headers: draft.owner.headers })).json()) as { revisions: unknown[] }).revisions.length;
+  expect(Number(listedTotal)).toBeLessThan(changes);
+
+  await series.getByRole('link', { name: /^Review/ }).click();
+  await expect(page.getByTestId('progress')).toHaveText(`${listed} of ${listedTotal} decided`);
+  // Deciding a replacement (two changes) is one entry decided, on both pages.
+  const sixty = page.locator('[role=option][data-change-id]').filter({ hasText: "Replaced 'sixty (60)' with 'thirty (30)'" });
+  await sixty.click();
+  await page.keyboard.press('a');
+  await expect(page.getByTestId('progress')).toHaveText(`${Number(listed) + 1} of ${listedTotal} decided`);
+  await expect(page.getByText('All decisions saved')).toBeVisible();
+  await page.getByRole('link', { name: 'All documents' }).click();
+  await expect(series.getByText(/\d+ of \d+ decided/)).toHaveText(`${Number(listed) + 1} of ${listedTotal} decided`);
+});
