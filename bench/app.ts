@@ -58,7 +58,7 @@ function bundleSizes(): { signIn: number; review: number; reviewWithoutDocx: num
   const entry = Object.keys(manifest).filter((k) => manifest[k]!.isEntry);
   const signIn = closure(entry);
   // The review route: the entry, the signed-in frame, the page, and docx-preview (loaded as soon as the draft arrives).
-  const reviewKeys = [keyOf('routes/AppLayout.tsx'), keyOf('routes/ReviewPage.tsx')].filter((k): k is string => !!k);
+  const reviewKeys = [keyOf('shell/AppLayout.tsx'), keyOf('review/ReviewPage.tsx')].filter((k): k is string => !!k);
   const reviewNoDocx = closure(reviewKeys, new Set(signIn));
   const docx = keyOf('docx-preview/dist/docx-preview.mjs');
   const review = closure(docx ? [docx] : [], new Set(reviewNoDocx));

@@ -427,3 +427,47 @@ test('documents page: nothing overlaps at 1440 or 390 px, "Start review" opens t
   await expect(page).toHaveURL(/\/documents\/[0-9a-f-]{36}$/);
   await expect(page.getByRole('region', { name: 'Current change' })).toBeVisible();
 });
+
+test('a re-render after a batch never takes the focus from the comment being typed', async ({ page, request }) => {
+  await openReview(page, request);
+  const accepted = await page.locator('[role=option][data-change-id]').first().getAttribute('data-change-id');
+  // Accept, and start a comment on the next change before the batch has even been sent.
+  await page.keyboard.press('a');
+  await page.keyboard.press('c');
+  const composer = page.getByTestId('comments').getByRole('textbox');
+  await expect(composer).toBeFocused();
+  await composer.pressSequentially('Counsel should ', { delay: 30 });
+  // The batch goes, the service answers, and (the draft standing still) the render variant is
+  // fetched and the draft rendered again: the accepted change's bookmark leaves the draft.
+  await expect(page.getByText('All decisions saved')).toBeVisible();
+  await expect(page.locator(`[id="_rl_${accepted!.replace(/[^A-Za-z0-9_]/g, '_')}"]`)).toHaveCount(0, { timeout: 20_000 });
+  await expect(page.locator('[data-testid=document-render][data-rendered=true]')).toBeAttached();
+  // The lawyer was typing: the focus and the text stay where they were, and typing goes on.
+  await expect(composer).toBeFocused();
+  await page.keyboard.type('check this.');
+  await expect(composer).toHaveValue('Counsel should check this.');
+  await expect(heading(page)).not.toHaveText('Change 1');
+});
+
+test('the documents page counts what the review page counts: entries (an edit of several changes once)', async ({ page, request }) => {
+  const draft = await newDraft(request);
+  await signInThroughUi(page, draft.email);
+  const series = page.locator('li[data-series-id]').filter({ hasText: 'Keys MSA' });
+  const summary = series.getByText(/\d+ of \d+ decided/);
+  await expect(summary).toBeVisible({ timeout: 20_000 });
+  const [, listed, listedTotal] = /(\d+) of (\d+) decided/.exec((await summary.textContent())!)!;
+  // The demo contract groups changes into edits: fewer entries than changes.
+  const changes = ((await (await request.get(`/api/documents/${draft.draftId}/review`, { headers: draft.owner.headers })).json()) as { revisions: unknown[] }).revisions.length;
+  expect(Number(listedTotal)).toBeLessThan(changes);
+
+  await series.getByRole('link', { name: /^Review/ }).click();
+  await expect(page.getByTestId('progress')).toHaveText(`${listed} of ${listedTotal} decided`);
+  // Deciding a replacement (two changes) is one entry decided, on both pages.
+  const sixty = page.locator('[role=option][data-change-id]').filter({ hasText: "Replaced 'sixty (60)' with 'thirty (30)'" });
+  await sixty.click();
+  await page.keyboard.press('a');
+  await expect(page.getByTestId('progress')).toHaveText(`${Number(listed) + 1} of ${listedTotal} decided`);
+  await expect(page.getByText('All decisions saved')).toBeVisible();
+  await page.getByRole('link', { name: 'All documents' }).click();
+  await expect(series.getByText(/\d+ of \d+ decided/)).toHaveText(`${Number(listed) + 1} of ${listedTotal} decided`);
+});

@@ -1,8 +1,8 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 import { RequireSession } from './auth/RequireSession';
 import { importWhenOnline } from './import-when-online';
-import { RouteError } from './routes/RouteError';
-import { SignInPage } from './routes/SignInPage';
+import { RouteError } from './shell/RouteError';
+import { SignInPage } from './sign-in/SignInPage';
 
 /**
  * Sign-in is part of the entry chunk; the documents list and the review page are loaded on
@@ -20,13 +20,13 @@ export const router = createBrowserRouter([
   {
     // Where a provider sign-in lands with its single-use handoff (trades it for a session).
     path: '/sign-in/complete',
-    lazy: () => importWhenOnline(() => import('./account/SignInCompletePage')).then((m) => ({ Component: m.SignInCompletePage })),
+    lazy: () => importWhenOnline(() => import('./sign-in/SignInCompletePage')).then((m) => ({ Component: m.SignInCompletePage })),
     errorElement: <RouteError />,
   },
   {
     // The signed-in frame is lazy too: it is the first thing that needs the API client.
     lazy: () =>
-      importWhenOnline(() => import('./routes/AppLayout')).then((m) => ({
+      importWhenOnline(() => import('./shell/AppLayout')).then((m) => ({
         Component: () => (
           <RequireSession>
             <m.AppLayout />
@@ -38,11 +38,11 @@ export const router = createBrowserRouter([
       { index: true, element: <Navigate to="/documents" replace /> },
       {
         path: '/documents',
-        lazy: () => importWhenOnline(() => import('./routes/DocumentsPage')).then((m) => ({ Component: m.DocumentsPage })),
+        lazy: () => importWhenOnline(() => import('./documents/DocumentsPage')).then((m) => ({ Component: m.DocumentsPage })),
       },
       {
         path: '/documents/:id',
-        lazy: () => importWhenOnline(() => import('./routes/ReviewPage')).then((m) => ({ Component: m.ReviewPage })),
+        lazy: () => importWhenOnline(() => import('./review/ReviewPage')).then((m) => ({ Component: m.ReviewPage })),
       },
       {
         path: '/account/sessions',
@@ -52,7 +52,7 @@ export const router = createBrowserRouter([
         path: '/account/members',
         lazy: () => importWhenOnline(() => import('./account/MembersPage')).then((m) => ({ Component: m.MembersPage })),
       },
-      { path: '*', lazy: () => importWhenOnline(() => import('./routes/NotFoundPage')).then((m) => ({ Component: m.NotFoundPage })) },
+      { path: '*', lazy: () => importWhenOnline(() => import('./shell/NotFoundPage')).then((m) => ({ Component: m.NotFoundPage })) },
     ],
   },
 ]);

@@ -26,6 +26,12 @@ export function moveOtherHalfBookmarkName(changeId: string): string {
  * paragraph's or table's formatting change (the name goes on with a serial and the description,
  * URI-encoded: "_rlfmt_3_Formatted%3A%20Bold"), each half of a move and the start and end of a
  * proposal (with a serial and the change id), and a drawing docx-preview leaves blank (see
- * docx/render/objects.ts). The app shows each mark for what it is.
+ * docx/render/objects.ts). The app shows each mark for what it is. Two say what accepting
+ * everything takes away that "No markup" would otherwise still show (with a serial): a deleted
+ * paragraph mark (at the end of its paragraph, which joins the next) and a deleted table row (in
+ * its first paragraph).
  */
-export const MARK_PREFIX = { run: '_rlfmt_', paragraph: '_rlpfmt_', table: '_rltfmt_', moveFrom: '_rlmvf_', moveTo: '_rlmvt_', proposalStart: '_rlprs_', proposalEnd: '_rlpre_', chart: '_rlchart_' } as const;
+export const MARK_PREFIX = {
+  run: '_rlfmt_', paragraph: '_rlpfmt_', table: '_rltfmt_', moveFrom: '_rlmvf_', moveTo: '_rlmvt_', proposalStart: '_rlprs_', proposalEnd: '_rlpre_', chart: '_rlchart_',
+  markGone: '_rlpgone_', rowGone: '_rlrgone_',
+} as const;

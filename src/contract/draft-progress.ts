@@ -11,7 +11,8 @@ export const DraftProgress = z.object({
   documentId: z.string().describe('The working draft (the newest working draft of its series that a comparison did not make: a draft whose artifactId starts `compare:` is never the progress).'),
   documentSeriesId: z.string(),
   counts: TrackCounts.nullable().describe(
-    'Decided and open changes, from the track. Null while the draft has not been counted yet (a draft never opened, or changed since); ask again shortly.',
+    'Decided and open entries, from the track: one per edit group (TrackItem.group; a change with no group is its own), as the review page counts its progress, ' +
+      'open while any of its changes is. Null while the draft has not been counted yet (a draft never opened, or changed since); ask again shortly.',
   ),
   lastDecision: z
     .object({

@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import { Dialog } from '../components/Dialog';
-import { useInitialFocus } from '../answer/initial-focus';
+import { useInitialFocus } from './answer/initial-focus';
 import type { Filters, Verdict } from './controller';
 import { kindLabel, STATE_LABEL } from './labels';
 

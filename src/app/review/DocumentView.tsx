@@ -3,6 +3,8 @@ import { changeBookmarkName, moveOtherHalfBookmarkName } from '../../contract/bo
 import { showMarks } from './layout/marks';
 import { showObjects } from './objects';
 import { renderDraft } from './layout/render';
+import { showAsAccepted } from './accepted-view';
+import { decidedTarget, highlightTarget, type ChangeHolder } from './highlight-target';
 import { foldEmptyMarkParagraphs } from './paragraph-marks';
 import { uncompressedSize } from './zip-size';
 
@@ -58,6 +60,7 @@ export function DocumentView({
   onRendered,
   onPages,
   loadWindow,
+  holderOf,
 }: {
   base64: string;
   view: MarkupView;
@@ -69,6 +72,8 @@ export function DocumentView({
   onPages?: (pageOf: (changeId: string) => number | null) => void;
   /** The render variant cut to the pages around a change (null: the start); enables the window on long drafts. */
   loadWindow?: (changeId: string | null) => Promise<Uint8Array>;
+  /** The structure a change is about (a paragraph mark's paragraph, a row's row): highlighted when it is current. */
+  holderOf?: (changeId: string) => ChangeHolder | null;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const host = useRef<HTMLDivElement>(null);
@@ -83,18 +88,21 @@ export function DocumentView({
   const shownRef = useRef<'none' | 'window' | 'full'>('none');
   const loadWindowRef = useRef(loadWindow);
   const currentIdRef = useRef(currentId);
+  const holderOfRef = useRef(holderOf);
   const windowSeq = useRef(0);
   useLayoutEffect(() => {
     onRenderedRef.current = onRendered;
     onPagesRef.current = onPages;
     loadWindowRef.current = loadWindow;
     currentIdRef.current = currentId;
+    holderOfRef.current = holderOf;
   });
 
   /** Renders `bytes` off-screen and swaps the result in whole, keeping the scroll position. */
   const swapIn = useRef(async (bytes: Uint8Array, markupView: MarkupView, kind: 'window' | 'full', isCurrent: () => boolean): Promise<boolean> => {
     const { styles, body, layOut } = await renderDraft(bytes, markupView === 'all');
     foldEmptyMarkParagraphs(body);
+    if (markupView === 'none') showAsAccepted(body);
     showMarks(body);
     showObjects(body);
     // A newer render (other bytes, the other view) may have started meanwhile: it wins.
@@ -203,7 +211,7 @@ export function DocumentView({
       for (const anchor of [findAnchor(container, id), findAnchor(container, id, moveOtherHalfBookmarkName)]) {
         if (!anchor) continue;
         wanted.set(anchor, cls);
-        const target = highlightTarget(anchor);
+        const target = decidedTarget(anchor);
         if (target !== anchor) wanted.set(target, cls);
       }
     }
@@ -219,12 +227,13 @@ export function DocumentView({
     if (!container || !pane || !currentId || renderCount === 0) return;
     const anchor = findAnchor(container, currentId);
     if (!anchor) return;
-    const target = highlightTarget(anchor);
+    const holder = holderOfRef.current?.(currentId) ?? null;
+    const target = highlightTarget(anchor, holder);
     anchor.classList.add('rl-here-mark');
     target.classList.add('rl-here');
     // A move shows as current in both its places.
     const otherAnchor = findAnchor(container, currentId, moveOtherHalfBookmarkName);
-    const otherTarget = otherAnchor ? highlightTarget(otherAnchor) : null;
+    const otherTarget = otherAnchor ? highlightTarget(otherAnchor, holder) : null;
     otherTarget?.classList.add('rl-here');
     const paneBox = pane.getBoundingClientRect();
     const box = (target === anchor ? anchor : target).getBoundingClientRect();
@@ -277,15 +286,4 @@ function pageOfAnchor(anchor: HTMLElement | null): number | null {
 function findAnchor(container: HTMLElement, changeId: string, name: (changeId: string) => string = changeBookmarkName): HTMLElement | null {
   const anchor = document.getElementById(name(changeId));
   return anchor && container.contains(anchor) ? anchor : null;
-}
-
-/**
- * What to highlight for a change: the inserted or deleted run right after the bookmark when
- * there is one, else the paragraph (or table cell) that holds it, for property changes.
- */
-function highlightTarget(anchor: HTMLElement): HTMLElement {
-  let next = anchor.nextElementSibling;
-  while (next && next.tagName === 'SPAN' && next.id && next.textContent === '') next = next.nextElementSibling;
-  if (next instanceof HTMLElement && (next.tagName === 'INS' || next.tagName === 'DEL' || next.classList.contains('rl-proposal'))) return next;
-  return anchor.closest<HTMLElement>('p, td, th, li') ?? anchor;
 }

@@ -1,6 +1,16 @@
 import { memo, useEffect, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
+import { isTypingTarget } from '../keyboard/shortcuts';
 import type { ReviewController, ShownItem } from './controller';
 import { kindLabel, placeLabel, STATE_CLASS, STATE_LABEL } from './labels';
+
+/**
+ * The lawyer is typing in a field or has a dialog open: the focus stays there whatever arrives
+ * meanwhile (a batch's answer, the draft rendered again). It follows the current change only
+ * from the document or the list.
+ */
+function busyElsewhere(active: Element | null): boolean {
+  return isTypingTarget(active) || active?.closest('dialog[open]') != null;
+}
 
 export function optionDomId(id: string): string {
   return `change-option-${id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
@@ -42,7 +52,7 @@ export function TrackList({
     const listHasFocus = list.contains(document.activeElement);
     if (focusSeq !== focusSeen.current || listHasFocus) {
       focusSeen.current = focusSeq;
-      if (document.activeElement !== option) option.focus({ preventScroll: true });
+      if (document.activeElement !== option && !busyElsewhere(document.activeElement)) option.focus({ preventScroll: true });
     }
     revealOption(list, option);
   }, [currentId, focusSeq, shown]);

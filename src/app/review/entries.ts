@@ -1,4 +1,5 @@
 import type { TrackItem, TrackState } from '../../contract/track';
+import { entryState } from '../../contract/entries';
 
 /** One track item as the reviewer sees it now: the server's state with pending decisions laid over it. */
 export interface ShownItem {
@@ -36,9 +37,8 @@ export function entriesOf(items: readonly ShownItem[], previous: ReadonlyMap<str
     if (members.length === 1) return leader;
     const old = previous.get(leader.item.id);
     if (old?.members && old.members.length === members.length && old.members.every((m, i) => m === members[i])) return old;
-    const states = new Set(members.map((m) => m.state));
     // A partly decided edit (decided before grouping, or over the API one change at a time) is still open.
-    const state: TrackState = states.size === 1 ? leader.state : states.has('open') ? 'open' : leader.state;
+    const state = entryState(members.map((m) => m.state));
     const item: TrackItem = {
       ...leader.item,
       label: groupLabel(members.map((m) => m.item.label)),

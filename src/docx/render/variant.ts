@@ -86,6 +86,12 @@ function markName(site: Site, changeId: string, serial: number): string | null {
       return `${MARK_PREFIX.moveTo}${serial}_${changeId}`;
     case 'proposed':
       return `${MARK_PREFIX.proposalStart}${serial}_${changeId}`;
+    // Accepting takes these away: "No markup" shows the draft as accepting everything would.
+    case 'mark-del':
+    case 'mark-move-from':
+      return `${MARK_PREFIX.markGone}${serial}`;
+    case 'row-del':
+      return `${MARK_PREFIX.rowGone}${serial}`;
     default: {
       const label = TABLE_LABEL[site.type];
       return label ? `${MARK_PREFIX.table}${serial}_${encodeURIComponent(label)}` : null;
@@ -115,6 +121,18 @@ function placeMark(overlay: XmlOverlay, site: Site, named: (name: string) => Xml
     case 'move-to':
       if (childOfParagraph(el) === el) overlay.insertBefore(el, named(name));
       return;
+    case 'mark-del':
+    case 'mark-move-from': {
+      const p = el.parent?.parent?.parent;
+      if (p?.name === 'w:p') overlay.append(p, named(name));
+      return;
+    }
+    case 'row-del': {
+      const row = ancestorNamed(el, 'w:tr');
+      const p = row ? firstParagraph(row) : null;
+      if (p) atParagraphStart(overlay, p, named(name));
+      return;
+    }
     case 'proposed': {
       const end = name.replace(MARK_PREFIX.proposalStart, MARK_PREFIX.proposalEnd);
       if (childOfParagraph(el)) {

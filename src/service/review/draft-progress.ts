@@ -1,5 +1,6 @@
 import type { DraftProgress, SeriesUntrackedCheck } from '../../contract/draft-progress';
-import type { TrackCounts } from '../../contract/track';
+import { countEntries } from '../../contract/entries';
+import type { TrackCounts, TrackState } from '../../contract/track';
 import type { Database } from '../store/database';
 
 interface ProgressRecord {
@@ -13,7 +14,7 @@ interface ProgressRecord {
   decided_by_name: string | null;
 }
 
-/** Counts a draft whose stored track is missing or stale; the track it builds is stored for next time. */
+/** Counts a draft's entries when its stored track is missing or stale; the track it builds is stored for next time. */
 export type CountDraft = (documentId: string) => Promise<TrackCounts | null>;
 
 /** A draft's stored track projection: where in the log and on which content it was made, and its counts. */
@@ -26,12 +27,20 @@ export interface StoredCounts {
 /** Reads the stored projections of some drafts (those without one are left out); throws when the store cannot be read. */
 export type ReadProjections = (documentIds: string[]) => Promise<Map<string, StoredCounts>>;
 
-/** The stored projections' counts, read from the database. */
+/**
+ * The stored projections' counts, read from the database: entries, as the review counts its
+ * progress (contract/entries.ts), from each item's id, state and group (not the whole track).
+ */
 export function projectionReader(db: Database): ReadProjections {
   return async (ids) => {
-    const rows = await db.query<{ upload_id: string; log_seq: number; content_sha256: string | null; counts: TrackCounts | null }>(
-      "SELECT upload_id, log_seq, content_sha256, track->'counts' AS counts FROM track_projection WHERE upload_id = ANY($1::text[])", [ids]);
-    return new Map(rows.map((r) => [r.upload_id, { logSeq: r.log_seq, contentSha256: r.content_sha256, counts: r.counts }]));
+    const rows = await db.query<{ upload_id: string; log_seq: number; content_sha256: string | null; items: { id: string; state: TrackState; group: string | null }[] | null }>(
+      `SELECT upload_id, log_seq, content_sha256,
+              (SELECT jsonb_agg(jsonb_build_object('id', i->'id', 'state', i->'state', 'group', i->'group')) FROM jsonb_array_elements(track->'items') AS i) AS items
+       FROM track_projection WHERE upload_id = ANY($1::text[])`, [ids]);
+    return new Map(rows.map((r) => [r.upload_id, {
+      logSeq: r.log_seq, contentSha256: r.content_sha256,
+      counts: countEntries((r.items ?? []).map((i) => ({ id: i.id, state: i.state, ...(i.group ? { group: i.group } : {}) }))),
+    }]));
   };
 }
 

@@ -7,6 +7,7 @@ import { ProblemError } from '../http/problem';
 import type { ServerTiming } from '../http/server-timing';
 import type { RequestAuth } from '../http/request-auth';
 import { fingerprintOf, type IdempotentRequest } from '../review/idempotency';
+import { countEntries } from '../../contract/entries';
 import { listDraftProgress, listUntrackedChecks } from '../review/draft-progress';
 import { cutWindow, RenderWindowCache } from '../review/render-window';
 import { RENDER_WINDOW_HEADER } from '../../contract/render-window';
@@ -23,7 +24,11 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
   // draft counted instead of the same first few being counted again and the rest never.
   const countingLater = new Set<string>();
   defineRoute(app, ctx.authenticate, ROUTES.listDraftProgress, async ({ auth }) => {
-    const count = async (documentId: string) => (await review.review(auth, documentId)).track?.counts ?? null;
+    // Entries, as the review page counts its progress (a replacement's two changes are one).
+    const count = async (documentId: string) => {
+      const track = (await review.review(auth, documentId)).track;
+      return track ? countEntries(track.items) : null;
+    };
     const items = await listDraftProgress(ctx.db, auth.orgId, count, (ids) => review.storedCounts(ids));
     const uncounted = items.filter((i) => i.counts === null).map((i) => i.documentId);
     if (uncounted.length > 0 && !countingLater.has(auth.orgId)) {

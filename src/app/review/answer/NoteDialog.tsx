@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { NOTE_MAX_CHARS } from '../../contract/review';
-import type { TrackState } from '../../contract/track';
-import { Dialog } from '../components/Dialog';
+import { NOTE_MAX_CHARS } from '../../../contract/review';
+import type { TrackState } from '../../../contract/track';
+import { Dialog } from '../../components/Dialog';
 import { useInitialFocus } from './initial-focus';
 
 /**

@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import type { RedlineEdit } from '../../contract/review';
-import { Dialog } from '../components/Dialog';
+import type { RedlineEdit } from '../../../contract/review';
+import { Dialog } from '../../components/Dialog';
 import type { DraftTarget } from './draft-text';
 import { useInitialFocus } from './initial-focus';
 

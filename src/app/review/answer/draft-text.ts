@@ -1,4 +1,4 @@
-import { changeBookmarkName } from '../../contract/bookmark';
+import { changeBookmarkName } from '../../../contract/bookmark';
 
 /**
  * Where a counter-proposal goes, read off the rendered draft: the exact text to find and which

@@ -2,8 +2,8 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { ApiError, describeError } from '../api/errors';
 import type * as SignInApi from '../api/sign-in';
-import type * as ProviderApi from '../account/provider-api';
-import { providerErrorMessage, providerStartHref } from '../account/provider-sign-in-links';
+import type * as ProviderApi from './provider-api';
+import { providerErrorMessage, providerStartHref } from './provider-sign-in-links';
 import { sessionStore, useSession } from '../auth/session';
 import { useNow } from '../components/useNow';
 
@@ -20,7 +20,7 @@ function loadSignInApi() {
 /** The provider list is fetched after first paint, with its API module loaded on demand. */
 let providerApi: Promise<typeof ProviderApi> | null = null;
 function loadProviderApi() {
-  providerApi ??= import('../account/provider-api');
+  providerApi ??= import('./provider-api');
   return providerApi;
 }
 

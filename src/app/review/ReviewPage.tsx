@@ -12,21 +12,25 @@ import { formatDateTime } from '../components/format';
 import { saveBlob } from '../components/saveBlob';
 import { KeyHelpDialog } from '../keyboard/KeyHelpDialog';
 import { actionOfKey, isTypingTarget, setShortcutsEnabled, shortcutFor, useShortcutsEnabled, type ReviewAction } from '../keyboard/shortcuts';
-import { ReviewController, type ReviewSnapshot, type Verdict } from '../review/controller';
-import { DecisionLine } from '../review/DecisionLine';
-import { DecideAllDialog, type DecideAllRequest } from '../review/DecideAllDialog';
-import { DocumentView, type MarkupView } from '../review/DocumentView';
-import { kindLabel, placeLabel, STATE_CLASS, STATE_LABEL } from '../review/labels';
-import { TrackList } from '../review/TrackList';
-import { bookmarkIndex, changeAtPoint, hasTextSelection, hoverText } from '../review/document-pointer';
-import { CurrentAnswer, ReportDownloads, useAnswer } from '../answer/useAnswer';
+import { ReviewController, type ReviewSnapshot, type Verdict } from './controller';
+import { DecisionLine } from './DecisionLine';
+import { DecideAllDialog, type DecideAllRequest } from './DecideAllDialog';
+import { DocumentView, type MarkupView } from './DocumentView';
+import { holderOfKind } from './highlight-target';
+import { kindLabel, placeLabel, STATE_CLASS, STATE_LABEL } from './labels';
+import { TrackList } from './TrackList';
+import { bookmarkIndex, changeAtPoint, hasTextSelection, hoverText } from './document-pointer';
+import { CurrentAnswer, ReportDownloads, useAnswer } from './answer/useAnswer';
 import { CommentsPanel, type CommentsHandle } from '../comments/CommentsPanel';
 import { CleanCopyDownload } from '../comments/DraftDownloads';
-import { RefusedDecisions, SavingStatus, Viewers } from '../review/NetworkStatus';
-import { draftOutbox } from '../review/outbox';
-import { useReviewNetwork } from '../review/useReviewNetwork';
+import { RefusedDecisions, SavingStatus, Viewers } from './NetworkStatus';
+import { draftOutbox } from './outbox';
+import { useReviewNetwork } from './useReviewNetwork';
 import { ReviewComparisonBanner } from '../compare/ReviewComparisonBanner';
 import { isMove, jumpToOtherHalf, MovePlaces } from '../compare/MovePlaces';
+
+/** Actions that open a composer or a dialog: the focus goes there, not to the current change's entry. */
+const OPENS_EDITOR: ReadonlySet<ReviewAction> = new Set(['comment', 'propose', 'note', 'help']);
 
 /** /documents/:id — one working draft under review. Keyed by id so each draft gets its own session. */
 export function ReviewPage() {
@@ -188,7 +192,8 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
     const action = actionOfKey(event);
     if (!action) return;
     event.preventDefault();
-    controller.requestFocus();
+    // Keys that go to a change take the focus along; those that open an editor or a dialog give it there.
+    if (!OPENS_EDITOR.has(action)) controller.requestFocus();
     run(action);
   }
 
@@ -275,7 +280,8 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
           {base64 === null ? (
             <p role="status" className="p-6 text-ink-soft">Loading the draft…</p>
           ) : (
-            <DocumentView base64={base64} view={view} currentId={currentId} decided={decidedMap} loadWindow={loadWindow} onPages={(f) => setPageOf(() => f)} />
+            <DocumentView base64={base64} view={view} currentId={currentId} decided={decidedMap} loadWindow={loadWindow} onPages={(f) => setPageOf(() => f)}
+              holderOf={(changeId) => holderOfKind(snapshot.entryById.get(changeId)?.item.kind)} />
           )}
         </div>
 

@@ -19,8 +19,8 @@ import { isCheckedVersion, UntrackedWarning } from '../compare/UntrackedWarning'
 import { Dialog } from '../components/Dialog';
 import { saveBlob } from '../components/saveBlob';
 import { useNow } from '../components/useNow';
-import { SeriesEntry, type SeriesActions } from '../documents/SeriesEntry';
-import { groupBySeries, isComparison, visibleSeries, type Series, type SeriesSort } from '../documents/series';
+import { SeriesEntry, type SeriesActions } from './SeriesEntry';
+import { groupBySeries, isComparison, visibleSeries, type Series, type SeriesSort } from './series';
 
 function isDocx(file: File): boolean {
   return /\.docx$/i.test(file.name);

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ApplyRevisionsBody, ReviewResponse } from '../../contract/review';
-import type { Track } from '../../contract/track';
-import { BATCH_DELAY_MS, ReviewController, type ReviewTransport } from './controller';
-import type { BatchStore, QueuedBatch } from './outbox';
+import type { ApplyRevisionsBody, ReviewResponse } from '../../../contract/review';
+import type { Track } from '../../../contract/track';
+import { BATCH_DELAY_MS, ReviewController, type ReviewTransport } from './index';
+import type { BatchStore, QueuedBatch } from '../outbox';
 
 /** The outbox as a page keeps it, without IndexedDB: what one page saved, the next page lists. */
 class DeviceStore implements BatchStore {
