@@ -94,7 +94,7 @@ async function main(): Promise<void> {
         current = json<Review>(answer);
       }
       // Settle what the service still does after the last answer (it stores the track then).
-      await new Promise((r) => setTimeout(r, 500));
+      await new Promise((r) => setTimeout(r, 1_000));
       const cpuTo = cpuMs(pid);
       const times = answers.map((a) => a.ms);
       const size = percentile(answers.map((a) => a.body.byteLength), 50);

@@ -65,6 +65,17 @@ interface Actor {
 
 const uniq = (ids: readonly string[]) => [...new Set(ids)];
 
+/** How long a draft stays without changes before its newest track projection is stored (storeInBackground). */
+const PROJECTION_QUIET_MS = 250;
+
+/** A track projection made after a change, waiting to be stored. */
+interface PendingProjection {
+  row: UploadRecord;
+  logSeq: number;
+  track: Track;
+  timer: NodeJS.Timeout;
+}
+
 /** A commit that finds the draft changed under it plans again; this many times at most. */
 const MAX_COMMIT_ATTEMPTS = 25;
 
@@ -116,6 +127,8 @@ export class ReviewService {
   private readonly queue = new DraftQueue();
   private readonly openDrafts: OpenDrafts;
   private readonly projectionWrites = new Set<Promise<void>>();
+  /** Projections waiting for their draft to be quiet before they are stored (storeInBackground), by draft id. */
+  private readonly pendingProjections = new Map<string, PendingProjection>();
   /** Told the draft id after every committed change (the live event feed polls at once). */
   private readonly committedListeners = new Set<(uploadId: string) => void>();
 
@@ -595,6 +608,9 @@ export class ReviewService {
       `SELECT p.log_seq, p.content_sha256,
               (SELECT coalesce(max(seq), 0) FROM decision_batches d WHERE d.upload_id = $1)::int AS last_seq
        FROM (SELECT 1) one LEFT JOIN track_projection p ON p.upload_id = $1`, [row.id]);
+    // A projection this instance made and has not stored yet is as good as a stored one.
+    const pending = this.pendingProjections.get(row.id);
+    if (stored && pending && pending.logSeq === stored.last_seq && pending.row.content_sha256 === row.content_sha256) return pending.track;
     if (stored && stored.log_seq === stored.last_seq && stored.content_sha256 === row.content_sha256) {
       const [current] = await this.db.query<{ track: Track }>(
         'SELECT track FROM track_projection WHERE upload_id = $1 AND log_seq = $2 AND content_sha256 = $3', [row.id, stored.log_seq, row.content_sha256]);
@@ -609,12 +625,27 @@ export class ReviewService {
 
   /**
    * Stores a projection without making the answer wait for it (a megabyte of JSON on a large
-   * draft). Losing it costs nothing but a rebuild: readers use a stored track only when its log
-   * seq and content hash are current. `settle` awaits what is still being written.
+   * draft), once its draft has been quiet for PROJECTION_QUIET_MS: a burst of batches stores only
+   * its last projection instead of one per batch, each of which would otherwise take the thread
+   * (PGlite runs on it) from the next batch. Losing it costs nothing but a rebuild: readers use a
+   * stored track only when its log seq and content hash are current, and this instance answers
+   * from the one still waiting. `settle` stores what waits and awaits what is being written.
    */
   private storeInBackground(row: UploadRecord, logSeq: number, track: Track): void {
-    const write = this.storeProjection(row, logSeq, track)
-      .catch((error: unknown) => this.log.warn({ err: error, uploadId: row.id }, 'storing the track projection failed; the next read rebuilds it'))
+    const earlier = this.pendingProjections.get(row.id);
+    if (earlier) clearTimeout(earlier.timer);
+    const timer = setTimeout(() => this.storePending(row.id), PROJECTION_QUIET_MS);
+    timer.unref();
+    this.pendingProjections.set(row.id, { row, logSeq, track, timer });
+  }
+
+  private storePending(uploadId: string): void {
+    const pending = this.pendingProjections.get(uploadId);
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    this.pendingProjections.delete(uploadId);
+    const write = this.storeProjection(pending.row, pending.logSeq, pending.track)
+      .catch((error: unknown) => this.log.warn({ err: error, uploadId }, 'storing the track projection failed; the next read rebuilds it'))
       .finally(() => this.projectionWrites.delete(write));
     this.projectionWrites.add(write);
   }
@@ -635,8 +666,9 @@ export class ReviewService {
     return projectionReader(this.db)(uploadIds);
   }
 
-  /** Waits for projections still being stored (before the database closes). */
+  /** Stores the projections still waiting and waits for those being stored (before the database closes). */
   async settle(): Promise<void> {
+    for (const uploadId of [...this.pendingProjections.keys()]) this.storePending(uploadId);
     while (this.projectionWrites.size > 0) await Promise.all([...this.projectionWrites]);
   }
 
