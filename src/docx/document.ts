@@ -15,6 +15,7 @@ import { addCommentRangeMarks } from './comments/render-marks';
 import type { NewComment } from './comments/parts';
 import { CommentIndex } from './revisions/justification';
 import { previewOf } from './revisions/preview';
+import { ListingMemo } from './revisions/listing-memo';
 import { MOVE_TYPES, scanPart, type PartScan } from './revisions/sites';
 import { buildRenderOverlay } from './render/variant';
 import { readBlockIndex, readBlocks, type ReadInput } from './reading/blocks';
@@ -38,6 +39,9 @@ export class OpenDocx {
   private changes: Change[] = [];
   /** The last render variant's body blocks, for the next one to copy those no batch touched. */
   private readonly variantMemo = new VariantMemo();
+  /** The last listing's previews and group summaries, for the next one to take over those of blocks no batch touched. */
+  private readonly previews = new ListingMemo();
+  private readonly summaries = new ListingMemo();
   /** Whether opening had to renumber ids (the bytes are not yet an ingested draft). */
   readonly renumbered: boolean;
 
@@ -75,6 +79,10 @@ export class OpenDocx {
   }
 
   revisions(opts: { justifications?: ReadonlyMap<string, string> } = {}): Revision[] {
+    return this.previews.listing(() => this.list(opts));
+  }
+
+  private list(opts: { justifications?: ReadonlyMap<string, string> }): Revision[] {
     const comments = new CommentIndex(this.pkg);
     const groupOf = new Map<string, EditGroup>();
     for (const g of this.groups()) for (const id of g.members) groupOf.set(id, g);
@@ -91,7 +99,7 @@ export class OpenDocx {
         kind: c.kind,
         author: proposer ? proposer.author : who.el.attr('w:author'),
         date: proposer ? proposer.date : who.el.attr('w:date'),
-        text_preview: previewOf(c.sites),
+        text_preview: this.previews.read(c.sites, '', () => previewOf(c.sites)),
         justification: opts.justifications?.get(c.changeId) ?? comments.justificationOf(lead),
         // Styles and numbering changes have no place in the text (and no bookmark in the render variant).
         ...(lead.role === 'styles' || lead.role === 'numbering' ? { document_wide: true as const } : {}),
@@ -145,7 +153,7 @@ export class OpenDocx {
 
   /** What Word shows as one edit: groups of consecutive changes, in document order (revisions/groups.ts). */
   groups(): EditGroup[] {
-    return editGroups(this.changes);
+    return this.summaries.listing(() => editGroups(this.changes, this.summaries));
   }
 
   /**
