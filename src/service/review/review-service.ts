@@ -14,7 +14,7 @@ import { projectionReader, type StoredCounts } from './draft-progress';
 import { analyse, AnalysisCache, type Analysis } from './analysis-cache';
 import { commentProblem, commentsToReplay } from './comment-problems';
 import { addThreadsToEdits, performCommentOp, type CommentOp } from './comment-ops';
-import { appendLogEntry, loadLog, loadProposals, recordProposals, type NewLogEntry, type StoredLogEntry } from './decision-log';
+import { appendLogEntry, DecisionLogCache, loadLog, loadProposals, recordProposals, type NewLogEntry, type StoredLogEntry } from './decision-log';
 import { DraftQueue } from './draft-queue';
 import { batchVerdicts, namedVerdicts, recordOf } from './implied-decisions';
 import { ByteBudgetLru } from './byte-budget-lru';
@@ -125,6 +125,8 @@ export class ReviewService {
   /** Revisions by content hash, also of content answered minimal (no analysis made): what the next batch checks its ids against. */
   private readonly revisionsBySha = new ByteBudgetLru<Revision[]>(64 * 1024 * 1024);
   private readonly queue = new DraftQueue();
+  /** Drafts' decision logs as last read: a batch reads only the entries since. */
+  private readonly logs = new DecisionLogCache();
   private readonly openDrafts: OpenDrafts;
   private readonly projectionWrites = new Set<Promise<void>>();
   /** Projections waiting for their draft to be quiet before they are stored (storeInBackground), by draft id. */
@@ -292,7 +294,7 @@ export class ReviewService {
   /** The review and the log's memory of every decided change, for the decision report. */
   async decisionRecord(actor: Actor, uploadId: string, timing: ServerTiming = NO_TIMING): Promise<DecisionRecord> {
     const row = await timing.measure('load', () => this.requireRow(this.db, actor.orgId, uploadId));
-    const [analysis, entries] = await timing.measure('analyse', () => Promise.all([this.analysisOf(row), loadLog(this.db, uploadId)]));
+    const [analysis, entries] = await timing.measure('analyse', () => Promise.all([this.analysisOf(row), this.logs.load(this.db, uploadId)]));
     const state = replayLog(entries);
     return { review: await timing.measure('track', () => this.respond(row, analysis, state)), decided: state.decided };
   }
@@ -514,7 +516,7 @@ export class ReviewService {
     const analysis = this.cache.get(recorded.contentSha256) ?? await this.analysisFor(recorded.contentSha256, await this.content.get(recorded.contentSha256));
     const proposals = await loadProposals(this.db, uploadId);
     const revisions = this.withJustifications(analysis.revisions, proposals);
-    const entries = (await loadLog(this.db, uploadId)).filter((e) => e.seq <= recorded.logSeq);
+    const entries = (await this.logs.load(this.db, uploadId)).filter((e) => e.seq <= recorded.logSeq);
     const track = projectTrack(replayLog(entries), revisions);
     return { document: recorded.document, revisions, contentBase64: analysis.contentBase64, renderContentBase64: analysis.renderContentBase64, track };
   }
@@ -522,7 +524,7 @@ export class ReviewService {
   private async snapshot(orgId: string, uploadId: string): Promise<DraftSnapshot> {
     const row = await this.requireRow(this.db, orgId, uploadId);
     if (!row.content_sha256) throw new ProblemError(409, 'conflict', 'This draft has no stored content.');
-    const entries = await loadLog(this.db, uploadId);
+    const entries = await this.logs.load(this.db, uploadId);
     return { row, entries, state: replayLog(entries), bytes: await this.content.get(row.content_sha256) };
   }
 
@@ -616,7 +618,7 @@ export class ReviewService {
         'SELECT track FROM track_projection WHERE upload_id = $1 AND log_seq = $2 AND content_sha256 = $3', [row.id, stored.log_seq, row.content_sha256]);
       if (current) return current.track;
     }
-    const state: LogState = replayLog(await loadLog(this.db, row.id));
+    const state: LogState = replayLog(await this.logs.load(this.db, row.id));
     const track = projectTrack(state, revisions, proposals);
     await this.faults.projection?.();
     await this.storeProjection(row, state.lastSeq, track);
