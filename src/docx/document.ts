@@ -4,9 +4,9 @@ import { applyToScans, type Decision } from './revisions/apply';
 import { groupChanges, type Change } from './revisions/changes';
 import { editGroups, type EditGroup } from './revisions/groups';
 import { NumberingDefinitions } from './numbering/definitions';
-import { paragraphLabels, type ParagraphLabel } from './numbering/labels';
+import { paragraphLabels, type ListMemo, type ParagraphLabel } from './numbering/labels';
 import { ancestorNamed, firstParagraph } from './ooxml/paragraphs';
-import type { XmlElement } from './xml/tree';
+import { changeClock, lastChanged, type XmlElement } from './xml/tree';
 import { containmentOf, goneAs, goneWhenOf, takersOf, type GoneWhen, type Taker } from './revisions/containment';
 import { assignUniqueIds } from './revisions/ids';
 import type { Comment } from '../contract/comments';
@@ -42,6 +42,8 @@ export class OpenDocx {
   /** The last listing's previews and group summaries, for the next one to take over those of blocks no batch touched. */
   private readonly previews = new ListingMemo();
   private readonly summaries = new ListingMemo();
+  /** The numbering and styles as last read, with the lists of paragraphs counted over them (numbering/labels.ts). */
+  private numbering: { roots: (XmlElement | null)[]; defs: NumberingDefinitions; lists: ListMemo; at: number } | null = null;
   /** Whether opening had to renumber ids (the bytes are not yet an ingested draft). */
   readonly renumbered: boolean;
 
@@ -117,12 +119,18 @@ export class OpenDocx {
    */
   paragraphLabels(part?: string): Map<XmlElement, ParagraphLabel> {
     const scan = part === undefined ? this.scans.find((s) => s.role === 'document') : this.scans.find((s) => s.part === part);
-    return scan ? paragraphLabels(scan.doc.root, this.numberingDefinitions()) : new Map();
+    const { defs, lists } = this.numberingDefinitions();
+    return scan ? paragraphLabels(scan.doc.root, defs, lists) : new Map();
   }
 
-  private numberingDefinitions(): NumberingDefinitions {
+  /** The numbering definitions, read again only when the numbering or styles part changed since. */
+  private numberingDefinitions(): { defs: NumberingDefinitions; lists: ListMemo } {
     const root = (role: string) => this.scans.find((s) => s.role === role)?.doc.root ?? null;
-    return new NumberingDefinitions(root('numbering'), root('styles'));
+    const roots = [root('numbering'), root('styles')];
+    const known = this.numbering;
+    if (known && roots.every((r, i) => r === known.roots[i] && (!r || lastChanged(r) <= known.at))) return known;
+    this.numbering = { roots, defs: new NumberingDefinitions(roots[0] ?? null, roots[1] ?? null), lists: new WeakMap(), at: changeClock() };
+    return this.numbering;
   }
 
   /**
@@ -139,13 +147,13 @@ export class OpenDocx {
 
   /** A paragraph's clause label and list level, bullets aside; labels are counted once per part, on first ask. */
   private clauseFinder(): (p: XmlElement) => { clause: string; level: number } | undefined {
-    const defs = this.numberingDefinitions();
+    const { defs, lists } = this.numberingDefinitions();
     const byRoot = new Map<XmlElement, Map<XmlElement, ParagraphLabel>>();
     return (p) => {
       let root = p;
       while (root.parent) root = root.parent;
       let labels = byRoot.get(root);
-      if (!labels) byRoot.set(root, labels = paragraphLabels(root, defs));
+      if (!labels) byRoot.set(root, labels = paragraphLabels(root, defs, lists));
       const label = labels.get(p);
       return label && !label.bullet && label.clause ? { clause: label.clause, level: label.level } : undefined;
     };

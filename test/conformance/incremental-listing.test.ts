@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { buildBenchmarkContract } from '../../src/docx/fixture';
 import { Prng } from '../../src/docx/fixture/prng';
 import { ingestDocx, openDocx } from '../../src/docx/index';
+import { minimalDocx } from '../support/docx-files';
 import { generateFixture } from './decision-fixtures';
 
 const FILES = path.join(process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus'), 'files');
@@ -39,7 +40,24 @@ function compareListings(bytes: Uint8Array, seed: number, batches: number, perBa
   return seen;
 }
 
+const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+const A = 'w:author="Ann" w:date="2025-01-01T00:00:00Z"';
+const NUMBERING = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:numbering ${W}><w:abstractNum w:abstractNumId="0">` +
+  '<w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/><w:lvlJc w:val="left"/></w:lvl></w:abstractNum>' +
+  '<w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num></w:numbering>';
+const numbered = (text: string, extra = '') => `<w:p><w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr>${extra}</w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
+
 describe('the listing kept across batches equals the listing afresh', () => {
+  it('when a decision renumbers the clauses after it', () => {
+    // Clause 2 was numbered by a tracked change; rejecting it makes the insertion in the last clause "3." instead of "4.".
+    const body = numbered('One') + numbered('Two', `<w:pPrChange w:id="1" ${A}><w:pPr/></w:pPrChange>`) + numbered('Three') +
+      `<w:p><w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr></w:pPr><w:r><w:t>Four </w:t></w:r><w:ins w:id="2" ${A}><w:r><w:t>more</w:t></w:r></w:ins></w:p><w:p/>`;
+    const doc = openDocx(minimalDocx(body, { 'word/numbering.xml': NUMBERING }));
+    expect(doc.revisions().find((r) => r.change_id === 'c2')?.clause).toBe('4.');
+    doc.apply({ accept: [], reject: ['c1'] });
+    expect(doc.revisions().find((r) => r.change_id === 'c2')?.clause).toBe('3.');
+  });
+
   it('on generated documents', () => {
     for (let seed = 1; seed <= 60; seed++) {
       const bytes = ingestDocx(generateFixture(seed).bytes).bytes;
