@@ -454,52 +454,66 @@ export class ReviewService {
     plan: (snapshot: DraftSnapshot) => Promise<PlannedChange | null>,
   ): Promise<ChangeResult> {
     const result = await this.queue.run(uploadId, async (): Promise<ChangeResult> => {
-      for (let attempt = 1; ; attempt++) {
-        const snapshot = await timing.measure('load', () => this.snapshot(actor.orgId, uploadId));
-        // Read after the snapshot: a commit the snapshot saw has its key recorded with it, so a
-        // batch that already went through is answered from its record, never planned again (409).
-        const recorded = idempotency ? await recordedResult(this.db, uploadId, idempotency) : null;
-        if (recorded) return { row: snapshot.row, planned: null, state: snapshot.state, replayed: recorded };
-        const planned = await plan(snapshot);
-        if (!planned) return { row: snapshot.row, planned: null, state: snapshot.state };
-        const stored = await timing.measure('store', () => this.content.put(planned.bytes));
-        await this.faults.afterBlobWrite?.();
-        const row = await timing.measure('commit', () => this.db.transaction(async (tx) => {
-          const locked = await findUpload(tx, actor.orgId, uploadId, true);
-          if (!locked) throw notFound('This document');
-          // Under the row lock: the same key committed meanwhile (through another instance) wins.
-          const replayed = idempotency ? await recordedResult(tx, uploadId, idempotency) : null;
-          if (replayed) return { replayed };
-          const [{ last }] = (await tx.query<{ last: number }>(
-            'SELECT coalesce(max(seq), 0)::int AS last FROM decision_batches WHERE upload_id = $1', [uploadId])) as [{ last: number }];
-          if (locked.content_sha256 !== snapshot.row.content_sha256 || last !== snapshot.state.lastSeq) return null;
-          const updated = await this.updateContent(tx, uploadId, stored);
-          let entries = snapshot.entries;
-          if (planned.log) {
-            const entry = {
-              ...planned.log, uploadId, seq: last + 1, userId: actor.userId,
-              previousSha256: snapshot.row.content_sha256!, nextSha256: stored.sha256,
-            };
-            await appendLogEntry(tx, entry);
-            entries = [...entries, entry];
-          }
-          if (planned.proposals) await recordProposals(tx, uploadId, actor.userId, planned.proposals);
-          const state = planned.log ? replayLog(entries) : snapshot.state;
-          if (idempotency) {
-            await recordResult(tx, uploadId, actor.userId, idempotency, { logSeq: state.lastSeq, contentSha256: stored.sha256, document: toDocumentRow(updated) });
-          }
-          // The log as committed under the row lock: the answer's track needs no second read of it.
-          return { updated, state };
-        }));
-        if (row && 'replayed' in row) return { row: snapshot.row, planned: null, state: snapshot.state, replayed: row.replayed };
-        if (row) return { row: row.updated, planned, state: row.state };
-        if (attempt >= MAX_COMMIT_ATTEMPTS) {
-          throw new ProblemError(409, 'conflict', 'The draft kept changing while this was being applied. Reload and try again.');
-        }
+      // The draft is not quiet while it changes: its waiting projection is not stored meanwhile.
+      this.holdProjection(uploadId);
+      try {
+        return await this.plannedAndCommitted(actor, uploadId, timing, idempotency, plan);
+      } finally {
+        this.releaseProjection(uploadId);
       }
     });
     if (result.planned) for (const listener of this.committedListeners) listener(uploadId);
     return result;
+  }
+
+  /** `change`'s work under the draft's queue: plan, store, commit; plan again when the draft changed meanwhile. */
+  private async plannedAndCommitted(
+    actor: Actor, uploadId: string, timing: ServerTiming, idempotency: IdempotentRequest | undefined,
+    plan: (snapshot: DraftSnapshot) => Promise<PlannedChange | null>,
+  ): Promise<ChangeResult> {
+    for (let attempt = 1; ; attempt++) {
+      const snapshot = await timing.measure('load', () => this.snapshot(actor.orgId, uploadId));
+      // Read after the snapshot: a commit the snapshot saw has its key recorded with it, so a
+      // batch that already went through is answered from its record, never planned again (409).
+      const recorded = idempotency ? await recordedResult(this.db, uploadId, idempotency) : null;
+      if (recorded) return { row: snapshot.row, planned: null, state: snapshot.state, replayed: recorded };
+      const planned = await plan(snapshot);
+      if (!planned) return { row: snapshot.row, planned: null, state: snapshot.state };
+      const stored = await timing.measure('store', () => this.content.put(planned.bytes));
+      await this.faults.afterBlobWrite?.();
+      const row = await timing.measure('commit', () => this.db.transaction(async (tx) => {
+        const locked = await findUpload(tx, actor.orgId, uploadId, true);
+        if (!locked) throw notFound('This document');
+        // Under the row lock: the same key committed meanwhile (through another instance) wins.
+        const replayed = idempotency ? await recordedResult(tx, uploadId, idempotency) : null;
+        if (replayed) return { replayed };
+        const [{ last }] = (await tx.query<{ last: number }>(
+          'SELECT coalesce(max(seq), 0)::int AS last FROM decision_batches WHERE upload_id = $1', [uploadId])) as [{ last: number }];
+        if (locked.content_sha256 !== snapshot.row.content_sha256 || last !== snapshot.state.lastSeq) return null;
+        const updated = await this.updateContent(tx, uploadId, stored);
+        let entries = snapshot.entries;
+        if (planned.log) {
+          const entry = {
+            ...planned.log, uploadId, seq: last + 1, userId: actor.userId,
+            previousSha256: snapshot.row.content_sha256!, nextSha256: stored.sha256,
+          };
+          await appendLogEntry(tx, entry);
+          entries = [...entries, entry];
+        }
+        if (planned.proposals) await recordProposals(tx, uploadId, actor.userId, planned.proposals);
+        const state = planned.log ? replayLog(entries) : snapshot.state;
+        if (idempotency) {
+          await recordResult(tx, uploadId, actor.userId, idempotency, { logSeq: state.lastSeq, contentSha256: stored.sha256, document: toDocumentRow(updated) });
+        }
+        // The log as committed under the row lock: the answer's track needs no second read of it.
+        return { updated, state };
+      }));
+      if (row && 'replayed' in row) return { row: snapshot.row, planned: null, state: snapshot.state, replayed: row.replayed };
+      if (row) return { row: row.updated, planned, state: row.state };
+      if (attempt >= MAX_COMMIT_ATTEMPTS) {
+        throw new ProblemError(409, 'conflict', 'The draft kept changing while this was being applied. Reload and try again.');
+      }
+    }
   }
 
   /** Calls `listener` with the draft id after each committed change; answers a function that stops it. */
@@ -636,9 +650,25 @@ export class ReviewService {
   private storeInBackground(row: UploadRecord, logSeq: number, track: Track): void {
     const earlier = this.pendingProjections.get(row.id);
     if (earlier) clearTimeout(earlier.timer);
-    const timer = setTimeout(() => this.storePending(row.id), PROJECTION_QUIET_MS);
+    this.pendingProjections.set(row.id, { row, logSeq, track, timer: this.projectionTimer(row.id) });
+  }
+
+  private projectionTimer(uploadId: string): NodeJS.Timeout {
+    const timer = setTimeout(() => this.storePending(uploadId), PROJECTION_QUIET_MS);
     timer.unref();
-    this.pendingProjections.set(row.id, { row, logSeq, track, timer });
+    return timer;
+  }
+
+  private holdProjection(uploadId: string): void {
+    const pending = this.pendingProjections.get(uploadId);
+    if (pending) clearTimeout(pending.timer);
+  }
+
+  private releaseProjection(uploadId: string): void {
+    const pending = this.pendingProjections.get(uploadId);
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    pending.timer = this.projectionTimer(uploadId);
   }
 
   private storePending(uploadId: string): void {
