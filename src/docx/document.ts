@@ -42,6 +42,7 @@ export class OpenDocx {
   /** The last listing's previews and group summaries, for the next one to take over those of blocks no batch touched. */
   private readonly previews = new ListingMemo();
   private readonly summaries = new ListingMemo();
+  private readonly justifications = new ListingMemo();
   /** The numbering and styles as last read, with the lists of paragraphs counted over them (numbering/labels.ts). */
   private numbering: { roots: (XmlElement | null)[]; defs: NumberingDefinitions; lists: ListMemo; at: number } | null = null;
   /** Whether opening had to renumber ids (the bytes are not yet an ingested draft). */
@@ -81,7 +82,7 @@ export class OpenDocx {
   }
 
   revisions(opts: { justifications?: ReadonlyMap<string, string> } = {}): Revision[] {
-    return this.previews.listing(() => this.list(opts));
+    return this.previews.listing(() => this.justifications.listing(() => this.list(opts)));
   }
 
   private list(opts: { justifications?: ReadonlyMap<string, string> }): Revision[] {
@@ -89,6 +90,7 @@ export class OpenDocx {
     const groupOf = new Map<string, EditGroup>();
     for (const g of this.groups()) for (const id of g.members) groupOf.set(id, g);
     const clauseOf = this.clauses();
+    const justificationSources = comments.sources();
     return this.changes.map((c, i) => {
       const group = groupOf.get(c.changeId)!;
       const lead = c.sites[0]!;
@@ -102,7 +104,9 @@ export class OpenDocx {
         author: proposer ? proposer.author : who.el.attr('w:author'),
         date: proposer ? proposer.date : who.el.attr('w:date'),
         text_preview: this.previews.read(c.sites, '', () => previewOf(c.sites)),
-        justification: opts.justifications?.get(c.changeId) ?? comments.justificationOf(lead),
+        // Read from the comment markers beside the change (its block) and the comments parts.
+        justification: opts.justifications?.get(c.changeId)
+          ?? this.justifications.read([lead], '', () => comments.justificationOf(lead), justificationSources),
         // Styles and numbering changes have no place in the text (and no bookmark in the render variant).
         ...(lead.role === 'styles' || lead.role === 'numbering' ? { document_wide: true as const } : {}),
         ...(c.sites.some((s) => MOVE_TYPES.has(s.type)) ? { move: true as const } : {}),

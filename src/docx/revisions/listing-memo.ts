@@ -8,8 +8,10 @@ interface Entry {
   tag: string;
   /** The blocks holding everything the value was read from; none may have changed since `at`. */
   blocks: XmlElement[];
+  /** Other elements the value was read from (whole parts' roots); the same ones, unchanged since `at`. */
+  also: readonly XmlElement[];
   at: number;
-  value: string;
+  value: string | null;
 }
 
 /**
@@ -44,19 +46,24 @@ export class ListingMemo {
     }
   }
 
-  /** The words `read` gives for these sites, read now or remembered. */
-  read(sites: readonly Site[], tag: string, read: () => string): string {
+  /** The words `read` gives for these sites (and `also`, when it reads more than their blocks), read now or remembered. */
+  read<T extends string | null>(sites: readonly Site[], tag: string, read: () => T, also: readonly XmlElement[] = []): T {
     const lead = sites[0]!.el;
     const known = this.entries.get(lead);
     let entry: Entry;
-    if (known && known.tag === tag && sameSites(known, sites) && known.blocks.every((b) => lastChanged(b) <= known.at)) entry = known;
+    if (known && known.tag === tag && sameSites(known, sites) && sameElements(known.also, also)
+      && known.blocks.every((b) => lastChanged(b) <= known.at) && also.every((e) => lastChanged(e) <= known.at)) entry = known;
     else {
       const at = changeClock();
-      entry = { els: sites.map((s) => s.el), types: sites.map((s) => s.type), tag, blocks: blocksOf(sites), at, value: read() };
+      entry = { els: sites.map((s) => s.el), types: sites.map((s) => s.type), tag, blocks: blocksOf(sites), also, at, value: read() };
     }
     this.used?.set(lead, entry);
-    return entry.value;
+    return entry.value as T;
   }
+}
+
+function sameElements(a: readonly XmlElement[], b: readonly XmlElement[]): boolean {
+  return a.length === b.length && a.every((e, i) => e === b[i]);
 }
 
 function sameSites(entry: Entry, sites: readonly Site[]): boolean {
