@@ -4,9 +4,9 @@ import { applyToScans, type Decision } from './revisions/apply';
 import { groupChanges, type Change } from './revisions/changes';
 import { editGroups, type EditGroup } from './revisions/groups';
 import { NumberingDefinitions } from './numbering/definitions';
-import { paragraphLabels, type ParagraphLabel } from './numbering/labels';
+import { paragraphLabels, type ListMemo, type ParagraphLabel } from './numbering/labels';
 import { ancestorNamed, firstParagraph } from './ooxml/paragraphs';
-import type { XmlElement } from './xml/tree';
+import { changeClock, lastChanged, type XmlElement } from './xml/tree';
 import { containmentOf, goneAs, goneWhenOf, takersOf, type GoneWhen, type Taker } from './revisions/containment';
 import { assignUniqueIds } from './revisions/ids';
 import type { Comment } from '../contract/comments';
@@ -15,6 +15,7 @@ import { addCommentRangeMarks } from './comments/render-marks';
 import type { NewComment } from './comments/parts';
 import { CommentIndex } from './revisions/justification';
 import { previewOf } from './revisions/preview';
+import { ListingMemo } from './revisions/listing-memo';
 import { MOVE_TYPES, scanPart, type PartScan } from './revisions/sites';
 import { buildRenderOverlay } from './render/variant';
 import { readBlockIndex, readBlocks, type ReadInput } from './reading/blocks';
@@ -38,6 +39,12 @@ export class OpenDocx {
   private changes: Change[] = [];
   /** The last render variant's body blocks, for the next one to copy those no batch touched. */
   private readonly variantMemo = new VariantMemo();
+  /** The last listing's previews and group summaries, for the next one to take over those of blocks no batch touched. */
+  private readonly previews = new ListingMemo();
+  private readonly summaries = new ListingMemo();
+  private readonly justifications = new ListingMemo();
+  /** The numbering and styles as last read, with the lists of paragraphs counted over them (numbering/labels.ts). */
+  private numbering: { roots: (XmlElement | null)[]; defs: NumberingDefinitions; lists: ListMemo; at: number } | null = null;
   /** Whether opening had to renumber ids (the bytes are not yet an ingested draft). */
   readonly renumbered: boolean;
 
@@ -75,10 +82,15 @@ export class OpenDocx {
   }
 
   revisions(opts: { justifications?: ReadonlyMap<string, string> } = {}): Revision[] {
+    return this.previews.listing(() => this.justifications.listing(() => this.list(opts)));
+  }
+
+  private list(opts: { justifications?: ReadonlyMap<string, string> }): Revision[] {
     const comments = new CommentIndex(this.pkg);
     const groupOf = new Map<string, EditGroup>();
     for (const g of this.groups()) for (const id of g.members) groupOf.set(id, g);
     const clauseOf = this.clauses();
+    const justificationSources = comments.sources();
     return this.changes.map((c, i) => {
       const group = groupOf.get(c.changeId)!;
       const lead = c.sites[0]!;
@@ -91,8 +103,10 @@ export class OpenDocx {
         kind: c.kind,
         author: proposer ? proposer.author : who.el.attr('w:author'),
         date: proposer ? proposer.date : who.el.attr('w:date'),
-        text_preview: previewOf(c.sites),
-        justification: opts.justifications?.get(c.changeId) ?? comments.justificationOf(lead),
+        text_preview: this.previews.read(c.sites, '', () => previewOf(c.sites)),
+        // Read from the comment markers beside the change (its block) and the comments parts.
+        justification: opts.justifications?.get(c.changeId)
+          ?? this.justifications.read([lead], '', () => comments.justificationOf(lead), justificationSources),
         // Styles and numbering changes have no place in the text (and no bookmark in the render variant).
         ...(lead.role === 'styles' || lead.role === 'numbering' ? { document_wide: true as const } : {}),
         ...(c.sites.some((s) => MOVE_TYPES.has(s.type)) ? { move: true as const } : {}),
@@ -109,12 +123,18 @@ export class OpenDocx {
    */
   paragraphLabels(part?: string): Map<XmlElement, ParagraphLabel> {
     const scan = part === undefined ? this.scans.find((s) => s.role === 'document') : this.scans.find((s) => s.part === part);
-    return scan ? paragraphLabels(scan.doc.root, this.numberingDefinitions()) : new Map();
+    const { defs, lists } = this.numberingDefinitions();
+    return scan ? paragraphLabels(scan.doc.root, defs, lists) : new Map();
   }
 
-  private numberingDefinitions(): NumberingDefinitions {
+  /** The numbering definitions, read again only when the numbering or styles part changed since. */
+  private numberingDefinitions(): { defs: NumberingDefinitions; lists: ListMemo } {
     const root = (role: string) => this.scans.find((s) => s.role === role)?.doc.root ?? null;
-    return new NumberingDefinitions(root('numbering'), root('styles'));
+    const roots = [root('numbering'), root('styles')];
+    const known = this.numbering;
+    if (known && roots.every((r, i) => r === known.roots[i] && (!r || lastChanged(r) <= known.at))) return known;
+    this.numbering = { roots, defs: new NumberingDefinitions(roots[0] ?? null, roots[1] ?? null), lists: new WeakMap(), at: changeClock() };
+    return this.numbering;
   }
 
   /**
@@ -131,13 +151,13 @@ export class OpenDocx {
 
   /** A paragraph's clause label and list level, bullets aside; labels are counted once per part, on first ask. */
   private clauseFinder(): (p: XmlElement) => { clause: string; level: number } | undefined {
-    const defs = this.numberingDefinitions();
+    const { defs, lists } = this.numberingDefinitions();
     const byRoot = new Map<XmlElement, Map<XmlElement, ParagraphLabel>>();
     return (p) => {
       let root = p;
       while (root.parent) root = root.parent;
       let labels = byRoot.get(root);
-      if (!labels) byRoot.set(root, labels = paragraphLabels(root, defs));
+      if (!labels) byRoot.set(root, labels = paragraphLabels(root, defs, lists));
       const label = labels.get(p);
       return label && !label.bullet && label.clause ? { clause: label.clause, level: label.level } : undefined;
     };
@@ -145,7 +165,7 @@ export class OpenDocx {
 
   /** What Word shows as one edit: groups of consecutive changes, in document order (revisions/groups.ts). */
   groups(): EditGroup[] {
-    return editGroups(this.changes);
+    return this.summaries.listing(() => editGroups(this.changes, this.summaries));
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { XmlElement } from '../xml/tree';
+import { changeClock, lastChanged, type XmlElement } from '../xml/tree';
 import type { Level, ListInstance, NumberingDefinitions } from './definitions';
 import { bulletText, formatNumber } from './formats';
 
@@ -35,15 +35,25 @@ interface Counters {
   shown: (string | null)[];
 }
 
-/** Labels of every numbered paragraph under `root` (a part's root or any element). */
-export function paragraphLabels(root: XmlElement, defs: NumberingDefinitions): Map<XmlElement, ParagraphLabel> {
+/**
+ * Which list and level each paragraph is numbered with, as `listOf` last said, for one
+ * `NumberingDefinitions`: a later count over the same definitions reads again only paragraphs
+ * changed since (markDirty's stamps), not the style chain of every paragraph.
+ */
+export type ListMemo = WeakMap<XmlElement, { at: number; list: ReturnType<typeof listOf> }>;
+
+/**
+ * Labels of every numbered paragraph under `root` (a part's root or any element). `lists`, kept
+ * by the caller with `defs` (and dropped with them), spares reading unchanged paragraphs again.
+ */
+export function paragraphLabels(root: XmlElement, defs: NumberingDefinitions, lists?: ListMemo): Map<XmlElement, ParagraphLabel> {
   const labels = new Map<XmlElement, ParagraphLabel>();
   const counters = new Map<string, Counters>();
   const usedInstances = new Set<string>();
   if (defs.isEmpty) return labels;
   const visit = (el: XmlElement): void => {
     if (el.name === 'w:p') {
-      const label = labelOf(el, defs, counters, usedInstances);
+      const label = labelOf(el, defs, counters, usedInstances, lists);
       if (label) labels.set(el, label);
       return; // a paragraph's runs hold no paragraphs to count (text boxes are stories of their own)
     }
@@ -52,6 +62,14 @@ export function paragraphLabels(root: XmlElement, defs: NumberingDefinitions): M
   };
   visit(root);
   return labels;
+}
+
+function rememberedListOf(p: XmlElement, defs: NumberingDefinitions, lists: ListMemo): ReturnType<typeof listOf> {
+  const known = lists.get(p);
+  if (known && lastChanged(p) <= known.at) return known.list;
+  const list = listOf(p, defs);
+  lists.set(p, { at: changeClock(), list });
+  return list;
 }
 
 /** The list and level a paragraph is numbered with, if any. */
@@ -87,8 +105,8 @@ export function listOf(p: XmlElement, defs: NumberingDefinitions): { instance: L
   return instance.levels[level] ? { instance, level } : null;
 }
 
-function labelOf(p: XmlElement, defs: NumberingDefinitions, all: Map<string, Counters>, used: Set<string>): ParagraphLabel | null {
-  const list = listOf(p, defs);
+function labelOf(p: XmlElement, defs: NumberingDefinitions, all: Map<string, Counters>, used: Set<string>, lists?: ListMemo): ParagraphLabel | null {
+  const list = lists ? rememberedListOf(p, defs, lists) : listOf(p, defs);
   if (!list) return null;
   const { instance, level } = list;
   let counters = all.get(instance.abstractId);

@@ -1,5 +1,6 @@
 import { isWithin, type XmlElement } from '../xml/tree';
 import type { Change } from './changes';
+import type { ListingMemo } from './listing-memo';
 import { clip, previewOf, visibleText } from './preview';
 import { MOVE_TYPES, type Site, type SiteType } from './sites';
 
@@ -220,9 +221,10 @@ function formatInsideInsertion(c: Change, author: string | null, date: string | 
 
 /**
  * The edit groups of a document's changes, in document order; every change is in exactly one
- * (a change that joins nothing is a group of its own).
+ * (a change that joins nothing is a group of its own). With `memo`, summaries of groups whose
+ * markup has not changed since an earlier listing are taken over from it.
  */
-export function editGroups(changes: readonly Change[]): EditGroup[] {
+export function editGroups(changes: readonly Change[], memo?: ListingMemo): EditGroup[] {
   const siblings = new SiblingIndex();
   const groups: Change[][] = [];
   let open: { members: Change[]; end: Point; part: string; author: string | null; date: string | null } | null = null;
@@ -240,7 +242,10 @@ export function editGroups(changes: readonly Change[]): EditGroup[] {
     const next = { members, end: pointsOf(c.sites[c.sites.length - 1]!).end, part: lead.part, author: authorOf(c), date: dateOf(c) };
     open = groupable(c) && formatInsideInsertion(c, next.author, next.date) ? next : null;
   }
-  return groups.map((members) => ({ id: members[0]!.changeId, members: members.map((m) => m.changeId), summary: summaryOf(members) }));
+  const summary = (members: Change[]) => (memo
+    ? memo.read(members.flatMap((m) => m.sites), members.map((m) => m.sites.length).join(' '), () => summaryOf(members))
+    : summaryOf(members));
+  return groups.map((members) => ({ id: members[0]!.changeId, members: members.map((m) => m.changeId), summary: summary(members) }));
 }
 
 /** The words of a group: what it replaced with what, or what it inserted or deleted. */

@@ -59,6 +59,13 @@ export class CommentIndex {
     return ids;
   }
 
+  /** The roots of the parts justifications are read from besides the document (comments, and which of them are replies). */
+  sources(): XmlElement[] {
+    const comments = this.pkg.storyParts.find((p) => p.role === 'comments');
+    const extended = this.pkg.relatedPart('http://schemas.microsoft.com/office/2011/relationships/commentsExtended');
+    return [comments?.name, extended].filter((name): name is string => !!name).map((name) => this.pkg.xml(name).root);
+  }
+
   justificationOf(site: Site): string | null {
     const id = this.justificationIdOf(site);
     return id === null ? null : (this.load().get(id)?.text || null);

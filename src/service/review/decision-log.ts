@@ -25,13 +25,43 @@ export interface StoredLogEntry extends LogEntry {
 
 /** The append-only decision log of one draft, oldest first. */
 export async function loadLog(db: Queryable, uploadId: string): Promise<StoredLogEntry[]> {
+  return loadLogAfter(db, uploadId, 0);
+}
+
+/** The entries of a draft's log after `afterSeq`, oldest first. */
+async function loadLogAfter(db: Queryable, uploadId: string, afterSeq: number): Promise<StoredLogEntry[]> {
   const rows = await db.query<LogRow>(
     `SELECT seq, kind, undoes_seq, user_id, decided, withdrawn, notes, previous_sha256, next_sha256, comment
-     FROM decision_batches WHERE upload_id = $1 ORDER BY seq`, [uploadId]);
+     FROM decision_batches WHERE upload_id = $1 AND seq > $2 ORDER BY seq`, [uploadId, afterSeq]);
   return rows.map((r) => ({
     seq: r.seq, kind: r.kind, undoesSeq: r.undoes_seq, decided: r.decided, withdrawn: r.withdrawn, notes: r.notes,
     userId: r.user_id, previousSha256: r.previous_sha256, nextSha256: r.next_sha256, comment: r.comment ?? null,
   }));
+}
+
+/**
+ * Drafts' logs as last read, so a batch reads only the entries written since (by this instance
+ * or another) instead of the whole log again: a log only grows (entries are appended under the
+ * draft's row lock with the next seq, and never changed but for `user_id` set to null when a
+ * user is deleted, which the service never does), so what was read stays true. Entries
+ * are shared between readers, which must not change them.
+ */
+export class DecisionLogCache {
+  private readonly logs = new Map<string, StoredLogEntry[]>();
+
+  constructor(private readonly maxDrafts = 256) {}
+
+  async load(db: Queryable, uploadId: string): Promise<StoredLogEntry[]> {
+    const known = this.logs.get(uploadId) ?? [];
+    const last = known.length ? known[known.length - 1]!.seq : 0;
+    const newer = await loadLogAfter(db, uploadId, last);
+    // Seqs run 1, 2, 3...: anything else (a log not as remembered) is read whole.
+    const entries = newer.length === 0 || newer[0]!.seq === last + 1 ? [...known, ...newer] : await loadLog(db, uploadId);
+    this.logs.delete(uploadId); // most recently read last, for the eviction below
+    this.logs.set(uploadId, entries);
+    if (this.logs.size > this.maxDrafts) this.logs.delete(this.logs.keys().next().value!);
+    return [...entries];
+  }
 }
 
 export interface NewLogEntry {

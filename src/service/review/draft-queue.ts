@@ -7,6 +7,11 @@
 export class DraftQueue {
   private readonly tails = new Map<string, Promise<unknown>>();
 
+  /** Whether tasks of this draft are running or waiting. */
+  has(draftId: string): boolean {
+    return this.tails.has(draftId);
+  }
+
   run<T>(draftId: string, task: () => Promise<T>): Promise<T> {
     const previous = this.tails.get(draftId) ?? Promise.resolve();
     const next = previous.then(task, task);

@@ -14,7 +14,7 @@ import { projectionReader, type StoredCounts } from './draft-progress';
 import { analyse, AnalysisCache, type Analysis } from './analysis-cache';
 import { commentProblem, commentsToReplay } from './comment-problems';
 import { addThreadsToEdits, performCommentOp, type CommentOp } from './comment-ops';
-import { appendLogEntry, loadLog, loadProposals, recordProposals, type NewLogEntry, type StoredLogEntry } from './decision-log';
+import { appendLogEntry, DecisionLogCache, loadLog, loadProposals, recordProposals, type NewLogEntry, type StoredLogEntry } from './decision-log';
 import { DraftQueue } from './draft-queue';
 import { batchVerdicts, namedVerdicts, recordOf } from './implied-decisions';
 import { ByteBudgetLru } from './byte-budget-lru';
@@ -65,6 +65,17 @@ interface Actor {
 
 const uniq = (ids: readonly string[]) => [...new Set(ids)];
 
+/** How long a draft stays without changes before its newest track projection is stored (storeInBackground). */
+const PROJECTION_QUIET_MS = 250;
+
+/** A track projection made after a change, waiting to be stored. */
+interface PendingProjection {
+  row: UploadRecord;
+  logSeq: number;
+  track: Track;
+  timer: NodeJS.Timeout;
+}
+
 /** A commit that finds the draft changed under it plans again; this many times at most. */
 const MAX_COMMIT_ATTEMPTS = 25;
 
@@ -114,8 +125,12 @@ export class ReviewService {
   /** Revisions by content hash, also of content answered minimal (no analysis made): what the next batch checks its ids against. */
   private readonly revisionsBySha = new ByteBudgetLru<Revision[]>(64 * 1024 * 1024);
   private readonly queue = new DraftQueue();
+  /** Drafts' decision logs as last read: a batch reads only the entries since. */
+  private readonly logs = new DecisionLogCache();
   private readonly openDrafts: OpenDrafts;
   private readonly projectionWrites = new Set<Promise<void>>();
+  /** Projections waiting for their draft to be quiet before they are stored (storeInBackground), by draft id. */
+  private readonly pendingProjections = new Map<string, PendingProjection>();
   /** Told the draft id after every committed change (the live event feed polls at once). */
   private readonly committedListeners = new Set<(uploadId: string) => void>();
 
@@ -146,7 +161,7 @@ export class ReviewService {
     }
     const requested = [...accept, ...reject];
     const notes = checkNotes(request.notes ?? {}, new Set(requested), request.recordDecision);
-    await timing.measure('load', () => this.requireDraft(actor, uploadId));
+    await timing.measure('load', () => this.requireDraftIfQueued(actor, uploadId));
 
     const result = await this.change(actor, uploadId, timing, idempotency, async ({ row, entries, state, bytes }) => {
       const revisions = await timing.measure('analyse', () => this.revisionsFor(row.content_sha256!, bytes));
@@ -221,7 +236,7 @@ export class ReviewService {
 
   /** Undoes the newest batch still in effect: its author only, and only if the draft has not changed since. */
   async undo<S extends AnswerShape = 'full'>(actor: Actor, uploadId: string, timing: ServerTiming = NO_TIMING, idempotency?: IdempotentRequest, shape?: S): Promise<AnswerOf<S>> {
-    await timing.measure('load', () => this.requireDraft(actor, uploadId));
+    await timing.measure('load', () => this.requireDraftIfQueued(actor, uploadId));
     const result = await this.change(actor, uploadId, timing, idempotency, async ({ row, entries, state }) => {
       const lastSeq = state.effective[state.effective.length - 1];
       const last = entries.find((e) => e.seq === lastSeq);
@@ -279,7 +294,7 @@ export class ReviewService {
   /** The review and the log's memory of every decided change, for the decision report. */
   async decisionRecord(actor: Actor, uploadId: string, timing: ServerTiming = NO_TIMING): Promise<DecisionRecord> {
     const row = await timing.measure('load', () => this.requireRow(this.db, actor.orgId, uploadId));
-    const [analysis, entries] = await timing.measure('analyse', () => Promise.all([this.analysisOf(row), loadLog(this.db, uploadId)]));
+    const [analysis, entries] = await timing.measure('analyse', () => Promise.all([this.analysisOf(row), this.logs.load(this.db, uploadId)]));
     const state = replayLog(entries);
     return { review: await timing.measure('track', () => this.respond(row, analysis, state)), decided: state.decided };
   }
@@ -439,52 +454,66 @@ export class ReviewService {
     plan: (snapshot: DraftSnapshot) => Promise<PlannedChange | null>,
   ): Promise<ChangeResult> {
     const result = await this.queue.run(uploadId, async (): Promise<ChangeResult> => {
-      for (let attempt = 1; ; attempt++) {
-        const snapshot = await timing.measure('load', () => this.snapshot(actor.orgId, uploadId));
-        // Read after the snapshot: a commit the snapshot saw has its key recorded with it, so a
-        // batch that already went through is answered from its record, never planned again (409).
-        const recorded = idempotency ? await recordedResult(this.db, uploadId, idempotency) : null;
-        if (recorded) return { row: snapshot.row, planned: null, state: snapshot.state, replayed: recorded };
-        const planned = await plan(snapshot);
-        if (!planned) return { row: snapshot.row, planned: null, state: snapshot.state };
-        const stored = await timing.measure('store', () => this.content.put(planned.bytes));
-        await this.faults.afterBlobWrite?.();
-        const row = await timing.measure('commit', () => this.db.transaction(async (tx) => {
-          const locked = await findUpload(tx, actor.orgId, uploadId, true);
-          if (!locked) throw notFound('This document');
-          // Under the row lock: the same key committed meanwhile (through another instance) wins.
-          const replayed = idempotency ? await recordedResult(tx, uploadId, idempotency) : null;
-          if (replayed) return { replayed };
-          const [{ last }] = (await tx.query<{ last: number }>(
-            'SELECT coalesce(max(seq), 0)::int AS last FROM decision_batches WHERE upload_id = $1', [uploadId])) as [{ last: number }];
-          if (locked.content_sha256 !== snapshot.row.content_sha256 || last !== snapshot.state.lastSeq) return null;
-          const updated = await this.updateContent(tx, uploadId, stored);
-          let entries = snapshot.entries;
-          if (planned.log) {
-            const entry = {
-              ...planned.log, uploadId, seq: last + 1, userId: actor.userId,
-              previousSha256: snapshot.row.content_sha256!, nextSha256: stored.sha256,
-            };
-            await appendLogEntry(tx, entry);
-            entries = [...entries, entry];
-          }
-          if (planned.proposals) await recordProposals(tx, uploadId, actor.userId, planned.proposals);
-          const state = planned.log ? replayLog(entries) : snapshot.state;
-          if (idempotency) {
-            await recordResult(tx, uploadId, actor.userId, idempotency, { logSeq: state.lastSeq, contentSha256: stored.sha256, document: toDocumentRow(updated) });
-          }
-          // The log as committed under the row lock: the answer's track needs no second read of it.
-          return { updated, state };
-        }));
-        if (row && 'replayed' in row) return { row: snapshot.row, planned: null, state: snapshot.state, replayed: row.replayed };
-        if (row) return { row: row.updated, planned, state: row.state };
-        if (attempt >= MAX_COMMIT_ATTEMPTS) {
-          throw new ProblemError(409, 'conflict', 'The draft kept changing while this was being applied. Reload and try again.');
-        }
+      // The draft is not quiet while it changes: its waiting projection is not stored meanwhile.
+      this.holdProjection(uploadId);
+      try {
+        return await this.plannedAndCommitted(actor, uploadId, timing, idempotency, plan);
+      } finally {
+        this.releaseProjection(uploadId);
       }
     });
     if (result.planned) for (const listener of this.committedListeners) listener(uploadId);
     return result;
+  }
+
+  /** `change`'s work under the draft's queue: plan, store, commit; plan again when the draft changed meanwhile. */
+  private async plannedAndCommitted(
+    actor: Actor, uploadId: string, timing: ServerTiming, idempotency: IdempotentRequest | undefined,
+    plan: (snapshot: DraftSnapshot) => Promise<PlannedChange | null>,
+  ): Promise<ChangeResult> {
+    for (let attempt = 1; ; attempt++) {
+      const snapshot = await timing.measure('load', () => this.snapshot(actor.orgId, uploadId));
+      // Read after the snapshot: a commit the snapshot saw has its key recorded with it, so a
+      // batch that already went through is answered from its record, never planned again (409).
+      const recorded = idempotency ? await recordedResult(this.db, uploadId, idempotency) : null;
+      if (recorded) return { row: snapshot.row, planned: null, state: snapshot.state, replayed: recorded };
+      const planned = await plan(snapshot);
+      if (!planned) return { row: snapshot.row, planned: null, state: snapshot.state };
+      const stored = await timing.measure('store', () => this.content.put(planned.bytes));
+      await this.faults.afterBlobWrite?.();
+      const row = await timing.measure('commit', () => this.db.transaction(async (tx) => {
+        const locked = await findUpload(tx, actor.orgId, uploadId, true);
+        if (!locked) throw notFound('This document');
+        // Under the row lock: the same key committed meanwhile (through another instance) wins.
+        const replayed = idempotency ? await recordedResult(tx, uploadId, idempotency) : null;
+        if (replayed) return { replayed };
+        const [{ last }] = (await tx.query<{ last: number }>(
+          'SELECT coalesce(max(seq), 0)::int AS last FROM decision_batches WHERE upload_id = $1', [uploadId])) as [{ last: number }];
+        if (locked.content_sha256 !== snapshot.row.content_sha256 || last !== snapshot.state.lastSeq) return null;
+        const updated = await this.updateContent(tx, uploadId, stored);
+        let entries = snapshot.entries;
+        if (planned.log) {
+          const entry = {
+            ...planned.log, uploadId, seq: last + 1, userId: actor.userId,
+            previousSha256: snapshot.row.content_sha256!, nextSha256: stored.sha256,
+          };
+          await appendLogEntry(tx, entry);
+          entries = [...entries, entry];
+        }
+        if (planned.proposals) await recordProposals(tx, uploadId, actor.userId, planned.proposals);
+        const state = planned.log ? replayLog(entries) : snapshot.state;
+        if (idempotency) {
+          await recordResult(tx, uploadId, actor.userId, idempotency, { logSeq: state.lastSeq, contentSha256: stored.sha256, document: toDocumentRow(updated) });
+        }
+        // The log as committed under the row lock: the answer's track needs no second read of it.
+        return { updated, state };
+      }));
+      if (row && 'replayed' in row) return { row: snapshot.row, planned: null, state: snapshot.state, replayed: row.replayed };
+      if (row) return { row: row.updated, planned, state: row.state };
+      if (attempt >= MAX_COMMIT_ATTEMPTS) {
+        throw new ProblemError(409, 'conflict', 'The draft kept changing while this was being applied. Reload and try again.');
+      }
+    }
   }
 
   /** Calls `listener` with the draft id after each committed change; answers a function that stops it. */
@@ -501,15 +530,16 @@ export class ReviewService {
     const analysis = this.cache.get(recorded.contentSha256) ?? await this.analysisFor(recorded.contentSha256, await this.content.get(recorded.contentSha256));
     const proposals = await loadProposals(this.db, uploadId);
     const revisions = this.withJustifications(analysis.revisions, proposals);
-    const entries = (await loadLog(this.db, uploadId)).filter((e) => e.seq <= recorded.logSeq);
+    const entries = (await this.logs.load(this.db, uploadId)).filter((e) => e.seq <= recorded.logSeq);
     const track = projectTrack(replayLog(entries), revisions);
     return { document: recorded.document, revisions, contentBase64: analysis.contentBase64, renderContentBase64: analysis.renderContentBase64, track };
   }
 
   private async snapshot(orgId: string, uploadId: string): Promise<DraftSnapshot> {
     const row = await this.requireRow(this.db, orgId, uploadId);
+    requireWorkingDraft(row);
     if (!row.content_sha256) throw new ProblemError(409, 'conflict', 'This draft has no stored content.');
-    const entries = await loadLog(this.db, uploadId);
+    const entries = await this.logs.load(this.db, uploadId);
     return { row, entries, state: replayLog(entries), bytes: await this.content.get(row.content_sha256) };
   }
 
@@ -595,12 +625,15 @@ export class ReviewService {
       `SELECT p.log_seq, p.content_sha256,
               (SELECT coalesce(max(seq), 0) FROM decision_batches d WHERE d.upload_id = $1)::int AS last_seq
        FROM (SELECT 1) one LEFT JOIN track_projection p ON p.upload_id = $1`, [row.id]);
+    // A projection this instance made and has not stored yet is as good as a stored one.
+    const pending = this.pendingProjections.get(row.id);
+    if (stored && pending && pending.logSeq === stored.last_seq && pending.row.content_sha256 === row.content_sha256) return pending.track;
     if (stored && stored.log_seq === stored.last_seq && stored.content_sha256 === row.content_sha256) {
       const [current] = await this.db.query<{ track: Track }>(
         'SELECT track FROM track_projection WHERE upload_id = $1 AND log_seq = $2 AND content_sha256 = $3', [row.id, stored.log_seq, row.content_sha256]);
       if (current) return current.track;
     }
-    const state: LogState = replayLog(await loadLog(this.db, row.id));
+    const state: LogState = replayLog(await this.logs.load(this.db, row.id));
     const track = projectTrack(state, revisions, proposals);
     await this.faults.projection?.();
     await this.storeProjection(row, state.lastSeq, track);
@@ -609,12 +642,43 @@ export class ReviewService {
 
   /**
    * Stores a projection without making the answer wait for it (a megabyte of JSON on a large
-   * draft). Losing it costs nothing but a rebuild: readers use a stored track only when its log
-   * seq and content hash are current. `settle` awaits what is still being written.
+   * draft), once its draft has been quiet for PROJECTION_QUIET_MS: a burst of batches stores only
+   * its last projection instead of one per batch, each of which would otherwise take the thread
+   * (PGlite runs on it) from the next batch. Losing it costs nothing but a rebuild: readers use a
+   * stored track only when its log seq and content hash are current, and this instance answers
+   * from the one still waiting. `settle` stores what waits and awaits what is being written.
    */
   private storeInBackground(row: UploadRecord, logSeq: number, track: Track): void {
-    const write = this.storeProjection(row, logSeq, track)
-      .catch((error: unknown) => this.log.warn({ err: error, uploadId: row.id }, 'storing the track projection failed; the next read rebuilds it'))
+    const earlier = this.pendingProjections.get(row.id);
+    if (earlier) clearTimeout(earlier.timer);
+    this.pendingProjections.set(row.id, { row, logSeq, track, timer: this.projectionTimer(row.id) });
+  }
+
+  private projectionTimer(uploadId: string): NodeJS.Timeout {
+    const timer = setTimeout(() => this.storePending(uploadId), PROJECTION_QUIET_MS);
+    timer.unref();
+    return timer;
+  }
+
+  private holdProjection(uploadId: string): void {
+    const pending = this.pendingProjections.get(uploadId);
+    if (pending) clearTimeout(pending.timer);
+  }
+
+  private releaseProjection(uploadId: string): void {
+    const pending = this.pendingProjections.get(uploadId);
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    pending.timer = this.projectionTimer(uploadId);
+  }
+
+  private storePending(uploadId: string): void {
+    const pending = this.pendingProjections.get(uploadId);
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    this.pendingProjections.delete(uploadId);
+    const write = this.storeProjection(pending.row, pending.logSeq, pending.track)
+      .catch((error: unknown) => this.log.warn({ err: error, uploadId }, 'storing the track projection failed; the next read rebuilds it'))
       .finally(() => this.projectionWrites.delete(write));
     this.projectionWrites.add(write);
   }
@@ -635,8 +699,9 @@ export class ReviewService {
     return projectionReader(this.db)(uploadIds);
   }
 
-  /** Waits for projections still being stored (before the database closes). */
+  /** Stores the projections still waiting and waits for those being stored (before the database closes). */
   async settle(): Promise<void> {
+    for (const uploadId of [...this.pendingProjections.keys()]) this.storePending(uploadId);
     while (this.projectionWrites.size > 0) await Promise.all([...this.projectionWrites]);
   }
 
@@ -719,10 +784,16 @@ export class ReviewService {
 
   /** Checked before taking the lock so a wrong id or an original answers without waiting. */
   private async requireDraft(actor: Actor, uploadId: string): Promise<void> {
-    const row = await this.requireRow(this.db, actor.orgId, uploadId);
-    if (row.version_kind !== 'working_draft') {
-      throw new ProblemError(409, 'not_working_draft', 'Decisions and edits apply only to a working draft; start one from this version first.');
-    }
+    requireWorkingDraft(await this.requireRow(this.db, actor.orgId, uploadId));
+  }
+
+  /**
+   * `requireDraft` when the draft's queue has work waiting, so a wrong id or an original answers
+   * without waiting behind it; with nothing queued there is no wait, and the change's snapshot
+   * checks the same (one query fewer per batch).
+   */
+  private async requireDraftIfQueued(actor: Actor, uploadId: string): Promise<void> {
+    if (this.queue.has(uploadId)) await this.requireDraft(actor, uploadId);
   }
 
   private async updateContent(tx: Queryable, id: string, stored: { sha256: string; storageKey: string; sizeBytes: number }): Promise<UploadRecord> {
@@ -750,6 +821,12 @@ function checkNotes(notes: Record<string, string>, decidedHere: ReadonlySet<stri
       `A note holds at most ${NOTE_MAX_CHARS.toLocaleString('en')} characters; these are longer: ${long.join(', ')}. Nothing was applied.`, { ids: long });
   }
   return Object.fromEntries(entries.map(([id, text]) => [id, text.trim()] as const).filter(([, text]) => text.length > 0));
+}
+
+function requireWorkingDraft(row: UploadRecord): void {
+  if (row.version_kind !== 'working_draft') {
+    throw new ProblemError(409, 'not_working_draft', 'Decisions and edits apply only to a working draft; start one from this version first.');
+  }
 }
 
 /** A full answer without its content: what a minimal request gets when its recorded answer is replayed, or when it reads the review. */
