@@ -346,6 +346,18 @@ describe('compareDocx: the demo contract (every kind of revision)', () => {
     compare(rejected, demo);
     compare(demo, accepted, { view: 'rejected' });
   });
+
+  it('listOnly (the untracked check) lists exactly the differences of the whole comparison and writes no bytes', () => {
+    const demo = ingestDocx(buildDemoContract()).bytes;
+    const accepted = decideAll(demo, 'accept');
+    for (const [older, newer, view] of [[accepted, demo, 'rejected'], [demo, accepted, 'rejected'], [decideAll(demo, 'reject'), demo, 'accepted']] as const) {
+      const whole = compareDocx(older, newer, { view, date: DATE });
+      const listed = compareDocx(older, newer, { view, date: DATE, listOnly: true });
+      expect(whole.differences.length).toBeGreaterThan(0);
+      expect(listed.differences).toEqual(whole.differences);
+      expect(listed.bytes.length).toBe(0);
+    }
+  });
 });
 
 describe('compareDocx: inputs with tracked changes', () => {
