@@ -63,16 +63,16 @@ export function compareDocx(older: Uint8Array, newer: Uint8Array, options: Compa
   const keep = options.keepNewerRevisions === true;
   const newPkg = DocxPackage.open(newer, options.open);
   normaliseContainers(newPkg);
-  // Newer's own scan when it had changes to resolve: the blocks it found nothing in and nobody
-  // touched since are not walked again by the scan of the result (most of a document).
-  const resolved = keep ? null : resolveAll(newPkg, view);
-  const firstId = keep ? highestRevisionId(newPkg) + 1 : 1;
+  // Newer's own scans (made to resolve its changes, or to number ours after its own): the blocks
+  // they found nothing in and nobody touched since are not walked again by the scan of the result.
+  const scanned = keep ? scanStories(newPkg) : resolveAll(newPkg, view);
+  const firstId = keep ? highestRevisionId(newPkg, scanned) + 1 : 1;
   const rw = new RevisionWriter(options.author ?? 'Comparison', options.date ?? new Date().toISOString(), firstId);
   const plan = planChanges(older, newPkg, rw, options);
   plan.write();
 
   // Unique ids for every revision (what ingest would do), then the listing of our changes.
-  const scans = newPkg.stories().map(({ part, doc }) => scanPart(part.name, part.role, doc, resolved?.get(part.name)));
+  const scans = newPkg.stories().map(({ part, doc }) => scanPart(part.name, part.role, doc, scanned.get(part.name)));
   assignUniqueIds(scans);
   const differences = listDifferences(scans, rw.written, plan.fromOlder);
   return { bytes: options.listOnly ? new Uint8Array(0) : newPkg.toBytes(), differences };
@@ -133,10 +133,14 @@ function resolveAll(pkg: DocxPackage, view: 'accepted' | 'rejected'): Map<string
 }
 
 
-function highestRevisionId(pkg: DocxPackage): number {
+function scanStories(pkg: DocxPackage): Map<string, PartScan> {
+  return new Map(pkg.stories().map(({ part, doc }) => [part.name, scanPart(part.name, part.role, doc)]));
+}
+
+function highestRevisionId(pkg: DocxPackage, scans: ReadonlyMap<string, PartScan>): number {
   let max = 0;
   for (const { part, doc } of pkg.stories()) {
-    for (const s of scanPart(part.name, part.role, doc).sites) if (s.id && /^\d{1,9}$/.test(s.id)) max = Math.max(max, Number(s.id));
+    for (const s of scans.get(part.name)?.sites ?? []) if (s.id && /^\d{1,9}$/.test(s.id)) max = Math.max(max, Number(s.id));
     walk(doc.root, (e) => {
       if (e.name.endsWith('RangeStart') && e.name.startsWith('w:move')) max = Math.max(max, Number(e.attr('w:id')) || 0);
       return true;
