@@ -328,6 +328,27 @@ describe('compareDocx: other stories and units', () => {
     expect(body).toMatch(/<w:hyperlink [^>]*><w:ins /);
   });
 
+  it('a deleted hyperlink keeps its own target when newer numbers its relationships otherwise', () => {
+    // Older's rIdA is newer's rIdB (same address); older's rIdB is another address. Mapping the
+    // deleted link's id twice (older's to newer's, then that again as if it were older's) sent it there.
+    const withLinks = (docx: Uint8Array, links: Record<string, string>): Uint8Array => {
+      const files = unzipSync(docx);
+      const rels = Object.entries(links)
+        .map(([id, url]) => `<Relationship Id="${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="${url}" TargetMode="External"/>`)
+        .join('');
+      files['word/_rels/document.xml.rels'] = strToU8(strFromU8(files['word/_rels/document.xml.rels']!).replace('</Relationships>', `${rels}</Relationships>`));
+      return zipSync(files);
+    };
+    const link = (id: string, t: string) => `<w:hyperlink xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" r:id="${id}">${r(t)}</w:hyperlink>`;
+    const older = withLinks(minimalDocx(p(r('Read '), link('rIdA', 'the terms'), r(' first.')) + p(link('rIdB', 'Elsewhere'))), { rIdA: 'https://a.example/terms', rIdB: 'https://b.example/' });
+    const newer = withLinks(minimalDocx(p(r('Read first.')) + p(link('rIdB', 'Elsewhere'))), { rIdB: 'https://a.example/terms' });
+    const { result } = compare(older, newer);
+    const deleted = /<w:hyperlink [^>]*r:id="([^"]+)"[^>]*><w:del /.exec(readPart(result.bytes));
+    expect(deleted).not.toBeNull();
+    const target = new RegExp(`Id="${deleted![1]}"[^>]*Target="([^"]+)"|Target="([^"]+)"[^>]*Id="${deleted![1]}"`).exec(readPart(result.bytes, 'word/_rels/document.xml.rels'));
+    expect(target?.[1] ?? target?.[2]).toBe('https://a.example/terms');
+  });
+
   it('bookmarks in newer stay where they are', () => {
     const { body } = compare(minimalDocx(p(r('Keep the mark.'))), minimalDocx(p('<w:bookmarkStart w:id="0" w:name="here"/>', r('Keep the marker.'), '<w:bookmarkEnd w:id="0"/>')));
     expect(body).toContain('<w:bookmarkStart w:id="0" w:name="here"/>');
@@ -345,6 +366,18 @@ describe('compareDocx: the demo contract (every kind of revision)', () => {
     // The demo itself, read in either view, against each of its views.
     compare(rejected, demo);
     compare(demo, accepted, { view: 'rejected' });
+  });
+
+  it('listOnly (the untracked check) lists exactly the differences of the whole comparison and writes no bytes', () => {
+    const demo = ingestDocx(buildDemoContract()).bytes;
+    const accepted = decideAll(demo, 'accept');
+    for (const [older, newer, view] of [[accepted, demo, 'rejected'], [demo, accepted, 'rejected'], [decideAll(demo, 'reject'), demo, 'accepted']] as const) {
+      const whole = compareDocx(older, newer, { view, date: DATE });
+      const listed = compareDocx(older, newer, { view, date: DATE, listOnly: true });
+      expect(whole.differences.length).toBeGreaterThan(0);
+      expect(listed.differences).toEqual(whole.differences);
+      expect(listed.bytes.length).toBe(0);
+    }
   });
 });
 

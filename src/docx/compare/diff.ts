@@ -22,8 +22,46 @@ const MAX_EDITS = 2000;
 /** Matched index pairs (ascending in both) of a longest common subsequence, approximately. */
 export function matchSequences(a: ArrayLike<number>, b: ArrayLike<number>): [number, number][] {
   const out: [number, number][] = [];
-  matchRange(a, 0, a.length, b, 0, b.length, out);
+  const keys = new DenseKeys(a, b);
+  matchRange(keys.a, 0, a.length, keys.b, 0, b.length, out, keys);
   return out;
+}
+
+/**
+ * Both sequences with their keys renumbered 0, 1, 2... (block hashes are 53-bit numbers, which
+ * a Map hashes as heap numbers), and the scratch tables the anchor search counts keys in: one
+ * renumbering per diff instead of two Maps at every level of the recursion between anchors.
+ */
+class DenseKeys {
+  readonly a: Int32Array;
+  readonly b: Int32Array;
+  /** Per key: where it was seen in the current range of a (b), -1 if more than once; valid when its stamp is the current round. */
+  readonly atA: Int32Array;
+  readonly atB: Int32Array;
+  readonly stampA: Int32Array;
+  readonly stampB: Int32Array;
+  round = 0;
+
+  constructor(a: ArrayLike<number>, b: ArrayLike<number>) {
+    const ids = new Map<number, number>();
+    const dense = (xs: ArrayLike<number>): Int32Array => {
+      const out = new Int32Array(xs.length);
+      for (let i = 0; i < xs.length; i++) {
+        const k = xs[i]!;
+        let id = ids.get(k);
+        if (id === undefined) ids.set(k, (id = ids.size));
+        out[i] = id;
+      }
+      return out;
+    };
+    this.a = dense(a);
+    this.b = dense(b);
+    const n = ids.size;
+    this.atA = new Int32Array(n);
+    this.atB = new Int32Array(n);
+    this.stampA = new Int32Array(n);
+    this.stampB = new Int32Array(n);
+  }
 }
 
 /** The edit script as alternating equal and changed hunks, in order. */
@@ -50,46 +88,55 @@ export function hunksOf(pairs: readonly [number, number][], aLen: number, bLen: 
   return hunks;
 }
 
-function matchRange(a: ArrayLike<number>, aLo: number, aHi: number, b: ArrayLike<number>, bLo: number, bHi: number, out: [number, number][]): void {
+function matchRange(a: Int32Array, aLo: number, aHi: number, b: Int32Array, bLo: number, bHi: number, out: [number, number][], keys: DenseKeys): void {
   // Common prefix and suffix.
   while (aLo < aHi && bLo < bHi && a[aLo] === b[bLo]) out.push([aLo++, bLo++]);
   const tail: [number, number][] = [];
   while (aHi > aLo && bHi > bLo && a[aHi - 1] === b[bHi - 1]) tail.push([--aHi, --bHi]);
   if (aLo < aHi && bLo < bHi) {
-    const anchors = uniqueAnchors(a, aLo, aHi, b, bLo, bHi);
+    const anchors = uniqueAnchors(a, aLo, aHi, b, bLo, bHi, keys);
     if (anchors.length) {
       let i = aLo;
       let j = bLo;
       for (const [ai, bj] of anchors) {
-        matchRange(a, i, ai, b, j, bj, out);
+        matchRange(a, i, ai, b, j, bj, out, keys);
         out.push([ai, bj]);
         i = ai + 1;
         j = bj + 1;
       }
-      matchRange(a, i, aHi, b, j, bHi, out);
+      matchRange(a, i, aHi, b, j, bHi, out, keys);
     } else myers(a, aLo, aHi, b, bLo, bHi, out);
   }
   for (let k = tail.length - 1; k >= 0; k--) out.push(tail[k]!);
 }
 
 /** Keys occurring once in each range, paired, reduced to their longest increasing run (patience). */
-function uniqueAnchors(a: ArrayLike<number>, aLo: number, aHi: number, b: ArrayLike<number>, bLo: number, bHi: number): [number, number][] {
-  const countA = new Map<number, number>();
+function uniqueAnchors(a: Int32Array, aLo: number, aHi: number, b: Int32Array, bLo: number, bHi: number, keys: DenseKeys): [number, number][] {
+  // A new round: every key's entry from an earlier round reads as unseen.
+  const round = ++keys.round;
+  const { atA, atB, stampA, stampB } = keys;
   for (let i = aLo; i < aHi; i++) {
     const k = a[i]!;
-    countA.set(k, countA.has(k) ? -1 : i);
+    if (stampA[k] === round) atA[k] = -1;
+    else {
+      stampA[k] = round;
+      atA[k] = i;
+    }
   }
-  const countB = new Map<number, number>();
   for (let j = bLo; j < bHi; j++) {
     const k = b[j]!;
-    countB.set(k, countB.has(k) ? -1 : j);
+    if (stampB[k] === round) atB[k] = -1;
+    else {
+      stampB[k] = round;
+      atB[k] = j;
+    }
   }
   const pairs: [number, number][] = [];
   for (let i = aLo; i < aHi; i++) {
-    const ai = countA.get(a[i]!)!;
-    if (ai < 0) continue;
-    const bj = countB.get(a[i]!);
-    if (bj !== undefined && bj >= 0) pairs.push([i, bj]);
+    const k = a[i]!;
+    if (atA[k]! < 0 || stampB[k] !== round) continue;
+    const bj = atB[k]!;
+    if (bj >= 0) pairs.push([i, bj]);
   }
   if (pairs.length === 0) return [];
   // Longest increasing subsequence on the b side (patience sorting).
@@ -116,7 +163,7 @@ function uniqueAnchors(a: ArrayLike<number>, aLo: number, aHi: number, b: ArrayL
  * Myers' greedy forward algorithm, keeping each round's furthest reaching paths to trace the
  * snake back. Gives up (no matches) beyond MAX_EDITS edits.
  */
-function myers(a: ArrayLike<number>, aLo: number, aHi: number, b: ArrayLike<number>, bLo: number, bHi: number, out: [number, number][]): void {
+function myers(a: Int32Array, aLo: number, aHi: number, b: Int32Array, bLo: number, bHi: number, out: [number, number][]): void {
   const n = aHi - aLo;
   const m = bHi - bLo;
   const max = Math.min(n + m, MAX_EDITS);

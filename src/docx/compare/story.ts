@@ -552,7 +552,8 @@ export class StoryComparison {
         run = null;
         const copy = t.unit!.cloneDeep();
         toDeletedText(copy);
-        importer.adopt(copy, olderPart, newerPart);
+        // Adopted below with the rest of the deleted content, once: adopting twice would map
+        // newer's relationship, numbering and note ids again as if they were older's.
         if (copy.name === 'w:hyperlink' || copy.name === 'w:fldSimple') {
           copy.setChildren([rw.element(wrapper, [...copy.children])]);
           del = null;

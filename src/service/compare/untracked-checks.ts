@@ -213,7 +213,8 @@ export class UntrackedChecks {
     if (!version || !previous) return;
     const rowsRead = performance.now();
     try {
-      const { differences, timing, readMs } = await compareUploads(this.bytes, this.thread, previous, version, { view: 'rejected' }, false, 'background');
+      // Only the differences are stored: the engine does not write the redline out.
+      const { differences, timing, readMs } = await compareUploads(this.bytes, this.thread, previous, version, { view: 'rejected', listOnly: true }, false, 'background');
       const changes: UntrackedChange[] = differences.map((d) => ({ kind: d.kind, text_preview: d.textPreview, story: d.story, paragraph: d.paragraph }));
       const storing = performance.now();
       await this.db.query(
