@@ -1,3 +1,4 @@
+import { showSimpleFields } from './render/simple-fields';
 import type { Revision } from '../contract/revision';
 import { DocxPackage, type OpenOptions, type WriteOptions } from './package/package';
 import { applyToScans, type Decision } from './revisions/apply';
@@ -282,6 +283,7 @@ export class OpenDocx {
     addCommentRangeMarks(overlay, this.scans);
     markObjects(overlay, this.scans);
     mapSymbols(overlay, this.scans, this.pkg);
+    showSimpleFields(overlay, this.scans);
     return overlay;
   }
 

@@ -1,0 +1,33 @@
+import type { PartScan } from '../revisions/sites';
+import type { XmlOverlay } from '../xml/overlay';
+import { walk, XmlElement, XmlText } from '../xml/tree';
+
+/**
+ * A simple field (`w:fldSimple`: "Page 3" as `<w:fldSimple w:instr="PAGE"><w:r>…3…</w:r>`) written
+ * as the complex field Word treats as the same thing (begin, instruction, separate, result, end).
+ * docx-preview 0.4.1 drops a paragraph's w:fldSimple with everything in it, so without this a
+ * footer's "Page 3 of 12" shows as "Page  of" and a simple REF or DATE field's text is blank; the
+ * app computes PAGE, NUMPAGES and SECTIONPAGES per page from complex fields (layout/annotate.ts).
+ * The result runs stay where they are: the element around them is renamed to a w:smartTag, which
+ * docx-preview reads as a plain container of runs.
+ */
+export function showSimpleFields(overlay: XmlOverlay, scans: readonly PartScan[]): void {
+  for (const scan of scans) {
+    walk(scan.doc.root, (el) => {
+      if (el.name !== 'w:fldSimple') return true;
+      const instruction = el.attr('w:instr') ?? '';
+      overlay.insertBefore(el, [fieldChar('begin'), instructionRun(instruction), fieldChar('separate')]);
+      overlay.insertAfter(el, [fieldChar('end')]);
+      overlay.rename(el, 'w:smartTag');
+      return true;
+    });
+  }
+}
+
+function fieldChar(type: 'begin' | 'separate' | 'end'): XmlElement {
+  return XmlElement.create('w:r', {}, [XmlElement.create('w:fldChar', { 'w:fldCharType': type })]);
+}
+
+function instructionRun(instruction: string): XmlElement {
+  return XmlElement.create('w:r', {}, [XmlElement.create('w:instrText', { 'xml:space': 'preserve' }, [new XmlText(` ${instruction.trim()} `)])]);
+}
