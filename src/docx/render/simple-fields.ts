@@ -8,18 +8,18 @@ import { walk, XmlElement, XmlText } from '../xml/tree';
  * docx-preview 0.4.1 drops a paragraph's w:fldSimple with everything in it, so without this a
  * footer's "Page 3 of 12" shows as "Page  of" and a simple REF or DATE field's text is blank; the
  * app computes PAGE, NUMPAGES and SECTIONPAGES per page from complex fields (layout/annotate.ts).
- * The result runs stay where they are: the element around them is renamed to a w:smartTag, which
- * docx-preview reads as a plain container of runs.
+ * The field is written before the w:fldSimple, with copies of its result runs, and the w:fldSimple
+ * itself is left as it is for docx-preview to drop: renaming it into a container docx-preview reads
+ * would leave an element the schema refuses (the variant is checked like every part we write).
  */
 export function showSimpleFields(overlay: XmlOverlay, scans: readonly PartScan[]): void {
   for (const scan of scans) {
     walk(scan.doc.root, (el) => {
       if (el.name !== 'w:fldSimple') return true;
       const instruction = el.attr('w:instr') ?? '';
-      overlay.insertBefore(el, [fieldChar('begin'), instructionRun(instruction), fieldChar('separate')]);
-      overlay.insertAfter(el, [fieldChar('end')]);
-      overlay.rename(el, 'w:smartTag');
-      return true;
+      const result = el.children.filter((c): c is XmlElement => c.kind === 1).map((c) => c.cloneDeep());
+      overlay.insertBefore(el, [fieldChar('begin'), instructionRun(instruction), fieldChar('separate'), ...result, fieldChar('end')]);
+      return false;
     });
   }
 }
