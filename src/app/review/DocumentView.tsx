@@ -169,7 +169,12 @@ export function DocumentView({
     if (pages !== null) {
       host.current.dataset.pages = String(pages);
       const container = host.current;
-      onPagesRef.current?.((changeId) => pageOfAnchor(findAnchor(container, changeId)));
+      // Asked for every entry of the list on each of its renders: each change's page is found once.
+      const pageOf = new Map<string, number | null>();
+      onPagesRef.current?.((changeId) => {
+        if (!pageOf.has(changeId)) pageOf.set(changeId, pageOfAnchor(findAnchor(container, changeId)));
+        return pageOf.get(changeId)!;
+      });
     }
     if (scroller.current && kind === 'full') scroller.current.scrollTop = top;
     host.current.dataset.firstPage = 'true';

@@ -30,9 +30,10 @@ interface Chunk {
   el: HTMLElement;
   section: number;
   startsSection: boolean;
-  /** The height pages of this chunk hold (page height less its margins), and the page's size for the browser's estimate. */
+  /** The height pages of this chunk hold (page height less its margins); a page's width, and height with the gap below it. */
   height: number;
-  size: string;
+  outerWidth: number;
+  outerHeight: number;
   blocks: HTMLElement[];
   flow: FlowBlock[];
   /** Footnotes listed under the chunk, and which of them each reference points at. */
@@ -59,6 +60,8 @@ const DEFAULT_PAGE_PX = 1056; // Letter, 11 in, when a section gives no w:pgSz
 /** Blocks measured together at first; the count then follows the time a block takes, for a batch of about BATCH_MS. */
 const FIRST_BATCH = 40;
 const BATCH_MS = 30;
+/** Pages per group the browser may skip while off-screen (styles.css). */
+const PAGES_PER_GROUP = 6;
 
 const px = (v: string) => {
   const n = parseFloat(v);
@@ -119,7 +122,7 @@ export async function paginate(wrapper: HTMLElement, ctx: PageContext, slicer: S
     // docx-preview lists a chunk's footnotes in the order of their references.
     el.querySelectorAll(`.${CLS.footnoteRef}`).forEach((ref, i) => noteIndex.set(ref, i));
     const chunk: Chunk = {
-      el, section: Math.min(ended, ctx.sections.length - 1), startsSection: previousEnded, height: 0, size: '', blocks, flow: [],
+      el, section: Math.min(ended, ctx.sections.length - 1), startsSection: previousEnded, height: 0, outerWidth: 0, outerHeight: 0, blocks, flow: [],
       notes, noteHeights: [], noteIndex, measurer, article, parts: new Map(),
     };
     ended += ends;
@@ -149,11 +152,20 @@ export async function paginate(wrapper: HTMLElement, ctx: PageContext, slicer: S
     appendPage(page);
     times.build += performance.now() - t;
   };
+  let group: { el: HTMLElement; pages: number; height: number } | null = null;
   const appendPage = (page: LaidPage) => {
     built.push(page);
     const el = buildPage(page, ctx, built.length, seenInSection);
     pageEls.push({ el, page });
-    out.append(el);
+    if (!group || group.pages === PAGES_PER_GROUP) {
+      group = { el: document.createElement('div'), pages: 0, height: 0 };
+      group.el.className = 'rl-page-group';
+      out.append(group.el);
+    }
+    group.el.append(el);
+    group.pages++;
+    group.height += page.chunk.outerHeight;
+    group.el.style.containIntrinsicSize = `auto ${page.chunk.outerWidth}px ${Math.round(group.height)}px`;
   };
 
   for (const chunk of chunks) {
@@ -163,7 +175,8 @@ export async function paginate(wrapper: HTMLElement, ctx: PageContext, slicer: S
     const style = getComputedStyle(chunk.measurer);
     const pageHeight = px(style.minHeight) || DEFAULT_PAGE_PX;
     chunk.height = pageHeight - px(style.paddingTop) - px(style.paddingBottom);
-    chunk.size = `auto ${chunk.measurer.offsetWidth}px ${pageHeight}px`;
+    chunk.outerWidth = chunk.measurer.offsetWidth;
+    chunk.outerHeight = pageHeight + px(style.marginBottom);
     chunk.noteHeights = chunk.notes.map((li) => li.getBoundingClientRect().height);
     times.measure += performance.now() - t;
 
@@ -441,8 +454,6 @@ function usedOn(page: LaidPage): number {
 function buildPage(page: LaidPage, ctx: PageContext, index: number, seenInSection: Map<number, number>): HTMLElement {
   const el = page.chunk.el.cloneNode(false) as HTMLElement;
   el.dataset.pageNumber = String(index);
-  // Off-screen pages are not laid out by the browser until they come near (styles.css): their size meanwhile.
-  el.style.containIntrinsicSize = page.chunk.size;
   const border = pageBorderStyle(ctx.sections[page.section]);
   if (border) Object.assign(el.style, border);
   const k = seenInSection.get(page.section) ?? 0;
