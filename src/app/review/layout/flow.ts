@@ -69,10 +69,11 @@ export class PageFlow {
   /** Rows of a table being placed on the current page, not yet pushed as a piece. */
   private pendingRows = false;
 
-  constructor(
-    private readonly height: number,
-    startUsed = 0,
-  ) {
+  private readonly heightOf: (page: number) => number;
+
+  /** `height`: what each page holds, or what page k of this flow holds (a taller header takes from it). */
+  constructor(height: number | ((page: number) => number), startUsed = 0) {
+    this.heightOf = typeof height === 'number' ? () => height : height;
     this.used = startUsed;
   }
 
@@ -129,7 +130,7 @@ export class PageFlow {
   }
 
   private fitsTo(bottom: number, notes: number[]): boolean {
-    return bottom - this.origin + this.used + this.page.notes + this.noteSpace(notes, this.page.notes) <= this.height + 0.5;
+    return bottom - this.origin + this.used + this.page.notes + this.noteSpace(notes, this.page.notes) <= this.heightOf(this.pages.length) + 0.5;
   }
 
   private newPage(at: number): void {

@@ -136,6 +136,8 @@ export async function paginate(wrapper: HTMLElement, ctx: PageContext, slicer: S
   const pageEls: { el: HTMLElement; page: LaidPage }[] = [];
   /** The last page of the chunk before, held until the next chunk says whether it goes on on it (a continuous section). */
   let held: LaidPage | null = null;
+  /** What each header and footer takes from the text (headerFooterExtra). */
+  const extras = new Map<string, number>();
 
   const emit = (page: LaidPage) => {
     const t = performance.now();
@@ -182,7 +184,17 @@ export async function paginate(wrapper: HTMLElement, ctx: PageContext, slicer: S
 
     const sect = ctx.sections[chunk.section] ?? {};
     const continuous = held !== null && chunk.startsSection && sect.type === 'continuous' && held.chunk.height === chunk.height;
-    const flow = new PageFlow(chunk.height, continuous && held ? usedOn(held) : 0);
+    // Page k of this chunk holds the chunk's height less what a tall header or footer takes.
+    const firstIndex = seenInSection.get(chunk.section) ?? 0;
+    const firstNumber = pageNumber + (held ? 1 : 0) + 1;
+    const heightOf = (k: number) => {
+      const section = continuous && k === 0 && held ? held.section : chunk.section;
+      const type = pageType(ctx, section, chunk.startsSection && !continuous ? k : firstIndex + k, firstNumber + k, false);
+      return chunk.height - headerFooterExtra(ctx, headerFooterKey(ctx, 'header', section, type), chunk.measurer, extras) - headerFooterExtra(ctx, headerFooterKey(ctx, 'footer', section, type), chunk.measurer, extras);
+    };
+    // Measured now, before the blocks' reads.
+    for (let k = 0; k < 2; k++) heightOf(k);
+    const flow = new PageFlow(heightOf, continuous && held ? usedOn(held) : 0);
     let completed = 0;
     /** The page the flow completed as page `k` of this chunk (its first goes on the held page of a continuous section). */
     const laid = (k: number): LaidPage | null => {
@@ -487,22 +499,48 @@ function buildPage(page: LaidPage, ctx: PageContext, index: number, seenInSectio
   return el;
 }
 
+type PageType = 'first' | 'even' | 'default';
+
 /**
- * The header or footer Word shows on a page: the first-page one on a section's first page when
+ * Which header or footer Word shows on a page: the first-page one on a section's first page when
  * it has a title page, the even one on even pages when the document has even and odd headers,
- * else the default; a section without one of its own inherits the previous section's.
+ * else the default.
  */
-function chooseHeaderFooter(ctx: PageContext, kind: 'header' | 'footer', page: LaidPage, indexInSection: number): HTMLElement | null {
-  const sect = ctx.sections[page.section] ?? {};
-  const type = sect.titlePage && indexInSection === 0 && !page.blank ? 'first' : ctx.evenAndOddHeaders && page.number % 2 === 0 ? 'even' : 'default';
-  for (let s = page.section; s >= 0; s--) {
+function pageType(ctx: PageContext, section: number, indexInSection: number, number: number, blank: boolean): PageType {
+  return ctx.sections[section]?.titlePage && indexInSection === 0 && !blank ? 'first' : ctx.evenAndOddHeaders && number % 2 === 0 ? 'even' : 'default';
+}
+
+/** The template of a section's header or footer of a type; a section without one of its own inherits the previous section's. */
+function headerFooterKey(ctx: PageContext, kind: 'header' | 'footer', section: number, type: PageType): string | null {
+  for (let s = section; s >= 0; s--) {
     const refs: HeaderFooterRef[] | undefined = kind === 'header' ? ctx.sections[s]?.headerRefs : ctx.sections[s]?.footerRefs;
-    if (refs?.some((r) => r.type === type)) {
-      const template = ctx.headerFooter.get(`${s}|${kind}|${type}`);
-      return template ? (template.cloneNode(true) as HTMLElement) : null;
-    }
+    if (refs?.some((r) => r.type === type)) return ctx.headerFooter.has(`${s}|${kind}|${type}`) ? `${s}|${kind}|${type}` : null;
   }
   return null;
+}
+
+function chooseHeaderFooter(ctx: PageContext, kind: 'header' | 'footer', page: LaidPage, indexInSection: number): HTMLElement | null {
+  const key = headerFooterKey(ctx, kind, page.section, pageType(ctx, page.section, indexInSection, page.number, page.blank ?? false));
+  return key ? (ctx.headerFooter.get(key)!.cloneNode(true) as HTMLElement) : null;
+}
+
+/**
+ * What a header or footer takes from the text: Word moves the text down (up) when a header
+ * (footer) is taller than the space between its distance from the edge and the margin, as
+ * docx-preview's header does (its negative margin and minimum height are that space).
+ */
+function headerFooterExtra(ctx: PageContext, key: string | null, measurer: HTMLElement, cache: Map<string, number>): number {
+  if (!key) return 0;
+  let extra = cache.get(key);
+  if (extra === undefined) {
+    const el = ctx.headerFooter.get(key)!.cloneNode(true) as HTMLElement;
+    measurer.append(el);
+    const style = getComputedStyle(el);
+    extra = Math.max(0, el.getBoundingClientRect().height + px(key.includes('|header|') ? style.marginTop : style.marginBottom));
+    el.remove();
+    cache.set(key, extra);
+  }
+  return extra;
 }
 
 function fillFields(el: HTMLElement, page: LaidPage, total: number, inSection: number, ctx: PageContext): void {

@@ -2,6 +2,7 @@ import type * as DocxPreview from 'docx-preview';
 import { annotateHeaderFooter, annotateModel, type ModelNode, type SectionProps, type WordModel } from './annotate';
 import { autoLineScaler } from './line-height';
 import { showObjects } from './objects';
+import { fontStandInCss, type FontEntry } from './fonts';
 import { DEFAULT_NOTE_NUMBERING, readNoteNumbering } from './notes';
 import { paginate, type PageContext, type Slicer } from './paginate';
 import { showObjects as showMarkedObjects } from '../objects';
@@ -59,6 +60,8 @@ export async function renderDraft(bytes: Uint8Array, renderChanges: boolean): Pr
   const styles = document.createElement('div');
   const body = document.createElement('div');
   for (const node of await renderDocument(doc, options)) (node.nodeName === 'STYLE' ? styles : body).appendChild(node);
+  const standIns = fontStandInCss((doc as { fontTablePart?: { fonts?: FontEntry[] } }).fontTablePart?.fonts ?? []);
+  if (standIns) styles.appendChild(Object.assign(document.createElement('style'), { textContent: standIns }));
   const t2 = performance.now();
   await showObjects(body, (relId) => loadChart(doc, relId));
   const t3 = performance.now();
