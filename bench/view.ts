@@ -8,14 +8,15 @@
  * 4,591 paragraphs, 200 = 9,196), in Chromium at 1440x900, from navigation start:
  * - the current change highlighted (`.rl-here` on the page);
  * - the whole draft laid out (`data-rendered="true"`) and its number of pages;
- * - the longest main-thread task meanwhile (a key pressed then waits up to that long);
+ * - the longest main-thread task meanwhile (a key pressed then waits up to that long), and the
+ *   renderer's main-thread busy time until laid out (CDP TaskDuration: less sensitive to load);
  * - `j` to the next change highlighted, p50/p95 over BENCH_VIEW_KEYS presses once laid out:
  *   from the key event's timestamp to the frame after `.rl-here` moved.
  * The load average is printed beside the figures: the machine is shared.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Page } from '@playwright/test';
+import { chromium, type CDPSession, type Page } from '@playwright/test';
 import { buildBenchmarkContract } from '../src/docx/fixture';
 import { CHROMIUM_ARGS, signIn, signedInPage, uploadDraft } from './app-session';
 import { startBenchService, stopBenchService } from './bench-service';
@@ -56,16 +57,28 @@ interface Opening {
   laid: number;
   pages: number;
   longest: number;
+  busy: number;
+}
+
+async function taskSeconds(cdp: CDPSession): Promise<number> {
+  const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
+  return metrics.find((m) => m.name === 'TaskDuration')?.value ?? NaN;
 }
 
 async function open(page: Page, id: string): Promise<Opening> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const busyBefore = await taskSeconds(cdp);
   await page.goto(`${BASE}/documents/${id}`);
   await page.waitForSelector('[data-testid=document-render][data-rendered=true]', { state: 'attached', timeout: 300_000 });
+  const busy = (await taskSeconds(cdp)) - busyBefore;
+  await cdp.detach();
   await page.waitForFunction(() => (window as unknown as { __here: number | null }).__here !== null, null, { timeout: 60_000 });
-  return page.evaluate(() => {
+  const seen = await page.evaluate(() => {
     const w = window as unknown as { __here: number; __long: number[]; __laid: number };
     return { here: w.__here, laid: w.__laid, pages: document.querySelectorAll('[data-testid=document-render] [data-page-number]').length, longest: Math.max(0, ...w.__long) };
   });
+  return { ...seen, busy: busy * 1000 };
 }
 
 /** `j` presses once laid out: key event to the frame after the highlight moved. */
@@ -113,6 +126,7 @@ async function main(): Promise<void> {
       console.log(`  current change highlighted:  ${med((o) => o.here)}  (runs: ${runs.map((o) => ms(o.here)).join(', ')})`);
       console.log(`  whole draft laid out:        ${med((o) => o.laid)}  (runs: ${runs.map((o) => ms(o.laid)).join(', ')})`);
       console.log(`  longest main-thread task:    ${med((o) => o.longest)}  (runs: ${runs.map((o) => ms(o.longest)).join(', ')})`);
+      console.log(`  main thread busy until laid out: ${med((o) => o.busy)}  (runs: ${runs.map((o) => ms(o.busy)).join(', ')})`);
       console.log(`  load average during runs:    ${runs.map((o) => o.load).join(' | ')}`);
       console.log(`  j to next change highlighted (${keys.length} of ${KEYS}): p50 ${ms(percentile(keys, 50))}, p95 ${ms(percentile(keys, 95))}, max ${ms(Math.max(...keys))}; load ${loadavg()}`);
       await page.context().close();
