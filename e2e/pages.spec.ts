@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { openCorpusFile as openFile } from './corpus';
+import { DEMO_CONTRACT, signInThroughUi } from './helpers';
 
 /**
  * The draft as Word lays it out (issue #23), on real files of the shared corpus
@@ -113,3 +114,38 @@ test.describe('nothing silently blank', () => {
     });
   }
 });
+
+for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+  test.describe(`a proposal at ${viewport.width} px`, () => {
+    test.use({ viewport });
+
+    test('a proposal with its author and date, shown as a proposal', async ({ page }) => {
+      // The seeded demo contract holds the service's own proposals (content controls), by the
+      // assistant on 10 March 2025 (src/docx/fixture/demo-contract.ts).
+      await signInThroughUi(page);
+      await page.getByRole('link', { name: DEMO_CONTRACT, exact: true }).click();
+      await expect(page.locator('[data-testid=document-render][data-rendered=true]')).toBeAttached({ timeout: 30_000 });
+      const panel = page.getByRole('region', { name: 'Current change' });
+      await expect(panel).toBeVisible();
+      // j to the first proposal (keys work in the review area).
+      await page.getByRole('region', { name: 'Document' }).focus();
+      for (let i = 0; i < 40 && !(await panel.textContent())?.includes('Proposed'); i++) {
+        const before = await panel.textContent();
+        await page.keyboard.press('j');
+        await expect(panel).not.toHaveText(before ?? '');
+      }
+      await expect(panel).toContainText('Proposed');
+      await expect(panel).toContainText('By Redline Assistant on');
+      await expect(panel.locator('time')).toHaveAttribute('datetime', /^2025-03-10T14:05/);
+      await expect(panel.locator('time')).toContainText(/2025/);
+      // In the list, under its author.
+      if (viewport.width === 1440) {
+        const entry = page.locator('[role=option][aria-current=true]');
+        await expect(entry).toContainText('Proposed');
+        await expect(entry).toContainText('Redline Assistant');
+      }
+      // In the draft, in its own mark: the current change is a proposal.
+      await expect(page.locator('[data-testid=document-render] .rl-proposal.rl-here, [data-testid=document-render] .rl-proposal .rl-here, [data-testid=document-render] .rl-here .rl-proposal').first()).toBeAttached();
+    });
+  });
+}

@@ -2,6 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { changeBookmarkName, moveOtherHalfBookmarkName } from '../../contract/bookmark';
 import { showMarks } from './layout/marks';
 import { showObjects } from './objects';
+import type { Slicer } from './layout/paginate';
 import { renderDraft } from './layout/render';
 import { showAsAccepted } from './accepted-view';
 import { decidedTarget, highlightTarget, type ChangeHolder } from './highlight-target';
@@ -31,6 +32,44 @@ type RenderStatus = { kind: 'loading' } | { kind: 'ready' } | { kind: 'error'; m
  * long draft. (The size is read from the zip's directory: a long draft may compress to little.)
  */
 const WINDOW_MIN_XML_BYTES = 1_000_000;
+
+/**
+ * A slice of the page layout runs this long at most, or until input is waiting where the browser
+ * can say (isInputPending): a key then waits for one batch of blocks at most (paginate.ts, about
+ * 14 ms). Where it cannot say, slices are short.
+ */
+const SLICE_MS = 100;
+const BLIND_SLICE_MS = 16;
+
+type SchedulingNavigator = Navigator & { scheduling?: { isInputPending?(): boolean } };
+type YieldingScheduler = { yield?(): Promise<void> };
+
+/** Resumes on a next task: scheduler.yield (the continuation goes before other tasks, after input), else a message (no 4 ms clamp). */
+function nextTask(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: YieldingScheduler }).scheduler;
+  if (scheduler?.yield) return scheduler.yield();
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
+  });
+}
+
+/** The layout's slices; it stops when `wanted` says. */
+function slicer(wanted: () => boolean): Slicer {
+  const scheduling = (navigator as SchedulingNavigator).scheduling;
+  const isInputPending = scheduling?.isInputPending ? () => scheduling.isInputPending!() : null;
+  const longest = isInputPending ? SLICE_MS : BLIND_SLICE_MS;
+  let sliceStart = performance.now();
+  return {
+    shouldYield: () => performance.now() - sliceStart > longest || (isInputPending?.() ?? false),
+    pause: async () => {
+      await nextTask();
+      sliceStart = performance.now();
+    },
+    wanted,
+  };
+}
 
 /** Waits until no key has been pressed for QUIET_MS, then calls `run`; answers a cancel function. */
 function whenQuiet(run: () => void): () => void {
@@ -98,26 +137,52 @@ export function DocumentView({
     holderOfRef.current = holderOf;
   });
 
-  /** Renders `bytes` off-screen and swaps the result in whole, keeping the scroll position. */
+  /**
+   * Renders `bytes` off-screen and swaps the result in whole, keeping the scroll position. The
+   * whole draft is laid out in pages off-screen first, in slices that give the main thread back
+   * (a key is never kept waiting by the layout); a window around a change is not laid out: its
+   * page numbers would not be the draft's.
+   */
   const swapIn = useRef(async (bytes: Uint8Array, markupView: MarkupView, kind: 'window' | 'full', isCurrent: () => boolean): Promise<boolean> => {
-    const { styles, body, layOut } = await renderDraft(bytes, markupView === 'all');
+    const { styles, body, layOut, phases } = await renderDraft(bytes, markupView === 'all');
+    const marksAt = performance.now();
     foldEmptyMarkParagraphs(body);
     if (markupView === 'none') showAsAccepted(body);
     showMarks(body);
     showObjects(body);
+    phases.push(performance.now() - marksAt);
     // A newer render (other bytes, the other view) may have started meanwhile: it wins.
     if (!host.current || !isCurrent()) return false;
-    const top = scroller.current?.scrollTop ?? 0;
-    host.current.replaceChildren(styles, body);
-    // Laid out in pages in place (it measures), before the browser paints the unpaged flow. A
-    // window around a change is not: its page numbers would not be the draft's.
+    let pages: number | null = null;
     if (kind === 'full') {
       const laidOutAt = performance.now();
-      host.current.dataset.pages = String(layOut());
-      // Read by bench/app.ts: what the page layout adds to a render.
+      // Laid out where it is measured but never seen, outside the pane (whose paint it would invalidate).
+      const building = document.createElement('div');
+      building.className = 'doc-view rl-building';
+      building.setAttribute('aria-hidden', 'true');
+      building.append(styles, body);
+      document.body.append(building);
+      try {
+        pages = await layOut(slicer(isCurrent));
+      } finally {
+        building.remove();
+      }
+      if (pages === null || !host.current || !isCurrent()) return false;
+      // Read by bench/app.ts and bench/view.ts: what the page layout adds to a render.
       host.current.dataset.layoutMs = String(Math.round(performance.now() - laidOutAt));
+      host.current.dataset.renderPhases = phases.map(Math.round).join(',');
+    }
+    const top = scroller.current?.scrollTop ?? 0;
+    host.current.replaceChildren(styles, body);
+    if (pages !== null) {
+      host.current.dataset.pages = String(pages);
       const container = host.current;
-      onPagesRef.current?.((changeId) => pageOfAnchor(findAnchor(container, changeId)));
+      // Asked for every entry of the list on each of its renders: each change's page is found once.
+      const pageOf = new Map<string, number | null>();
+      onPagesRef.current?.((changeId) => {
+        if (!pageOf.has(changeId)) pageOf.set(changeId, pageOfAnchor(findAnchor(container, changeId)));
+        return pageOf.get(changeId)!;
+      });
     }
     if (scroller.current && kind === 'full') scroller.current.scrollTop = top;
     host.current.dataset.firstPage = 'true';

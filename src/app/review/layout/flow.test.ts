@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { flowPages, NOTE_SEPARATOR_PX, type FlowBlock } from './flow';
+import { flowPages, NOTE_SEPARATOR_PX, PageFlow, type FlowBlock } from './flow';
 
 /** Blocks of the given heights stacked with no gaps. */
 function stack(heights: number[], extra: (i: number) => Partial<FlowBlock> = () => ({})): FlowBlock[] {
@@ -70,5 +70,31 @@ describe('page flow', () => {
     // Only one line would fit: the whole paragraph moves (no orphan).
     const moved = flowPages([{ top: 0, bottom: 85, notes: [], keepNext: false }, { top: 85, bottom: 145, notes: [], keepNext: false, lineTops: lines(85, 6) }], 100);
     expect(moved.map((p) => p.pieces)).toEqual([[{ block: 0 }], [{ block: 1 }]]);
+  });
+
+  it('gives each page the height it holds (a first page whose tall header takes from it holds less)', () => {
+    const flow = new PageFlow((k) => (k === 0 ? 50 : 100));
+    for (const b of stack([40, 40, 40, 40, 40])) flow.add(b);
+    expect(flow.end().map((p) => p.pieces.map((x) => x.block))).toEqual([[0], [1, 2], [3, 4]]);
+  });
+
+  it('completes pages as blocks come: a completed page never changes', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 150 }), { minLength: 1, maxLength: 40 }), (heights) => {
+        const blocks = stack(heights, (i) => ({ keepNext: i % 3 === 0 }));
+        const flow = new PageFlow(200);
+        const seen: string[] = [];
+        for (const b of blocks) {
+          flow.add(b);
+          // Every page completed so far is as it was when it was completed.
+          flow.pages.forEach((p, k) => {
+            const now = JSON.stringify(p.pieces);
+            if (k < seen.length) expect(now).toBe(seen[k]);
+            else seen.push(now);
+          });
+        }
+        expect(flow.end().map((p) => JSON.stringify(p.pieces))).toEqual(flowPages(blocks, 200).map((p) => JSON.stringify(p.pieces)));
+      }),
+    );
   });
 });

@@ -49,28 +49,106 @@ export const NOTE_SEPARATOR_PX = 14;
  * `startUsed`: px already used on the first page (a continuous section starting mid-page).
  */
 export function flowPages(blocks: readonly FlowBlock[], height: number, startUsed = 0): FlowPage[] {
-  const pages: FlowPage[] = [];
-  let page: FlowPage = { pieces: [], notes: 0 };
-  let origin = blocks[0]?.top ?? 0; // the flow y at which the current page's content starts
-  let used = startUsed;
+  const flow = new PageFlow(height, startUsed);
+  for (const b of blocks) flow.add(b);
+  return flow.end();
+}
+
+/**
+ * The same flow, fed one block at a time (the layout measures and places a slice of blocks at a
+ * time): `pages` holds the pages that are complete, which later blocks never change; the page
+ * being filled is complete once a block goes past it, or at `end`.
+ */
+export class PageFlow {
+  readonly pages: FlowPage[] = [];
+  private readonly blocks: FlowBlock[] = [];
+  private page: FlowPage = { pieces: [], notes: 0 };
+  /** The flow y at which the current page's content starts. */
+  private origin = 0;
+  private used: number;
   /** Rows of a table being placed on the current page, not yet pushed as a piece. */
-  let pendingRows = false;
-  const noteSpace = (notes: number[], already: number) => (notes.length === 0 ? 0 : notes.reduce((a, b) => a + b, 0) + (already === 0 ? NOTE_SEPARATOR_PX : 0));
-  const fresh = () => page.pieces.length === 0 && used === 0 && !pendingRows;
-  const fitsTo = (bottom: number, notes: number[]) => bottom - origin + used + page.notes + noteSpace(notes, page.notes) <= height + 0.5;
-  const newPage = (at: number) => {
-    pages.push(page);
-    page = { pieces: [], notes: 0 };
-    origin = at;
-    used = 0;
-    pendingRows = false;
-  };
-  const place = (piece: Piece, notes: number[]) => {
-    page.notes += noteSpace(notes, page.notes);
-    page.pieces.push(piece);
-  };
+  private pendingRows = false;
+
+  private readonly heightOf: (page: number) => number;
+
+  /** `height`: what each page holds, or what page k of this flow holds (a taller header takes from it). */
+  constructor(height: number | ((page: number) => number), startUsed = 0) {
+    this.heightOf = typeof height === 'number' ? () => height : height;
+    this.used = startUsed;
+  }
+
+  /** The page being filled (its pieces so far). */
+  get current(): FlowPage {
+    return this.page;
+  }
+
+  /** The px used on the page being filled (for a continuous section to go on below it). */
+  usedOnCurrent(): number {
+    const pieces = this.page.pieces;
+    if (pieces.length === 0) return this.used;
+    const first = pieces[0]!;
+    const last = pieces[pieces.length - 1]!;
+    const top = first.lines ? first.lines.from : first.rows ? this.blocks[first.block]!.rows![first.rows.from]!.top : this.blocks[first.block]!.top;
+    const bottom = last.lines ? last.lines.to : last.rows ? this.blocks[last.block]!.rows![last.rows.to - 1]!.bottom : this.blocks[last.block]!.bottom;
+    return this.used + bottom - top;
+  }
+
+  add(b: FlowBlock): void {
+    const i = this.blocks.push(b) - 1;
+    if (i === 0) this.origin = b.top;
+    if (this.fresh()) this.origin = b.top;
+    if (this.fresh() && !b.rows && !b.lineTops) {
+      this.place({ block: i }, b.notes);
+      return;
+    }
+    if (this.fitsTo(b.bottom, b.notes)) {
+      this.place({ block: i }, b.notes);
+      return;
+    }
+    if (b.rows && b.rows.length > 0) this.flowTable(i, b);
+    else if (b.lineTops && b.lineTops.length >= 3) this.flowLines(i, b);
+    else if (this.fresh()) this.place({ block: i }, b.notes);
+    else {
+      this.breakBefore(b.top);
+      this.place({ block: i }, b.notes);
+    }
+  }
+
+  /** Completes the last page; answers every page. */
+  end(): FlowPage[] {
+    this.pages.push(this.page);
+    this.page = { pieces: [], notes: 0 };
+    return this.pages;
+  }
+
+  private noteSpace(notes: number[], already: number): number {
+    return notes.length === 0 ? 0 : notes.reduce((a, c) => a + c, 0) + (already === 0 ? NOTE_SEPARATOR_PX : 0);
+  }
+
+  private fresh(): boolean {
+    return this.page.pieces.length === 0 && this.used === 0 && !this.pendingRows;
+  }
+
+  private fitsTo(bottom: number, notes: number[]): boolean {
+    return bottom - this.origin + this.used + this.page.notes + this.noteSpace(notes, this.page.notes) <= this.heightOf(this.pages.length) + 0.5;
+  }
+
+  private newPage(at: number): void {
+    this.pages.push(this.page);
+    this.page = { pieces: [], notes: 0 };
+    this.origin = at;
+    this.used = 0;
+    this.pendingRows = false;
+  }
+
+  private place(piece: Piece, notes: number[]): void {
+    this.page.notes += this.noteSpace(notes, this.page.notes);
+    this.page.pieces.push(piece);
+  }
+
   /** Moves the keep-with-next blocks at the end of the page, and what comes, to a new page starting at `at`. */
-  const breakBefore = (at: number) => {
+  private breakBefore(at: number): void {
+    const { blocks, page } = this;
     const moved: Piece[] = [];
     while (page.pieces.length > 1) {
       const last = page.pieces[page.pieces.length - 1]!;
@@ -85,84 +163,62 @@ export function flowPages(blocks: readonly FlowBlock[], height: number, startUse
     }
     const notes = moved.flatMap((p) => blocks[p.block]!.notes);
     page.notes = Math.max(0, page.notes - notes.reduce((a, c) => a + c, 0));
-    newPage(moved.length > 0 ? blocks[moved[0]!.block]!.top : at);
-    for (const p of moved) place(p, blocks[p.block]!.notes);
-  };
-
-  for (let i = 0; i < blocks.length; i++) {
-    const b = blocks[i]!;
-    if (fresh()) origin = b.top;
-    if (fresh() && !b.lineTops && !b.rows) {
-      place({ block: i }, b.notes);
-      continue;
-    }
-    if (fitsTo(b.bottom, b.notes)) {
-      place({ block: i }, b.notes);
-      continue;
-    }
-    if (b.rows && b.rows.length > 0) flowTable(i, b);
-    else if (b.lineTops && b.lineTops.length >= 3) flowLines(i, b);
-    else if (fresh()) place({ block: i }, b.notes);
-    else {
-      breakBefore(b.top);
-      place({ block: i }, b.notes);
-    }
+    this.newPage(moved.length > 0 ? blocks[moved[0]!.block]!.top : at);
+    for (const p of moved) this.place(p, blocks[p.block]!.notes);
   }
-  pages.push(page);
-  return pages;
 
-  function flowLines(i: number, b: FlowBlock): void {
+  private flowLines(i: number, b: FlowBlock): void {
     const tops = [b.top, ...b.lineTops!];
     let s = 0;
     for (;;) {
-      if (fitsTo(b.bottom, b.notes)) {
-        place(s === 0 ? { block: i } : { block: i, lines: { from: tops[s]!, to: b.bottom } }, b.notes);
+      if (this.fitsTo(b.bottom, b.notes)) {
+        this.place(s === 0 ? { block: i } : { block: i, lines: { from: tops[s]!, to: b.bottom } }, b.notes);
         return;
       }
       // Break before the last line that fits, with two lines on each side (widow and orphan control).
       let j = -1;
       for (let k = tops.length - 2; k >= s + 2; k--) {
-        if (fitsTo(tops[k]!, [])) {
+        if (this.fitsTo(tops[k]!, [])) {
           j = k;
           break;
         }
       }
       if (j < 0) {
-        if (fresh()) {
-          place(s === 0 ? { block: i } : { block: i, lines: { from: tops[s]!, to: b.bottom } }, b.notes);
+        if (this.fresh()) {
+          this.place(s === 0 ? { block: i } : { block: i, lines: { from: tops[s]!, to: b.bottom } }, b.notes);
           return;
         }
-        if (s === 0) breakBefore(b.top);
-        else newPage(tops[s]!);
+        if (s === 0) this.breakBefore(b.top);
+        else this.newPage(tops[s]!);
         continue;
       }
-      place({ block: i, lines: { from: tops[s]!, to: tops[j]! } }, []);
-      newPage(tops[j]!);
+      this.place({ block: i, lines: { from: tops[s]!, to: tops[j]! } }, []);
+      this.newPage(tops[j]!);
       s = j;
     }
   }
 
-  function flowTable(i: number, b: FlowBlock): void {
+  private flowTable(i: number, b: FlowBlock): void {
     const rows = b.rows!;
     const headerRows = Math.min(b.headerRows ?? 0, rows.length);
     const headerHeight = headerRows > 0 ? rows[headerRows - 1]!.bottom - rows[0]!.top : 0;
     let from = 0;
-    if (fresh()) origin = rows[0]!.top;
+    if (this.fresh()) this.origin = rows[0]!.top;
     for (let k = 0; k < rows.length; ) {
       const row = rows[k]!;
-      if (fresh() || fitsTo(row.bottom, row.notes)) {
-        page.notes += noteSpace(row.notes, page.notes);
-        pendingRows = true;
+      if (this.fresh() || this.fitsTo(row.bottom, row.notes)) {
+        this.page.notes += this.noteSpace(row.notes, this.page.notes);
+        this.pendingRows = true;
         k++;
         continue;
       }
-      if (k > from) page.pieces.push({ block: i, rows: { from, to: k } });
-      if (k === 0) breakBefore(row.top);
+      if (k > from) this.page.pieces.push({ block: i, rows: { from, to: k } });
+      if (k === 0) this.breakBefore(row.top);
       // The rest on the next page, under the repeated header rows.
-      else newPage(row.top - (k >= headerRows ? headerHeight : 0));
+      else this.newPage(row.top - (k >= headerRows ? headerHeight : 0));
       from = k;
     }
-    page.pieces.push({ block: i, rows: { from, to: rows.length } });
-    pendingRows = false;
+    this.page.pieces.push({ block: i, rows: { from, to: rows.length } });
+    this.pendingRows = false;
   }
 }

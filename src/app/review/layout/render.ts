@@ -2,7 +2,9 @@ import type * as DocxPreview from 'docx-preview';
 import { annotateHeaderFooter, annotateModel, type ModelNode, type SectionProps, type WordModel } from './annotate';
 import { autoLineScaler } from './line-height';
 import { showObjects } from './objects';
-import { paginate, type PageContext } from './paginate';
+import { fontStandInCss, type FontEntry } from './fonts';
+import { DEFAULT_NOTE_NUMBERING, readNoteNumbering } from './notes';
+import { paginate, type PageContext, type Slicer } from './paginate';
 import { showObjects as showMarkedObjects } from '../objects';
 
 /** docx-preview is loaded on first use: it is bigger than the whole sign-in route. */
@@ -32,8 +34,13 @@ export interface RenderedDraft {
   styles: HTMLElement;
   /** The draft, one <section> per run of text between explicit breaks, until `layOut` is called. */
   body: HTMLElement;
-  /** Lays the body out in pages; the body must be in the document. Answers the number of pages. */
-  layOut(): number;
+  /**
+   * Lays the body out in pages, in slices as `slicer` says; the body must be in the document.
+   * Answers the number of pages, or null when the slicer gave up on it.
+   */
+  layOut(slicer?: Slicer): Promise<number | null>;
+  /** ms spent parsing, rendering the body, drawing objects, rendering headers and footers (read by benchmarks). */
+  phases: number[];
 }
 
 /**
@@ -44,40 +51,63 @@ export interface RenderedDraft {
 export async function renderDraft(bytes: Uint8Array, renderChanges: boolean): Promise<RenderedDraft> {
   const { parseAsync, renderDocument } = await loadDocxPreview();
   const options = { ...RENDER_OPTIONS, renderChanges };
+  const t0 = performance.now();
   const doc = (await parseAsync(bytes, options)) as WordModel;
+  const t1 = performance.now();
   const sections = annotateModel(doc);
   const scaleLines = autoLineScaler(doc);
   for (const root of [doc.documentPart.body, ...(doc.footnotesPart?.notes ?? []), ...(doc.endnotesPart?.notes ?? [])]) scaleLines(root);
   const styles = document.createElement('div');
   const body = document.createElement('div');
   for (const node of await renderDocument(doc, options)) (node.nodeName === 'STYLE' ? styles : body).appendChild(node);
+  const standIns = fontStandInCss((doc as { fontTablePart?: { fonts?: FontEntry[] } }).fontTablePart?.fonts ?? []);
+  if (standIns) styles.appendChild(Object.assign(document.createElement('style'), { textContent: standIns }));
+  const t2 = performance.now();
   await showObjects(body, (relId) => loadChart(doc, relId));
+  const t3 = performance.now();
   const headerFooter = await renderHeadersAndFooters(doc, sections, renderDocument, options, scaleLines);
+  const phases = [t1 - t0, t2 - t1, t3 - t2, performance.now() - t3];
   const settings = doc.settingsPart?.settings;
+  // Restarts and starts of note numbers are read from the XML itself (docx-preview reads only the format).
+  const pkg = packageOf(doc);
+  const notes = (doc.footnotesPart || doc.endnotesPart) && pkg ? readNoteNumbering(await pkg.load('word/settings.xml', 'string'), await pkg.load('word/document.xml', 'string')) : DEFAULT_NOTE_NUMBERING;
   const ctx: PageContext = {
     sections,
     headerFooter,
     evenAndOddHeaders: settings?.evenAndOddHeaders ?? false,
-    footnoteFormat: settings?.footnoteProps?.nummeringFormat,
-    endnoteFormat: settings?.endnoteProps?.nummeringFormat,
+    notes: {
+      ...notes,
+      footnote: { format: settings?.footnoteProps?.nummeringFormat, ...notes.footnote },
+      endnote: { format: settings?.endnoteProps?.nummeringFormat, ...notes.endnote },
+    },
   };
   return {
     styles,
     body,
-    layOut: () => {
+    phases,
+    layOut: (slicer) => {
       const wrapper = body.querySelector<HTMLElement>(':scope > .docx-wrapper');
-      return wrapper ? paginate(wrapper, ctx) : 0;
+      return wrapper ? paginate(wrapper, ctx, slicer) : Promise.resolve(0);
     },
   };
 }
 
-/** A chart part of the main part, by relationship id (docx-preview keeps the package). */
+interface Package {
+  load(path: string, type: 'string'): Promise<string | null>;
+}
+
+/** The .docx package docx-preview keeps on its model (its parts by path). */
+function packageOf(doc: WordModel): Package | undefined {
+  return (doc as unknown as { _package?: Package })._package;
+}
+
+/** A chart part of the main part, by relationship id. */
 function loadChart(doc: WordModel, relId: string): Promise<string | null> {
-  const model = doc as unknown as { documentPart: { rels?: { id: string; target: string }[] }; _package?: { load(path: string, type: 'string'): Promise<string | null> } };
-  const rel = model.documentPart.rels?.find((r) => r.id === relId);
-  if (!rel || !model._package) return Promise.resolve(null);
+  const rel = (doc.documentPart as { rels?: { id: string; target: string }[] }).rels?.find((r) => r.id === relId);
+  const pkg = packageOf(doc);
+  if (!rel || !pkg) return Promise.resolve(null);
   const path = rel.target.startsWith('/') ? rel.target.slice(1) : `word/${rel.target}`;
-  return model._package.load(path, 'string');
+  return pkg.load(path, 'string');
 }
 
 /**

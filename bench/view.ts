@@ -1,0 +1,142 @@
+/**
+ * How fast the review page shows a long draft in pages (issue #23.5). Prints; never fails.
+ *
+ *   npx vite build && npx tsx bench/view.ts
+ *   BENCH_VIEW_PAGES=100,200 BENCH_VIEW_RUNS=3 STATIC_DIR=.tmp/dist-main npx tsx bench/view.ts   (another build)
+ *
+ * For each generated benchmark contract (`buildBenchmarkContract({ pages })`: 100 pages =
+ * 4,591 paragraphs, 200 = 9,196), in Chromium at 1440x900, from navigation start:
+ * - the current change highlighted (`.rl-here` on the page);
+ * - the whole draft laid out (`data-rendered="true"`) and its number of pages;
+ * - the longest main-thread task meanwhile (a key pressed then waits up to that long), and the
+ *   renderer's main-thread busy time until laid out (CDP TaskDuration: less sensitive to load);
+ * - `j` to the next change highlighted, p50/p95 over BENCH_VIEW_KEYS presses once laid out:
+ *   from the key event's timestamp to the frame after `.rl-here` moved.
+ * The load average is printed beside the figures: the machine is shared.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type CDPSession, type Page } from '@playwright/test';
+import { buildBenchmarkContract } from '../src/docx/fixture';
+import { CHROMIUM_ARGS, signIn, signedInPage, uploadDraft } from './app-session';
+import { startBenchService, stopBenchService } from './bench-service';
+
+const PORT = Number(process.env.BENCH_PORT ?? 8793);
+const BASE = `http://127.0.0.1:${PORT}`;
+const SIZES = (process.env.BENCH_VIEW_PAGES ?? '100,200').split(',').map(Number);
+const RUNS = Number(process.env.BENCH_VIEW_RUNS ?? 3);
+const KEYS = Number(process.env.BENCH_VIEW_KEYS ?? 40);
+
+const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] ?? NaN;
+}
+const ms = (v: number) => `${Math.round(v)} ms`;
+
+/** Installed before the app: when `.rl-here` first appears, and the main thread's long tasks. */
+function watch(): void {
+  const w = window as unknown as { __here: number | null; __long: number[]; __laid: number | null };
+  w.__here = null;
+  w.__laid = null;
+  w.__long = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) w.__long.push(e.duration);
+  }).observe({ type: 'longtask', buffered: true });
+  new MutationObserver((records) => {
+    for (const r of records) {
+      const el = r.target as HTMLElement;
+      if (w.__here === null && el.classList?.contains('rl-here')) w.__here = performance.now();
+      if (w.__laid === null && el.dataset?.rendered === 'true' && el.dataset.testid === 'document-render') w.__laid = performance.now();
+    }
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['class', 'data-rendered'] });
+}
+
+interface Opening {
+  here: number;
+  laid: number;
+  pages: number;
+  longest: number;
+  busy: number;
+}
+
+async function taskSeconds(cdp: CDPSession): Promise<number> {
+  const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
+  return metrics.find((m) => m.name === 'TaskDuration')?.value ?? NaN;
+}
+
+async function open(page: Page, id: string): Promise<Opening> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const busyBefore = await taskSeconds(cdp);
+  await page.goto(`${BASE}/documents/${id}`);
+  await page.waitForSelector('[data-testid=document-render][data-rendered=true]', { state: 'attached', timeout: 300_000 });
+  const busy = (await taskSeconds(cdp)) - busyBefore;
+  await cdp.detach();
+  await page.waitForFunction(() => (window as unknown as { __here: number | null }).__here !== null, null, { timeout: 60_000 });
+  const seen = await page.evaluate(() => {
+    const w = window as unknown as { __here: number; __long: number[]; __laid: number };
+    return { here: w.__here, laid: w.__laid, pages: document.querySelectorAll('[data-testid=document-render] [data-page-number]').length, longest: Math.max(0, ...w.__long) };
+  });
+  return { ...seen, busy: busy * 1000 };
+}
+
+/** `j` presses once laid out: key event to the frame after the highlight moved. */
+async function nextChange(page: Page, presses: number): Promise<number[]> {
+  await page.locator('[role=option][aria-current=true]').waitFor();
+  await page.evaluate(() => {
+    const w = window as unknown as { __j: number[]; __t0: number | null };
+    w.__j = [];
+    w.__t0 = null;
+    window.addEventListener('keydown', (e) => (w.__t0 = e.timeStamp), { capture: true });
+    new MutationObserver((records) => {
+      if (w.__t0 === null) return;
+      if (!records.some((r) => (r.target as Element).classList.contains('rl-here'))) return;
+      const t0 = w.__t0;
+      w.__t0 = null;
+      requestAnimationFrame(() => setTimeout(() => w.__j.push(performance.now() - t0)));
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['class'] });
+  });
+  for (let i = 0; i < presses; i++) {
+    const before = await page.evaluate(() => (window as unknown as { __j: number[] }).__j.length);
+    await page.keyboard.press('j');
+    await page.waitForFunction((n) => (window as unknown as { __j: number[] }).__j.length > n, before, { timeout: 30_000 }).catch(() => undefined);
+    await page.waitForTimeout(80);
+  }
+  return page.evaluate(() => (window as unknown as { __j: number[] }).__j);
+}
+
+async function main(): Promise<void> {
+  console.log(`build: ${process.env.STATIC_DIR ?? 'dist'}; load average at start ${loadavg()}`);
+  const service = await startBenchService(PORT, path.resolve('.tmp/bench-view-data'), { DATABASE_URL: process.env.DATABASE_URL ?? '', ...(process.env.STATIC_DIR ? { STATIC_DIR: process.env.STATIC_DIR } : {}) });
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    const grant = await signIn(BASE);
+    for (const pages of SIZES) {
+      const id = await uploadDraft(BASE, grant, buildBenchmarkContract({ pages }), `Benchmark ${pages} pages.docx`);
+      const page = await signedInPage(browser, grant);
+      await page.addInitScript(watch);
+      // A first opening warms the service's analysis of the draft; not counted.
+      await open(page, id);
+      const runs: (Opening & { load: string })[] = [];
+      for (let i = 0; i < RUNS; i++) runs.push({ ...(await open(page, id)), load: loadavg() });
+      const keys = await nextChange(page, KEYS);
+      const med = (f: (o: Opening) => number) => ms(percentile(runs.map(f), 50));
+      console.log(`\nbenchmark contract, ${pages} pages option (${runs[0]?.pages} laid-out pages), median of ${RUNS}:`);
+      console.log(`  current change highlighted:  ${med((o) => o.here)}  (runs: ${runs.map((o) => ms(o.here)).join(', ')})`);
+      console.log(`  whole draft laid out:        ${med((o) => o.laid)}  (runs: ${runs.map((o) => ms(o.laid)).join(', ')})`);
+      console.log(`  longest main-thread task:    ${med((o) => o.longest)}  (runs: ${runs.map((o) => ms(o.longest)).join(', ')})`);
+      console.log(`  main thread busy until laid out: ${med((o) => o.busy)}  (runs: ${runs.map((o) => ms(o.busy)).join(', ')})`);
+      console.log(`  load average during runs:    ${runs.map((o) => o.load).join(' | ')}`);
+      console.log(`  j to next change highlighted (${keys.length} of ${KEYS}): p50 ${ms(percentile(keys, 50))}, p95 ${ms(percentile(keys, 95))}, max ${ms(Math.max(...keys))}; load ${loadavg()}`);
+      await page.context().close();
+    }
+  } catch (error) {
+    console.log(`\nbench/view.ts could not finish: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await browser.close();
+    await stopBenchService(service);
+  }
+}
+
+void main();
