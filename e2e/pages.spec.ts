@@ -146,6 +146,17 @@ for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 
       }
       // In the draft, in its own mark: the current change is a proposal.
       await expect(page.locator('[data-testid=document-render] .rl-proposal.rl-here, [data-testid=document-render] .rl-proposal .rl-here, [data-testid=document-render] .rl-here .rl-proposal').first()).toBeAttached();
+      // A re-render (No markup and back) outlines the same proposals, not every paragraph after the
+      // first (the new render is built while the old one, with the same ids, is still on screen).
+      const outlined = () => page.locator('[data-testid=document-render] .rl-proposal, [data-testid=document-render] .rl-proposal-block').count();
+      const before = await outlined();
+      expect(before).toBeGreaterThan(0);
+      const rendered = page.locator('[data-testid=document-render][data-rendered=true]');
+      for (const view of ['No markup', 'All markup']) {
+        await page.getByRole('button', { name: view, exact: true }).click();
+        await expect(rendered).toBeAttached({ timeout: 30_000 });
+      }
+      await expect.poll(outlined, { timeout: 15_000 }).toBe(before);
     });
   });
 }

@@ -36,7 +36,10 @@ export function showMarks(root: HTMLElement): void {
         half.dataset.label = 'Moved';
       }
     } else if (id.startsWith(MARK_PREFIX.proposalStart)) {
-      const end = document.getElementById(MARK_PREFIX.proposalEnd + id.slice(MARK_PREFIX.proposalStart.length)) ?? root.querySelector<HTMLElement>(`#${CSS.escape(MARK_PREFIX.proposalEnd + id.slice(MARK_PREFIX.proposalStart.length))}`);
+      // In this render only: while a new render is built off-screen the one on screen holds the same ids.
+      const endId = MARK_PREFIX.proposalEnd + id.slice(MARK_PREFIX.proposalStart.length);
+      const byId = document.getElementById(endId);
+      const end = byId && root.contains(byId) ? byId : root.querySelector<HTMLElement>(`#${CSS.escape(endId)}`);
       outlineProposal(span, end);
     }
   }
@@ -61,8 +64,19 @@ function outlineProposal(start: HTMLElement, end: HTMLElement | null): void {
     return;
   }
   const first = start.closest('p');
-  const last = end?.closest('p') ?? first;
   if (!first) return;
+  const endParagraph = end?.closest('p');
+  // Outline through the end's paragraph when it follows among the same siblings; otherwise (no end
+  // found, or it lies in another cell or story) the first paragraph alone, never everything after it.
+  let last: Element = first;
+  if (endParagraph && endParagraph.parentElement === first.parentElement) {
+    for (let el = first.nextElementSibling; el; el = el.nextElementSibling) {
+      if (el === endParagraph) {
+        last = el;
+        break;
+      }
+    }
+  }
   first.dataset.label = 'Proposed';
   for (let el: Element | null = first; el; el = el.nextElementSibling) {
     el.classList.add('rl-proposal-block');
