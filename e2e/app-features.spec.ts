@@ -222,6 +222,43 @@ test('review: "No markup" hides the tracked changes and "All markup" shows them 
   await expect(page.getByRole('listbox', { name: 'Changes' }).getByRole('option')).toHaveCount(1);
 });
 
+test('review: a long list (in chunks the browser may skip) keeps every change reachable by keys and in view', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const email = freshEmail('long');
+  const owner = await signUpThroughApi(request, email, 'Long List Org');
+  const N = 140;
+  // One insertion per paragraph, each by its own time, so no two group into one entry.
+  const body = Array.from({ length: N }, (_, i) =>
+    p(`Clause ${i + 1} says `, ins(by('Alex Chen (Counsel)', new Date(Date.UTC(2025, 1, 3, 10, i)).toISOString()), `inserted words ${i + 1} `), 'and ends.'));
+  const uploadId = await uploadThroughApi(request, owner, 'Long list.docx', buildDocx({ title: 'Long list', body }));
+  const drafted = await request.post(`/api/uploads/${uploadId}/working-draft`, { headers: owner.headers });
+  const draftId = ((await drafted.json()) as { id: string }).id;
+
+  await signInThroughUi(page, email);
+  await page.goto(`/documents/${draftId}`);
+  await expect(page.locator('[data-testid=document-render][data-rendered=true]')).toBeAttached({ timeout: 30_000 });
+  const list = page.getByRole('listbox', { name: 'Changes' });
+  const options = list.getByRole('option');
+  await expect(options).toHaveCount(N);
+  expect(await page.locator('.rl-list-chunk').count()).toBeGreaterThan(1);
+
+  const current = list.locator('[role=option][aria-current=true]');
+  const expectShown = async (label: string) => {
+    await expect(current).toContainText(label);
+    await expect(current).toBeFocused();
+    await expect(current).toBeInViewport();
+    await expect(page.locator('[data-testid=document-render] .rl-here').first()).toBeInViewport();
+  };
+  await options.first().focus();
+  await page.keyboard.press('End');
+  await expectShown(`Change ${N}`);
+  await page.keyboard.press('Home');
+  await expectShown('Change 1');
+  for (let i = 0; i < 60; i++) await page.keyboard.press('j');
+  await expectShown('Change 61');
+  await expect(page.locator('[data-testid=document-render] .rl-here').first()).toContainText('inserted words 61');
+});
+
 test('sign-in: a 429 says when to try again', async ({ page }) => {
   // The e2e service turns the sign-in limits off or sets them at 1000 (playwright.config.ts),
   // and reaching 1000 from 127.0.0.1 would lock every later test out, so the service's own

@@ -1,4 +1,4 @@
-import { memo, useEffect, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, type KeyboardEvent, type ReactElement } from 'react';
 import { isTypingTarget } from '../keyboard/shortcuts';
 import type { ReviewController, ShownItem } from './controller';
 import { kindLabel, placeLabel, STATE_CLASS, STATE_LABEL } from './labels';
@@ -137,19 +137,41 @@ export function TrackList({
             page={pageOf?.(s.item.id) ?? null}
           />
         ));
-        if (!group.label) return options;
+        const chunks = chunked(options, group.key);
+        if (!group.label) return chunks;
         const headingId = `${optionDomId('group')}-${group.key}`;
         return (
           <div key={group.key} role="group" aria-labelledby={headingId}>
             <div id={headingId} role="presentation" className="border-b border-line bg-canvas px-3 py-1 text-xs font-medium uppercase tracking-wide text-ink-soft">
               {group.label}
             </div>
-            {options}
+            {chunks}
           </div>
         );
       })}
     </div>
   );
+}
+
+/** Rows a chunk of the list holds; a list shorter than two chunks is not cut. */
+const CHUNK_ROWS = 25;
+
+/**
+ * The options in chunks of CHUNK_ROWS (styles.css: .rl-list-chunk), which the browser lays out and
+ * paints only near the view: on a 3,000-change draft a key press otherwise re-checks every row.
+ * The chunks are presentational; the options stay the listbox's own for assistive technology.
+ */
+function chunked(options: ReactElement[], key: string): ReactElement[] {
+  if (options.length < 2 * CHUNK_ROWS) return options;
+  const out: ReactElement[] = [];
+  for (let i = 0; i < options.length; i += CHUNK_ROWS) {
+    out.push(
+      <div key={`${key}-${i}`} role="none" className="rl-list-chunk">
+        {options.slice(i, i + CHUNK_ROWS)}
+      </div>,
+    );
+  }
+  return out;
 }
 
 /**
