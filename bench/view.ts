@@ -1,7 +1,7 @@
 /**
  * How fast the review page shows a long draft in pages (issue #23.5). Prints; never fails.
  *
- *   npx vite build && npx tsx bench/view.ts
+ *   npx vite build && npm run bench:view
  *   BENCH_VIEW_PAGES=100,200 BENCH_VIEW_RUNS=3 STATIC_DIR=.tmp/dist-main npx tsx bench/view.ts   (another build)
  *
  * For each generated benchmark contract (`buildBenchmarkContract({ pages })`: 100 pages =
