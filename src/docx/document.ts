@@ -1,3 +1,4 @@
+import { sizeComplexScript } from './render/complex-script';
 import { showSimpleFields } from './render/simple-fields';
 import type { Revision } from '../contract/revision';
 import { DocxPackage, type OpenOptions, type WriteOptions } from './package/package';
@@ -284,6 +285,7 @@ export class OpenDocx {
     markObjects(overlay, this.scans);
     mapSymbols(overlay, this.scans, this.pkg);
     showSimpleFields(overlay, this.scans);
+    sizeComplexScript(overlay, this.scans);
     return overlay;
   }
 

@@ -1,0 +1,54 @@
+import path from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { buildRenderVariant } from '../index';
+import { bodyOf, minimalDocx } from '../../../test/support/docx-files';
+import { SchemaBatch, schemaCheckMissing } from '../../../test/conformance/schema-check';
+
+const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+const ARABIC = 'المؤتمر العالمي';
+const styles = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:styles xmlns:w="${W}">` +
+  '<w:docDefaults><w:rPrDefault><w:rPr><w:sz w:val="20"/><w:szCs w:val="24"/></w:rPr></w:rPrDefault></w:docDefaults>' +
+  '<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/><w:rPr><w:sz w:val="22"/><w:szCs w:val="30"/></w:rPr></w:style>' +
+  '<w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/><w:basedOn w:val="Normal"/><w:rPr><w:sz w:val="28"/></w:rPr></w:style>' +
+  '<w:style w:type="character" w:styleId="Big"><w:name w:val="Big"/><w:rPr><w:szCs w:val="40"/></w:rPr></w:style></w:styles>';
+
+/** The run that holds `text` in the variant's body. */
+function runOf(body: string, text: string): string {
+  const at = body.indexOf(text);
+  return body.slice(body.lastIndexOf('<w:r>', at) === -1 ? body.lastIndexOf('<w:r ', at) : body.lastIndexOf('<w:r>', at), at);
+}
+
+describe('complex-script sizes in the render variant', () => {
+  it("sets a run of Arabic at its resolved w:szCs, through direct formatting, character and paragraph styles, basedOn and defaults; Latin runs keep w:sz", () => {
+    const docx = minimalDocx(
+      `<w:p><w:r><w:t>${ARABIC} one</w:t></w:r><w:r><w:t>Latin stays</w:t></w:r></w:p>` +
+        `<w:p><w:pPr><w:pStyle w:val="Title"/></w:pPr><w:r><w:rPr><w:b/><w:u w:val="single"/></w:rPr><w:t>${ARABIC} two</w:t></w:r></w:p>` +
+        `<w:p><w:r><w:rPr><w:rStyle w:val="Big"/><w:sz w:val="18"/></w:rPr><w:t>${ARABIC} three</w:t></w:r></w:p>` +
+        `<w:p><w:r><w:rPr><w:szCs w:val="26"/></w:rPr><w:t>${ARABIC} four</w:t></w:r></w:p>`,
+      { 'word/styles.xml': styles },
+    );
+    const body = bodyOf(buildRenderVariant(docx));
+    // Normal's szCs 30 (no rPr before: one is added).
+    expect(runOf(body, `${ARABIC} one`)).toContain('<w:rPr><w:sz w:val="30"/></w:rPr>');
+    expect(runOf(body, 'Latin stays')).not.toContain('w:sz');
+    // Title is based on Normal: its szCs 30, put before w:u as the schema orders it.
+    expect(runOf(body, `${ARABIC} two`)).toContain('<w:rPr><w:b/><w:sz w:val="30"/><w:u w:val="single"/></w:rPr>');
+    // The character style's szCs 40 wins over the paragraph's; the direct w:sz is replaced.
+    expect(runOf(body, `${ARABIC} three`)).toContain('<w:sz w:val="40"/>');
+    expect(runOf(body, `${ARABIC} three`)).not.toContain('w:val="18"');
+    // Direct szCs 26.
+    expect(runOf(body, `${ARABIC} four`)).toContain('<w:sz w:val="26"/><w:szCs w:val="26"/>');
+  });
+
+  const VALIDATOR = path.resolve(process.cwd(), '../shared/tools/ooxml-validate.py');
+  const ARABIC_FILE = path.resolve(process.cwd(), '../shared/corpus/files/TestFiles__RP__RP051-Arabic.docx');
+  it.skipIf(schemaCheckMissing(VALIDATOR) !== null || !existsSync(ARABIC_FILE))('adds no schema error to a real Arabic file', () => {
+    const bytes = new Uint8Array(readFileSync(ARABIC_FILE));
+    const variant = buildRenderVariant(bytes);
+    expect(bodyOf(variant)).not.toEqual(bodyOf(bytes));
+    const batch = new SchemaBatch(VALIDATOR);
+    batch.add('RP051-Arabic: render variant', variant, [ARABIC_FILE]);
+    expect(Object.fromEntries(batch.run())).toEqual({});
+  });
+});
