@@ -67,6 +67,24 @@ for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 
       const article = (await holder.locator('article').last().boundingBox())!;
       const noteBox = (await note.boundingBox())!;
       expect(noteBox.y).toBeGreaterThanOrEqual(article.y + article.height - 1);
+      // The note's picture (a VML image related from the footnotes part) is the picture, not a
+      // broken image looked up among the main part's relationships.
+      const images = note.locator('image, img');
+      await expect(images).toHaveCount(1);
+      const decoded = await images.first().evaluate(async (el) => {
+        const url = el.getAttribute('href') ?? el.getAttribute('src');
+        if (!url) return 'no address';
+        // Decoded as the page decodes pictures (its policy lets images, not fetch, read blob: addresses).
+        const img = new Image();
+        img.src = url;
+        try {
+          await img.decode();
+          return `${img.naturalWidth}x${img.naturalHeight}`;
+        } catch {
+          return 'not an image';
+        }
+      });
+      expect(decoded).toMatch(/^[1-9]\d*x[1-9]\d*$/);
     });
   });
 }

@@ -1,4 +1,5 @@
 import type * as DocxPreview from 'docx-preview';
+import { resolveNoteImages } from './note-images';
 import { annotateHeaderFooter, annotateModel, type ModelNode, type SectionProps, type WordModel } from './annotate';
 import { autoLineScaler } from './line-height';
 import { showObjects } from './objects';
@@ -55,6 +56,7 @@ export async function renderDraft(bytes: Uint8Array, renderChanges: boolean): Pr
   const doc = (await parseAsync(bytes, options)) as WordModel;
   const t1 = performance.now();
   const sections = annotateModel(doc);
+  resolveNoteImages(doc);
   const scaleLines = autoLineScaler(doc);
   for (const root of [doc.documentPart.body, ...(doc.footnotesPart?.notes ?? []), ...(doc.endnotesPart?.notes ?? [])]) scaleLines(root);
   const styles = document.createElement('div');
