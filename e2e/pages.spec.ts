@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { strToU8, zipSync } from 'fflate';
 import { expect, test, type Page } from '@playwright/test';
 import { openCorpusFile as openFile } from './corpus';
 import { DEMO_CONTRACT, signInThroughUi } from './helpers';
@@ -178,3 +179,56 @@ for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 
     });
   });
 }
+
+/**
+ * Two sections (the first ends with a next-page break), an endnote referenced in each: with
+ * `position` "sectEnd" in the settings' w:endnotePr each section's note follows its own text,
+ * else both follow the document's.
+ */
+function endnotesDocx(position: 'sectEnd' | 'docEnd'): string {
+  const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+  const rels = (inner: string) => `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${inner}</Relationships>`;
+  const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+  const sect = '<w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/>';
+  const ref = (id: number) => `<w:r><w:rPr><w:rStyle w:val="EndnoteReference"/></w:rPr><w:endnoteReference w:id="${id}"/></w:r>`;
+  const note = (id: number, text: string) => `<w:endnote w:id="${id}"><w:p><w:r><w:endnoteRef/></w:r><w:r><w:t xml:space="preserve"> ${text}</w:t></w:r></w:p></w:endnote>`;
+  const body = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document ${W}><w:body>` +
+    `<w:p><w:r><w:t>First section text.</w:t></w:r>${ref(1)}</w:p>` +
+    `<w:p><w:pPr><w:sectPr><w:type w:val="nextPage"/>${sect}</w:sectPr></w:pPr><w:r><w:t>End of the first section.</w:t></w:r></w:p>` +
+    `<w:p><w:r><w:t>Second section text.</w:t></w:r>${ref(2)}</w:p>` +
+    `<w:sectPr>${sect}</w:sectPr></w:body></w:document>`;
+  const zip = zipSync({
+    '[Content_Types].xml': strToU8('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/endnotes.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.endnotes+xml"/><Override PartName="/word/settings.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.settings+xml"/></Types>'),
+    '_rels/.rels': strToU8(rels(`<Relationship Id="rId1" Type="${R}/officeDocument" Target="word/document.xml"/>`)),
+    'word/_rels/document.xml.rels': strToU8(rels(`<Relationship Id="rId1" Type="${R}/endnotes" Target="endnotes.xml"/><Relationship Id="rId2" Type="${R}/settings" Target="settings.xml"/>`)),
+    'word/document.xml': strToU8(body),
+    'word/settings.xml': strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:settings ${W}><w:endnotePr><w:pos w:val="${position}"/><w:endnote w:id="-1"/><w:endnote w:id="0"/></w:endnotePr></w:settings>`),
+    'word/endnotes.xml': strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:endnotes ${W}><w:endnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:endnote><w:endnote w:type="continuationSeparator" w:id="0"><w:p><w:r><w:continuationSeparator/></w:r></w:p></w:endnote>${note(1, 'Note of the first section.')}${note(2, 'Note of the second section.')}</w:endnotes>`),
+  });
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'rl-endnotes-')), `endnotes-${position}.docx`);
+  writeFileSync(file, zip);
+  return file;
+}
+
+test.describe('endnotes', () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+  for (const position of ['sectEnd', 'docEnd'] as const) {
+    test(`with w:pos ${position}, each note is where Word puts it`, async ({ page }) => {
+      await openFile(page, endnotesDocx(position));
+      const doc = page.locator('[data-testid=document-render]');
+      const order = await doc.evaluate((root) => {
+        const marks = ['First section text.', 'End of the first section.', 'Note of the first section.', 'Second section text.', 'Note of the second section.'];
+        const text = root.textContent ?? '';
+        return marks.map((m) => ({ m, at: text.indexOf(m) })).sort((a, b) => a.at - b.at).map((x) => (x.at < 0 ? `missing: ${x.m}` : x.m));
+      });
+      expect(order).toEqual(position === 'sectEnd'
+        ? ['First section text.', 'End of the first section.', 'Note of the first section.', 'Second section text.', 'Note of the second section.']
+        : ['First section text.', 'End of the first section.', 'Second section text.', 'Note of the first section.', 'Note of the second section.']);
+      // Numbered through the document (lower roman, Word's default for endnotes), the first note on the first page.
+      await expect(doc.locator('[data-page-number="1"] ol.rl-endnotes > li')).toHaveCount(position === 'sectEnd' ? 1 : 0);
+      const labels = await doc.locator('ol.rl-endnotes > li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-note')));
+      expect(labels).toEqual(['i', 'ii']);
+    });
+  }
+});
+

@@ -61,4 +61,12 @@ describe('footnote numbering (w:footnotePr)', () => {
     expect(n.endnote).toEqual({ format: 'upperRoman' });
     expect(labels(settings(null), doc, [[0, 0], [1, 1]])).toEqual(['1', 'B']);
   });
+
+  it("reads where endnotes go (w:pos), Word's default being the document's end", () => {
+    const withPos = (pos: string) => `<w:settings ${W}><w:endnotePr><w:pos w:val="${pos}"/><w:numFmt w:val="decimal"/></w:endnotePr></w:settings>`;
+    expect(readNoteNumbering(withPos('sectEnd'), documentXml([{ refs: 0 }])).endnote).toEqual({ format: 'decimal', position: 'sectEnd' });
+    expect(readNoteNumbering(withPos('docEnd'), documentXml([{ refs: 0 }])).endnote.position).toBe('docEnd');
+    expect(readNoteNumbering(withPos('beside'), documentXml([{ refs: 0 }])).endnote.position).toBeUndefined();
+    expect(readNoteNumbering(settings(null), documentXml([{ refs: 0 }])).endnote.position).toBeUndefined();
+  });
 });

@@ -6,6 +6,8 @@ export interface NoteProps {
   format?: string;
   start?: number;
   restart?: 'continuous' | 'eachSect' | 'eachPage';
+  /** Where endnotes go (w:pos): after their own section's text, or (Word's default) the document's. */
+  position?: 'sectEnd' | 'docEnd';
 }
 
 /** How a document numbers its notes: the settings' defaults, and each section's own (document order, null: none). */
@@ -29,6 +31,8 @@ export function readNoteProps(xml: string): NoteProps {
   if (Number.isInteger(start) && start > 0) props.start = start;
   const restart = attr(xml, 'numRestart');
   if (restart === 'continuous' || restart === 'eachSect' || restart === 'eachPage') props.restart = restart;
+  const position = attr(xml, 'pos');
+  if (position === 'sectEnd' || position === 'docEnd') props.position = position;
   return props;
 }
 

@@ -68,6 +68,59 @@ const px = (v: string) => {
   return Number.isFinite(n) ? n : 0;
 };
 
+/** The blocks of a chunk (docx-preview's section element): its articles' children. */
+function blocksOf(chunk: HTMLElement): HTMLElement[] {
+  return [...chunk.children].filter((c) => c.tagName === 'ARTICLE').flatMap((a) => [...a.children].filter((c): c is HTMLElement => c instanceof HTMLElement));
+}
+
+/**
+ * Endnotes flow after the last block of the document (docx-preview lists them all under the last
+ * chunk, in the order of their references) or, with w:endnotePr w:pos="sectEnd", after the last
+ * block of the section that references them.
+ */
+function placeEndnotes(wrapper: HTMLElement, chunkEls: readonly HTMLElement[], atSectionEnd: boolean): void {
+  if (wrapper.querySelector(`.${CLS.endnoteRef}`) === null) return;
+  const lastEl = chunkEls[chunkEls.length - 1]!;
+  const ol = [...lastEl.children].filter((c) => c.tagName === 'OL').pop();
+  const articleOf = (chunk: HTMLElement) => [...chunk.children].filter((c) => c.tagName === 'ARTICLE').pop();
+  if (!ol) return;
+  ol.classList.add('rl-endnotes');
+  if (!atSectionEnd) {
+    articleOf(lastEl)?.append(ol);
+    return;
+  }
+  // Each chunk's section, and the last chunk of each section.
+  const lastChunkOf = new Map<number, HTMLElement>();
+  const sectionOf = new Map<HTMLElement, number>();
+  let section = 0;
+  for (const chunk of chunkEls) {
+    sectionOf.set(chunk, section);
+    lastChunkOf.set(section, chunk);
+    if (blocksOf(chunk).at(-1)?.classList.contains(CLS.sectionEnd)) section++;
+  }
+  const notes = [...ol.children];
+  const bySection = new Map<number, Element[]>();
+  chunkEls.flatMap((chunk) => [...chunk.querySelectorAll(`.${CLS.endnoteRef}`)].map(() => sectionOf.get(chunk)!))
+    .forEach((s, i) => {
+      const note = notes[i];
+      if (note) bySection.set(s, [...(bySection.get(s) ?? []), note]);
+    });
+  for (const [s, items] of bySection) {
+    const list = ol.cloneNode(false) as HTMLElement;
+    list.append(...items);
+    const chunk = lastChunkOf.get(s);
+    const article = chunk ? articleOf(chunk) : undefined;
+    // After the section's last block, which then no longer ends the section: the notes do.
+    const end = chunk ? blocksOf(chunk).at(-1) : undefined;
+    if (end?.classList.contains(CLS.sectionEnd)) {
+      end.after(list);
+      end.classList.remove(CLS.sectionEnd);
+      list.classList.add(CLS.sectionEnd);
+    } else article?.append(list);
+  }
+  ol.remove();
+}
+
 /**
  * Lays docx-preview's output out in pages as Word would: each chunk's blocks flow over pages of
  * its section's height by their measured heights (flow.ts); each page gets the header and footer
@@ -85,16 +138,7 @@ export async function paginate(wrapper: HTMLElement, ctx: PageContext, slicer: S
   if (chunkEls.length === 0) return 0;
   const times = { measure: 0, build: 0, slices: 0, paused: 0, batches: 0 };
 
-  // Endnotes flow after the last block.
-  const lastEl = chunkEls[chunkEls.length - 1]!;
-  if (wrapper.querySelector(`.${CLS.endnoteRef}`) !== null) {
-    const ol = [...lastEl.children].filter((c) => c.tagName === 'OL').pop();
-    const article = [...lastEl.children].filter((c) => c.tagName === 'ARTICLE').pop();
-    if (ol && article) {
-      ol.classList.add('rl-endnotes');
-      article.append(ol);
-    }
-  }
+  placeEndnotes(wrapper, chunkEls, ctx.notes.endnote.position === 'sectEnd');
   // The chunks leave the document: only their measurers are laid out while the pages are
   // measured; the pages are built out of it and join it at the end.
   wrapper.replaceChildren();
