@@ -93,8 +93,11 @@ for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 
 test.describe('every mark for what it is', () => {
   test.use({ viewport: { width: 1440, height: 900 } });
 
-  test('a move is one entry labelled Move, shown green in both places and labelled Moved; each change says its page', async ({ page }) => {
+  for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) test(`a move is one entry labelled Move, shown green in both places and labelled Moved; each change says its page, at ${viewport.width} px`, async ({ page }) => {
+    await page.setViewportSize(viewport);
     await openFile(page, 'TestFiles__RP__RP015-MoveFrom-MoveTo.docx');
+    // On a phone the list is a panel opened on demand.
+    if (viewport.width < 768) await page.getByRole('button', { name: /^All changes/ }).click();
     const move = page.getByRole('option').filter({ hasText: 'Move' }).first();
     await expect(move).toBeVisible();
     await expect(move.getByTestId('change-place')).toHaveText(/^p\. 1\b/);
