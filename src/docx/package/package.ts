@@ -1,7 +1,7 @@
 import { DocxError } from '../errors';
 import { XmlSyntaxError, parseXml } from '../xml/parse';
 import { declareUsedPrefixes, namespaceBindings, type NamespaceBinding } from '../xml/namespaces';
-import { serializeXml } from '../xml/serialize';
+import { serializeXmlUtf8 } from '../xml/serialize';
 import type { XmlOverlay } from '../xml/overlay';
 import type { BlockMemo } from '../xml/serialize';
 import { XmlElement, type XmlDocument } from '../xml/tree';
@@ -284,19 +284,18 @@ export class DocxPackage {
     if (this.added.size === 0 && ![...this.parsed].some(([name, doc]) => rewrite(name, doc))) return null;
     const lookup = this.namespaceLookup();
     for (const [name, doc] of this.parsed) if (forceRewrite || this.changedSinceWritten(name, doc)) declareUsedPrefixes(doc, lookup);
-    const enc = new TextEncoder();
     const entries: OutEntry[] = this.written.zip.entries.map((entry) => {
       const doc = this.parsed.get(entry.name);
-      if (rewrite(entry.name, doc)) return { kind: 'data', name: entry.name, data: enc.encode(serializeXml(doc, overlay, memo)), like: entry };
+      if (rewrite(entry.name, doc)) return { kind: 'data', name: entry.name, data: serializeXmlUtf8(doc, overlay, memo), like: entry };
       return { kind: 'copy', entry };
     });
     for (const name of this.created) {
       if (this.written.zip.has(name)) continue;
-      entries.push({ kind: 'data', name, data: enc.encode(serializeXml(this.parsed.get(name)!, overlay)) });
+      entries.push({ kind: 'data', name, data: serializeXmlUtf8(this.parsed.get(name)!, overlay) });
     }
     for (const [name, data] of this.added) {
       const doc = this.parsed.get(name);
-      entries.push({ kind: 'data', name, data: doc ? enc.encode(serializeXml(doc, overlay)) : data });
+      entries.push({ kind: 'data', name, data: doc ? serializeXmlUtf8(doc, overlay) : data });
     }
     // A display copy (overlay) does not become the written state; the real document does.
     const mutations = overlay ? null : new Map([...this.parsed].map(([name, doc]) => [name, doc.mutations]));

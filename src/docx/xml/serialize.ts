@@ -8,11 +8,56 @@ import type { XmlDocument, XmlElement, XmlNode } from './tree';
  * attribute text and children.
  */
 export function serializeXml(doc: XmlDocument, overlay?: XmlOverlay, memo?: BlockMemo): string {
+  return pieces(doc, overlay, memo)?.join('') ?? doc.src;
+}
+
+/**
+ * `serializeXml` as UTF-8, as a package writes it: the pieces are encoded a stretch at a time
+ * into one buffer, never joined into one string as long as the part (twice its bytes once it
+ * holds a character past Latin-1), which would be alive beside the bytes at the peak of a write.
+ */
+export function serializeXmlUtf8(doc: XmlDocument, overlay?: XmlOverlay, memo?: BlockMemo): Uint8Array {
+  const out = pieces(doc, overlay, memo);
+  if (!out) return UTF8.encode(doc.src);
+  let chars = 0;
+  for (const piece of out) chars += piece.length;
+  // Most parts are nearly all ASCII: a byte a character and an eighth more; grown if need be.
+  let bytes = new Uint8Array(chars + (chars >> 3) + 16);
+  let at = 0;
+  let from = 0;
+  let length = 0;
+  for (let i = 0; i < out.length; i++) {
+    const piece = out[i]!;
+    length += piece.length;
+    const last = piece.charCodeAt(piece.length - 1);
+    // A stretch never ends inside a surrogate pair (encoded apart, its halves would not make one character).
+    if (i + 1 < out.length && (length < STRETCH_CHARS || (last >= 0xd800 && last <= 0xdbff))) continue;
+    let text = from === i ? piece : out.slice(from, i + 1).join('');
+    for (;;) {
+      const { read, written } = UTF8.encodeInto(text, bytes.subarray(at));
+      at += written;
+      if (read === text.length) break;
+      text = text.slice(read);
+      const grown = new Uint8Array(Math.max(bytes.length * 2, at + text.length * 3));
+      grown.set(bytes.subarray(0, at));
+      bytes = grown;
+    }
+    from = i + 1;
+    length = 0;
+  }
+  return bytes.subarray(0, at);
+}
+const UTF8 = new TextEncoder();
+/** Stretches small enough to be ordinary young objects: a larger string is allocated on its own pages, which count until collected. */
+const STRETCH_CHARS = 1 << 13;
+
+/** The written text as pieces in order; null when the source text still holds. */
+function pieces(doc: XmlDocument, overlay?: XmlOverlay, memo?: BlockMemo): string[] | null {
   const laid = overlay?.touches(doc) ? overlay : undefined;
-  if (!doc.root.dirty && !laid) return doc.src;
+  if (!doc.root.dirty && !laid) return null;
   const out: string[] = [];
   for (const n of doc.nodes) write(n, out, laid, laid ? memo : undefined);
-  return out.join('');
+  return out;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseXml, XmlSyntaxError } from './parse';
-import { serializeXml } from './serialize';
+import { serializeXml, serializeXmlUtf8 } from './serialize';
 import { XmlElement, XmlText, remove, unwrap } from './tree';
 
 const SAMPLE =
@@ -28,6 +28,27 @@ describe('xml tree', () => {
     expect(out).toContain('<!-- note -->');
     expect(out).toContain('<![CDATA[raw <stuff>]]>');
     expect(out.startsWith('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n<w:document xmlns:w="urn:w"')).toBe(true);
+  });
+
+  it('writes UTF-8 bytes equal to the encoded text: untouched, rebuilt, multi-byte past its first guess, and a surrogate pair split over pieces', () => {
+    const utf8 = (s: string): number[] => [...new TextEncoder().encode(s)];
+    const untouched = parseXml('<a>caf\u00e9 \u2019</a>');
+    expect([...serializeXmlUtf8(untouched)]).toEqual(utf8('<a>caf\u00e9 \u2019</a>'));
+    // Rebuilt: thousands of pieces, past one stretch, with three-byte text beyond the ASCII-sized guess.
+    const doc = parseXml('<a><b>x</b></a>');
+    // Each pair's halves in two text nodes: written as two pieces (some end a stretch), encoded as one character.
+    for (let i = 0; i < 3000; i++) {
+      // Mostly halves, so that stretches (cut by length) end on first halves too.
+      const halves = Array.from({ length: 40 }, (_, k) => new XmlText(k % 2 ? '\ude00' : '\ud83d'));
+      doc.root.append(XmlElement.create('w:t', {}, [new XmlText(`\u6587\u5b57 ${i} \u{1f600}\u00e9`), ...halves]));
+    }
+    const text = serializeXml(doc);
+    expect(text).toContain('\u00e9\ud83d\ude00\ud83d\ude00');
+    expect([...serializeXmlUtf8(doc)]).toEqual(utf8(text));
+    // A lone half stays what TextEncoder makes of it (U+FFFD).
+    const lone = parseXml('<a/>');
+    lone.root.append(new XmlText('\ud83d'));
+    expect([...serializeXmlUtf8(lone)]).toEqual(utf8(serializeXml(lone)));
   });
 
   it('escapes new text and attributes', () => {
