@@ -1,6 +1,7 @@
 import { CLS, type HeaderFooterRef, type SectionProps } from './annotate';
 import { PageFlow, type FlowBlock, type Piece } from './flow';
 import { formatNumber } from './number-format';
+import { freezeListNumbers } from './list-numbers';
 import { numberNotes, type NoteNumbering } from './notes';
 import { pageBorderStyle } from '../page-borders';
 
@@ -138,6 +139,8 @@ export async function paginate(wrapper: HTMLElement, ctx: PageContext, slicer: S
   if (chunkEls.length === 0) return 0;
   const times = { measure: 0, build: 0, slices: 0, paused: 0, batches: 0 };
 
+  // Before anything moves: the counters are read as docx-preview laid them out, in document order.
+  freezeListNumbers(wrapper);
   placeEndnotes(wrapper, chunkEls, ctx.notes.endnote.position === 'sectEnd');
   // The chunks leave the document: only their measurers are laid out while the pages are
   // measured; the pages are built out of it and join it at the end.
