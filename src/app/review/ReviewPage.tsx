@@ -289,14 +289,15 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
           <section aria-label="Current change" className="border-line p-3 max-md:order-last max-md:p-2 md:border-b">
             {current ? (
               <>
-                <div className="flex items-center gap-2">
-                  <h2 className="font-semibold">{current.item.label}</h2>
+                {/* Wraps between its parts, never inside one ("Change 12", "p. 3 · 7.3(a)"): a phone has room for few. */}
+                <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+                  <h2 className="whitespace-nowrap font-semibold">{current.item.label}</h2>
                   {/* "Change n" is positional and moves when a proposal renumbers the list; the id does not. */}
                   <span className="max-w-24 truncate font-mono text-xs text-ink-soft" data-testid="stable-ref" title="A reference that stays the same when the changes are renumbered">
                     ref {current.item.id}
                   </span>
-                  <span className="text-sm text-ink-soft">{kindLabel(current.item.kind, current.item.move)}</span>
-                  <span className="text-sm text-ink-soft" data-testid="current-place">{placeLabel(pageOf?.(current.item.id), current.item.clause)}</span>
+                  <span className="whitespace-nowrap text-sm text-ink-soft">{kindLabel(current.item.kind, current.item.move)}</span>
+                  <span className="whitespace-nowrap text-sm text-ink-soft" data-testid="current-place">{placeLabel(pageOf?.(current.item.id), current.item.clause)}</span>
                   <StateBadge state={current.state} pending={current.pending} />
                   <PhoneListToggle open={listOpen} onToggle={() => setListOpen((o) => !o)} shown={shown.length} />
                 </div>
