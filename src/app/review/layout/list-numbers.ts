@@ -64,7 +64,9 @@ export function freezeListNumbers(root: HTMLElement): number {
   const counters = new Map<string, number>();
   const wrapper = root.classList.contains('docx-wrapper') ? root : root.querySelector<HTMLElement>('.docx-wrapper');
   if (wrapper) for (const [name, value] of counterPairs(getComputedStyle(wrapper).counterReset, 0)) counters.set(name, value);
-  let frozen = 0;
+  // Every style read first, every label written after: a write between reads (the attribute
+  // has a style rule) would make each read recompute the styles of the whole draft.
+  const labels: [HTMLElement, string][] = [];
   for (const p of root.querySelectorAll<HTMLElement>('p[class*="-num-"]')) {
     // As CSS orders them on one element: reset, increment, set; then the ::before's.
     const own = getComputedStyle(p);
@@ -75,10 +77,8 @@ export function freezeListNumbers(root: HTMLElement): number {
     for (const [name, value] of counterPairs(before.counterIncrement, 1)) counters.set(name, (counters.get(name) ?? 0) + value);
     for (const [name, value] of counterPairs(before.counterSet, 0)) counters.set(name, value);
     const label = labelFrom(before.content, counters);
-    if (label !== null) {
-      p.dataset.rlNumber = label;
-      frozen++;
-    }
+    if (label !== null) labels.push([p, label]);
   }
-  return frozen;
+  for (const [p, label] of labels) p.dataset.rlNumber = label;
+  return labels.length;
 }
