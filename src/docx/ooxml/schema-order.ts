@@ -61,6 +61,11 @@ const ORDERS: Record<string, ReadonlyMap<string, number>> = Object.fromEntries(
   }),
 );
 
+/** A property child's place in its holder's schema order (undefined: not one the table knows). */
+export function schemaRank(holderName: string, childName: string): number | undefined {
+  return ORDERS[holderName]?.get(childName);
+}
+
 /**
  * Orders the children of a property element by the schema. Elements the table does not know
  * (extensions such as w14:*) stay right after the known element they followed.

@@ -1,5 +1,6 @@
 import type { PartScan } from '../revisions/sites';
 import { ancestorNamed } from '../ooxml/paragraphs';
+import { schemaRank } from '../ooxml/schema-order';
 import type { XmlOverlay } from '../xml/overlay';
 import { textOf, walk, XmlElement } from '../xml/tree';
 
@@ -12,12 +13,6 @@ import { textOf, walk, XmlElement } from '../xml/tree';
  * style, then the paragraph style (each through w:basedOn), then the document defaults.
  */
 const COMPLEX_SCRIPT = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFC]/;
-
-/** The order of w:rPr's children from w:sz on (schema order: what w:sz must come before). */
-const AFTER_SZ = new Set([
-  'w:szCs', 'w:highlight', 'w:u', 'w:effect', 'w:bdr', 'w:shd', 'w:fitText', 'w:vertAlign', 'w:rtl', 'w:cs', 'w:em',
-  'w:lang', 'w:eastAsianLayout', 'w:specVanish', 'w:oMath', 'w:rPrChange',
-]);
 
 interface Sizes {
   sz: string | null;
@@ -107,7 +102,9 @@ function setSize(overlay: XmlOverlay, run: XmlElement, value: string): void {
     overlay.replace(existing, [size]);
     return;
   }
-  const next = rPr.elements().find((c) => AFTER_SZ.has(c.name));
+  // Before the first child the schema puts after w:sz (extensions it does not know stay where they are).
+  const szRank = schemaRank('w:rPr', 'w:sz')!;
+  const next = rPr.elements().find((c) => (schemaRank('w:rPr', c.name) ?? -1) > szRank);
   if (next) overlay.insertBefore(next, [size]);
   else overlay.append(rPr, [size]);
 }
