@@ -7,8 +7,9 @@
  *   the same for random mixes of accepted and rejected changes on either side;
  * - property: with keepNewerRevisions (the untracked check), compare(d, d) and
  *   compare(reject-all(d), d) add no change and list exactly d's own revisions;
- * - property (seeded): the comparison's rejected and accepted views of a partly decided file
- *   have the paragraphs, rows and cells of the engine's reject-all and accept-all;
+ * - property (seeded): the untracked check's rejected and accepted views of a partly decided
+ *   file have the paragraphs (text for text), rows and cells of the engine's reject-all and
+ *   accept-all, read back onto the file's own paragraphs in order;
  * - every output is structurally valid for Word, and LibreOffice opens a sample of them.
  */
 import { spawnSync } from 'node:child_process';
@@ -16,12 +17,13 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { unzipSync } from 'fflate';
 import { afterAll, describe, expect, it } from 'vitest';
-import { StoryReader, type Block } from '../../src/docx/compare/model';
+import { DecidedStories } from '../../src/docx/compare/decided';
+import { StoryReader, elementText, type Block } from '../../src/docx/compare/model';
 import { compareDocx, ingestDocx, openDocx } from '../../src/docx/index';
-import { parseXml } from '../../src/docx/xml/parse';
-import { checkContract, contractText, decideAll, storyParagraphs } from '../support/compare-contract';
+import { DocxPackage } from '../../src/docx/package/package';
+import { walk, type XmlElement } from '../../src/docx/xml/tree';
+import { checkContract, contractText, decideAll, paragraphText, storyParagraphs } from '../support/compare-contract';
 import { structuralProblems } from './validity';
 
 const CORPUS = process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus');
@@ -137,21 +139,34 @@ describe.skipIf(!HAS_FILES)('compare property: reject-all(d) against accept-all(
     expect(checked).toBeGreaterThan(0);
   }, 240_000);
 
-  it("the rejected and accepted views of a partly decided file have the engine's reject-all and accept-all paragraphs (seeded)", () => {
-    // The comparison reads newer's own tracked changes in place; its view must join and drop
-    // paragraphs exactly as the engine's reject-all (accept-all) does, or the untracked check
-    // marks a paragraph the engine never had (joins.ts: waiting joins, emptied block wrappers,
-    // backward joins before a table). Compared: the body's paragraphs, rows and cells, in order.
-    const shape = (blocks: Block[], out: string[]): void => {
+  it("the untracked check's rejected and accepted views of a partly decided file are the engine's, read back onto the file's own paragraphs (seeded)", () => {
+    // The comparison reads newer's own tracked changes through the engine's decision of a copy
+    // (decided.ts) and writes its marks into newer's tree: each paragraph of the view must be
+    // the engine's reject-all (accept-all) paragraph, text for text, and name paragraphs of
+    // newer's own tree, each in at most one paragraph of the view and in document order, with
+    // every text, atom and unit node it hands out in newer's tree too.
+    const shape = (reader: StoryReader, blocks: Block[], out: string[], parts: XmlElement[], nodes: XmlElement[]): void => {
       for (const b of blocks) {
-        if (b.kind === 'p') out.push('p');
-        else for (const row of b.rows) {
-          out.push('<row>');
-          for (const cell of row.cells) {
-            out.push('<cell>');
-            shape(cell.blocks, out);
-            // A cell ending with a table reads with an empty paragraph after it (storyParagraphs).
-            if (!cell.blocks.length || cell.blocks[cell.blocks.length - 1]!.kind === 'tbl') out.push('p');
+        if (b.kind === 'p') {
+          out.push(paragraphText(b.el));
+          parts.push(...b.parts);
+          for (const seg of reader.flat(b).segs) {
+            nodes.push(seg.node);
+            // A text segment's node is newer's own w:t (or, rejected, w:delText) holding that text.
+            if (seg.kind === 'text' && elementText(seg.node) !== seg.text) nodes.push(seg.node.cloneShallow());
+          }
+        } else {
+          nodes.push(b.el);
+          for (const row of b.rows) {
+            out.push('<row>');
+            nodes.push(row.el);
+            for (const cell of row.cells) {
+              out.push('<cell>');
+              nodes.push(cell.el);
+              shape(reader, cell.blocks, out, parts, nodes);
+              // A cell ending with a table reads with an empty paragraph after it (storyParagraphs).
+              if (!cell.blocks.length || cell.blocks[cell.blocks.length - 1]!.kind === 'tbl') out.push('');
+            }
           }
         }
       }
@@ -168,18 +183,25 @@ describe.skipIf(!HAS_FILES)('compare property: reject-all(d) against accept-all(
         const pick = (salt: number) => ids.filter((_, i) => ((seed * (i + 5) + salt) >>> 2) % 3 === 0);
         const accept = pick(2);
         const newer = openDocx(d).apply({ accept, reject: pick(3).filter((x) => !accept.includes(x)) }).toBytes();
-        const xml = new TextDecoder().decode(unzipSync(newer, { filter: (x) => x.name === 'word/document.xml' })['word/document.xml']!);
-        const body = parseXml(xml).root.first('w:body')!;
         for (const view of ['rejected', 'accepted'] as const) {
-          const blocks = new StoryReader(view, (id) => id, new Map()).blocks(body);
+          const pkg = DocxPackage.open(newer);
+          const body = pkg.xml(pkg.mainPart).root.first('w:body')!;
+          const reader = new StoryReader((id) => id, new Map(), undefined, new DecidedStories(pkg, view));
+          const blocks = reader.blocks(body);
           const mine: string[] = [];
-          shape(blocks, mine);
-          if (!blocks.length || blocks[blocks.length - 1]!.kind === 'tbl') mine.push('p');
+          const parts: XmlElement[] = [];
+          const nodes: XmlElement[] = [];
+          shape(reader, blocks, mine, parts, nodes);
+          if (!blocks.length || blocks[blocks.length - 1]!.kind === 'tbl') mine.push('');
           const engine = storyParagraphs(decideAll(newer, view === 'rejected' ? 'reject' : 'accept'), { bodyOnly: true })
-            .map((line) => line.replace(/^word\/document\.xml: /, ''))
-            .map((t) => (t === '<row>' || t === '<cell>' ? t : 'p'));
+            .map((line) => line.replace(/^word\/document\.xml: /, ''));
           checked++;
-          if (mine.join() !== engine.join()) mismatches.push(`${f} ${seed} ${view}: ${mine.length} blocks, the engine ${engine.length}`);
+          const where = `${f} ${seed} ${view}`;
+          if (mine.join('\n') !== engine.join('\n')) mismatches.push(`${where}: ${mine.length} blocks, the engine ${engine.length}`);
+          const order = allElements(body);
+          const at = parts.map((p) => order.get(p) ?? -1);
+          if (at.some((k, i) => k < 0 || (i > 0 && k <= at[i - 1]!))) mismatches.push(`${where}: parts not paragraphs of newer's body in order`);
+          if (nodes.some((n) => !order.has(n))) mismatches.push(`${where}: a node handed out is not newer's`);
         }
       }
     }
@@ -238,3 +260,10 @@ describe.skipIf(!HAS_FILES)('compare property: reject-all(d) against accept-all(
     );
   }, 240_000);
 });
+
+/** Every element below `root`, numbered in document order. */
+function allElements(root: XmlElement): Map<XmlElement, number> {
+  const out = new Map<XmlElement, number>();
+  walk(root, (e) => void out.set(e, out.size));
+  return out;
+}

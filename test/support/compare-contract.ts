@@ -71,7 +71,8 @@ function blocksOf(container: XmlElement, emit: (text: string) => void): boolean 
   return endsWithParagraph;
 }
 
-function paragraphText(p: XmlElement): string {
+/** A paragraph's text as the contract reads it: text, math text, tabs and breaks, hyperlinks and fields included. */
+export function paragraphText(p: XmlElement): string {
   let s = '';
   const walk = (e: XmlElement): void => {
     if (e.name === 'mc:Fallback' || e.name === 'w:pPr' || e.name === 'w:rPr' || e.name === 'w:delText') return;

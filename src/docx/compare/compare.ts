@@ -1,6 +1,5 @@
 import type { RevisionKind } from '../../contract/revision';
 import { DocxPackage, type OpenOptions } from '../package/package';
-import { applyToScans } from '../revisions/apply';
 import { groupChanges } from '../revisions/changes';
 import { assignUniqueIds } from '../revisions/ids';
 import { previewOf } from '../revisions/preview';
@@ -8,12 +7,12 @@ import { scanPart, type PartScan } from '../revisions/sites';
 import { walk, type XmlElement } from '../xml/tree';
 import { Interner } from './diff';
 import { isContentNote, normaliseContainers } from './containers';
+import { DecidedStories, MAY_HOLD_REVISIONS, decideEverything } from './decided';
 import { PackageImport } from './import';
 import { Plan, RevisionWriter } from './mark';
 import { StoryReader } from './model';
 import { Numbering } from './numbering';
 import { StoryComparison } from './story';
-import { MAY_HOLD_REVISIONS } from './view';
 
 /**
  * Comparing two versions of a document into a redline: newer's document carrying, as tracked
@@ -68,7 +67,9 @@ export function compareDocx(older: Uint8Array, newer: Uint8Array, options: Compa
   const scanned = keep ? scanStories(newPkg) : resolveAll(newPkg, view);
   const firstId = keep ? highestRevisionId(newPkg, scanned) + 1 : 1;
   const rw = new RevisionWriter(options.author ?? 'Comparison', options.date ?? new Date().toISOString(), firstId);
-  const plan = planChanges(older, newPkg, rw, options);
+  // Kept, newer's own changes stay in its tree; the view compared is the engine's decision of a copy.
+  const decided = keep ? new DecidedStories(newPkg, view) : null;
+  const plan = planChanges(older, newPkg, rw, options, decided);
   plan.write();
 
   // Unique ids for every revision (what ingest would do), then the listing of our changes.
@@ -83,9 +84,8 @@ export function compareDocx(older: Uint8Array, newer: Uint8Array, options: Compa
  * Older's parsed package is not needed once this returns, so it can be collected before newer
  * is rebuilt and written: a 300-page comparison never holds both trees and the output at once.
  */
-function planChanges(older: Uint8Array, newPkg: DocxPackage, rw: RevisionWriter, options: CompareOptions): Plan {
+function planChanges(older: Uint8Array, newPkg: DocxPackage, rw: RevisionWriter, options: CompareOptions, decided: DecidedStories | null): Plan {
   const view = options.view ?? 'accepted';
-  const keep = options.keepNewerRevisions === true;
   const oldPkg = DocxPackage.open(older, options.open);
   normaliseContainers(oldPkg);
   resolveAll(oldPkg, view);
@@ -98,8 +98,8 @@ function planChanges(older: Uint8Array, newPkg: DocxPackage, rw: RevisionWriter,
   const notePairs = new Map<string, string>();
   for (const pair of storyPairs(oldPkg, newPkg, notePairs)) {
     const ctx = {
-      older: new StoryReader('plain', importer.relationshipKey(oldPkg, pair.olderPart), symbols, (id) => olderNumbering.key(id)),
-      newer: new StoryReader(keep ? view : 'plain', importer.relationshipKey(newPkg, pair.newerPart), symbols, (id) => newerNumbering.key(id)),
+      older: new StoryReader(importer.relationshipKey(oldPkg, pair.olderPart), symbols, (id) => olderNumbering.key(id)),
+      newer: new StoryReader(importer.relationshipKey(newPkg, pair.newerPart), symbols, (id) => newerNumbering.key(id), decided),
       olderPart: pair.olderPart,
       newerPart: pair.newerPart,
       plan,
@@ -123,13 +123,8 @@ function resolveAll(pkg: DocxPackage, view: 'accepted' | 'rejected'): Map<string
     .stories()
     .filter(({ doc }) => MAY_HOLD_REVISIONS.test(doc.src))
     .map(({ part, doc }) => scanPart(part.name, part.role, doc));
-  const byPart = new Map(scans.map((s) => [s.part, s]));
-  if (!scans.some((s) => s.sites.length)) return byPart;
-  assignUniqueIds(scans);
-  const changes = groupChanges(scans);
-  const ids = changes.map((c) => c.changeId);
-  applyToScans(scans, changes, view === 'accepted' ? { accept: ids, reject: [] } : { accept: [], reject: ids });
-  return byPart;
+  decideEverything(scans, view);
+  return new Map(scans.map((s) => [s.part, s]));
 }
 
 

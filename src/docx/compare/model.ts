@@ -1,23 +1,16 @@
 import { serializeNode } from '../xml/serialize';
 import type { XmlElement, XmlNode } from '../xml/tree';
-import { proposedId } from '../revisions/sites';
-import { waitsToJoin } from '../revisions/joins';
-import { MAY_HOLD_REVISIONS, resolvedChildren } from './view';
+import type { DecidedStories } from './decided';
 
 /**
  * What the comparison sees of a story: its blocks (paragraphs and tables, content controls and
  * custom XML around blocks seen through), each with a key that is equal exactly when the
  * comparison would find nothing to mark; and, on demand, a paragraph's tokens.
  *
- * Views: `plain`, a tree without tracked changes (an input whose changes were all accepted or
- * all rejected); `rejected` (or `accepted`), newer's own tree with its tracked changes in place,
- * read as its rejected (accepted) view, so the untracked check can mark around those changes
- * and leave them untouched. In the rejected view content inside w:ins and w:moveTo is not seen,
- * w:del and w:moveFrom content is, a paragraph whose mark was inserted reads on into the next
- * one, and inserted rows and cells are skipped; the accepted view is its mirror image.
+ * It reads a story without tracked changes: an input the engine accepted or rejected in place,
+ * or, for the untracked check, the engine's decided copy of newer's story (decided.ts, see
+ * StoryReader), whose view's joins, dropped rows and resolved properties are the engine's own.
  */
-export type View = 'plain' | 'rejected' | 'accepted';
-
 export type Block = Para | Table;
 
 /** One stretch of a paragraph's content: a text element's text, or an atom or unit (one character in the flat text). */
@@ -44,7 +37,12 @@ export interface Flat {
 export interface Para {
   kind: 'p';
   flat?: Flat;
-  /** The physical paragraphs this paragraph of the view is made of (one, except in the base view). */
+  /** The paragraph read (in a decided copy, the copy's). */
+  el: XmlElement;
+  /**
+   * The paragraphs of the story's own tree this paragraph of the view is made of, in order, the
+   * last keeping the properties and the mark: one, except where a decided view joined paragraphs.
+   */
   parts: XmlElement[];
   hash: number;
   /** Whether it holds a footnote or endnote reference. */
@@ -76,7 +74,7 @@ export interface Cell {
   blocks: Block[];
 }
 
-/** A stretch of a text element (w:t, or w:delText read in the base view). */
+/** A stretch of a text element: a w:t of the story's own tree (read rejected, a w:delText there). */
 export interface Piece {
   node: XmlElement;
   from: number;
@@ -105,9 +103,6 @@ export interface Token {
 /** Resolves a relationship id of a part to something equal across packages (target and content). */
 export type RelationshipKey = (rId: string) => string;
 
-const INSERTIONS = new Set(['w:ins', 'w:moveTo']);
-const DELETIONS = new Set(['w:del', 'w:moveFrom']);
-
 /** Run children that carry no content of their own: never compared, kept where they are. */
 export const NEUTRAL_RUN_CHILDREN: ReadonlySet<string> = new Set([
   'w:rPr', 'w:lastRenderedPageBreak', 'w:commentReference', 'w:annotationRef', 'w:footnoteRef', 'w:endnoteRef',
@@ -121,72 +116,53 @@ const NEUTRAL_PARAGRAPH_CHILDREN = new Set([
   'w:customXmlInsRangeStart', 'w:customXmlInsRangeEnd', 'w:customXmlDelRangeStart', 'w:customXmlDelRangeEnd',
 ]);
 
+/**
+ * Reads a story as the comparison sees it. A story without tracked changes (an input the engine
+ * accepted or rejected in place) is read as it is. Newer's own story with its tracked changes
+ * still in it (the untracked check) is read through `decided`, the engine's own decision of it
+ * (decided.ts): the reader walks the decided copy, and everything it hands out (paragraphs,
+ * tables, rows, cells, the nodes of segments and tokens) is the element of newer's own tree the
+ * copy was made from, which is where the comparison writes its marks.
+ */
 export class StoryReader {
-  /** Tracked-change wrappers whose content this view sees, and those whose content it does not. */
-  private readonly seen: ReadonlySet<string>;
-  private readonly hidden: ReadonlySet<string>;
-
   constructor(
-    readonly view: View,
     private readonly rel: RelationshipKey,
     /** Atom and unit keys as private-use characters; shared by the two readers of a comparison. */
     private readonly symbols: Map<string, string>,
     /** What a numId of this reader's package means (numbering.ts); by default the id itself. */
     private readonly numbering: (numId: string) => string = (id) => id,
-  ) {
-    this.seen = view === 'rejected' ? DELETIONS : view === 'accepted' ? INSERTIONS : new Set();
-    this.hidden = view === 'rejected' ? INSERTIONS : view === 'accepted' ? DELETIONS : new Set();
+    /** The engine's decision of the package's stories, when they still hold tracked changes. */
+    private readonly decided: DecidedStories | null = null,
+  ) {}
+
+  /** What the view reads for an element of the story's own tree. */
+  private read(el: XmlElement): XmlElement {
+    return this.decided ? this.decided.read(el) : el;
   }
 
-  /** Whether this view reads on from paragraph `p` into the next (its mark does not exist in the view). */
-  private joinsNext(p: XmlElement): boolean {
-    if (this.view === 'plain') return false;
-    const rPr = p.first('w:pPr')?.first('w:rPr');
-    if (!rPr) return false;
-    for (const name of this.hidden) if (rPr.first(name)) return true;
-    return false;
+  /** The element of the story's own tree that an element read was copied from (null: the engine made it). */
+  private origin(el: XmlElement): XmlElement | null {
+    return this.decided ? this.decided.origin(el) : el;
   }
 
-  /** Whether `el` is a proposed content control (an insertion of the service's), which the rejected view does not see. */
-  private hidesProposal(el: XmlElement): boolean {
-    return this.view === 'rejected' && el.name === 'w:sdt' && proposedId(el) !== null;
-  }
-
-  /** Whether `marker`, the element before a content control, says the control's insertion (deletion) is tracked, so this view does not see it. */
-  private controlAbsent(marker: XmlElement): boolean {
-    if (this.view === 'plain') return false;
-    return marker.name === (this.view === 'rejected' ? 'w:customXmlInsRangeStart' : 'w:customXmlDelRangeStart');
-  }
-
-  /** Whether a row or cell does not exist in this view. */
-  private absent(props: XmlElement | null, row: boolean): boolean {
-    if (this.view === 'plain' || !props) return false;
-    const name = this.view === 'rejected' ? (row ? 'w:ins' : 'w:cellIns') : row ? 'w:del' : 'w:cellDel';
-    return props.first(name) !== null;
-  }
-
-  /** Run formatting as compared, in this view (a run's own rPrChange is read as the engine decides it). */
+  /** Run formatting as compared, in this view. */
   runKey(run: XmlElement): string {
+    const read = this.read(run);
     // Asked for every token of a changed paragraph, so kept per run (only changed paragraphs' runs ask).
-    let k = this.runKeys.get(run);
+    let k = this.runKeys.get(read);
     if (k === undefined) {
-      const rPr = run.first('w:rPr');
-      k = this.view !== 'plain' && rPr?.first('w:rPrChange') ? propertiesKey(this.resolved(rPr, RPR_NOT_FORMATTING), RPR_NOT_FORMATTING) : runPropertiesKey(run);
-      this.runKeys.set(run, k);
+      k = runPropertiesKey(read);
+      this.runKeys.set(read, k);
     }
     return k;
   }
   private readonly runKeys = new WeakMap<XmlElement, string>();
 
-  /** A hash of `runKey(run)`, read from the source text of the properties without copying it. */
+  /** A hash of the run properties of a run read (as runKey), from their source text without copying it. */
   runHash(run: XmlElement): number {
     const rPr = run.first('w:rPr');
     const h = new KeyHash();
     if (!rPr) return h.value();
-    if (this.view !== 'plain' && rPr.first('w:rPrChange')) {
-      h.string(this.runKey(run));
-      return h.value();
-    }
     for (const c of rPr.children) {
       if (c.kind !== 1 || RPR_NOT_FORMATTING.has(c.name)) continue;
       if (c.dirty) h.string(serializeNode(c));
@@ -195,11 +171,13 @@ export class StoryReader {
     return h.value();
   }
 
-  /** Paragraph properties as compared, in this view (a pPrChange or an inserted numbering read as the engine decides them). */
+  /** Paragraph properties as compared, in this view. */
   paragraphKey(p: XmlElement): string {
-    let key = paragraphPropertiesKey(p);
-    const pPr = p.first('w:pPr');
-    if (this.view !== 'plain' && pPr && (pPr.first('w:pPrChange') || MAY_HOLD_REVISIONS.test(key))) key = propertiesKey(this.resolved(pPr, PPR_NOT_COMPARED), PPR_NOT_COMPARED);
+    return this.propertiesOfRead(this.read(p));
+  }
+
+  private propertiesOfRead(p: XmlElement): string {
+    const key = paragraphPropertiesKey(p);
     // A list is compared by its definition, not by its id in this package's numbering part.
     return key.includes('<w:numId') ? key.replace(NUM_ID, (_m, id: string) => `<w:numId w:def="${this.numberingHash(id)}"/>`) : key;
   }
@@ -214,96 +192,31 @@ export class StoryReader {
 
   /** Table, row or cell formatting as compared (`holder`: w:tblPr, w:trPr or w:tcPr of `owner`), in this view. */
   formattingKey(owner: XmlElement, holder: TableHolder): string {
-    const props = owner.first(holder);
-    if (!props) return '';
-    const excluded = TABLE_NOT_FORMATTING[holder];
-    if (this.view !== 'plain' && props.first(`${holder}Change`)) return propertiesKey(this.resolved(props, excluded), excluded);
-    return propertiesKey(props, excluded);
-  }
-
-  /** A properties element with the view applied to a copy (without the children `excluded`, which may hold marks of their own). */
-  private resolved(holder: XmlElement, excluded: ReadonlySet<string>): XmlElement {
-    const copy = holder.cloneShallow();
-    for (const c of holder.elements()) if (!excluded.has(c.name) || c.name.endsWith('PrChange')) copy.append(c.cloneDeep());
-    return resolvedChildren(copy, this.view as 'accepted' | 'rejected')[0] ?? copy;
+    return propertiesKey(this.read(owner).first(holder), TABLE_NOT_FORMATTING[holder]);
   }
 
   // ---- blocks -------------------------------------------------------------------------------
 
-  /**
-   * The blocks of a container as this view sees them. A paragraph whose mark this view does not
-   * have (an inserted mark in the rejected view, a join still waiting in joins.ts, a paragraph
-   * of a block-level wrapper this view does not see, which loses its content too) joins the
-   * next paragraph, as the engine joins it; with no paragraph after it (before a table or at the
-   * container's end) the paragraph before it joins it instead, or, first before a table and
-   * empty, it is not there at all (joins.ts, joinBackward).
-   */
+  /** The blocks of a container of the story's own tree (a body, a cell, a note, a text box) as this view sees them. */
   blocks(container: XmlElement): Block[] {
     const out: Block[] = [];
-    let pending: XmlElement[] = [];
-    const push = (p: XmlElement): void => {
-      // An emptied paragraph adds nothing but its properties, which only the last one keeps.
-      if (pending.length && this.emptied(lastOf(pending))) pending.pop();
-      pending.push(p);
-    };
-    const close = (beforeTable: boolean): void => {
-      if (!pending.length) return;
-      const last = lastOf(pending);
-      if (this.markGone(last) && !hasSectPr(last)) {
-        const previous = out[out.length - 1];
-        if (previous?.kind === 'p' && blockContainer(lastOf(previous.parts)) === blockContainer(last) && !hasSectPr(lastOf(previous.parts))) {
-          out.pop();
-          pending = [...previous.parts, ...pending];
-        } else if (beforeTable && !out.length && pending.every((p) => !this.hasContent(p))) {
-          pending = [];
-          return;
-        }
-      }
-      out.push(this.paragraph(pending));
-      pending = [];
-    };
-    const visit = (parent: XmlElement): void => {
-      for (const c of parent.children) {
-        if (c.kind !== 1) continue;
-        if (c.name === 'w:p') {
-          push(c);
-          if (this.markGone(c)) continue;
-          out.push(this.paragraph(pending));
-          pending = [];
-        } else if (c.name === 'w:tbl') {
-          // A table inside a wrapper this view does not see goes whole with it.
-          if (this.hidden.has(parent.name)) continue;
-          const table = this.table(c);
-          // A table all of whose rows this view does not see is not there at all (the engine removes it).
-          if (table.rows.length === 0 && this.view !== 'plain') continue;
-          close(true);
-          out.push(table);
-        } else if (c.name === 'w:sdt') {
-          if (this.hidesProposal(c)) continue;
-          const content = c.first('w:sdtContent');
-          if (content) visit(content);
-        } else if (c.name === 'w:customXml') visit(c);
-        else if (this.seen.has(c.name) || this.hidden.has(c.name)) visit(c);
-      }
-    };
-    visit(container);
-    close(false);
+    this.visitBlocks(this.read(container), out);
     return out;
   }
 
-  /** Whether paragraph `p` has no mark in this view: it joins a neighbour. */
-  private markGone(p: XmlElement): boolean {
-    return this.joinsNext(p) || this.emptied(p) || (this.view !== 'plain' && waitsToJoin(p));
-  }
-
-  /** Whether paragraph `p` holds anything but properties and markers in this view. */
-  private hasContent(p: XmlElement): boolean {
-    return !this.emptied(p) && p.elements().some((c) => !NEUTRAL_PARAGRAPH_CHILDREN.has(c.name) && !this.hidden.has(c.name) && !this.hidesProposal(c));
-  }
-
-  /** Whether `p` lies in a block-level wrapper this view does not see: its content and mark are not there. */
-  private emptied(p: XmlElement): boolean {
-    return !!p.parent && this.hidden.has(p.parent.name);
+  /** Paragraphs and tables of a container read, content controls and custom XML around blocks seen through. */
+  private visitBlocks(parent: XmlElement, out: Block[]): void {
+    for (const c of parent.children) {
+      if (c.kind !== 1) continue;
+      if (c.name === 'w:p') {
+        const para = this.paragraph(c);
+        if (para) out.push(para);
+      } else if (c.name === 'w:tbl') out.push(this.table(c));
+      else if (c.name === 'w:sdt') {
+        const content = c.first('w:sdtContent');
+        if (content) this.visitBlocks(content, out);
+      } else if (c.name === 'w:customXml') this.visitBlocks(c, out);
+    }
   }
 
   private table(el: XmlElement): Table {
@@ -312,33 +225,55 @@ export class StoryReader {
     th.code(0x10);
     let notes = false;
     for (const tr of within(el, 'w:tr')) {
-      if (this.absent(tr.first('w:trPr'), true)) continue;
       const cells: Cell[] = [];
       const rh = new KeyHash();
       for (const tc of within(tr, 'w:tc')) {
-        if (this.absent(tc.first('w:tcPr'), false)) continue;
-        const blocks = this.blocks(tc);
+        const blocks: Block[] = [];
+        this.visitBlocks(tc, blocks);
         const ch = new KeyHash();
         for (const b of blocks) {
           ch.number(b.hash);
           notes ||= b.notes;
         }
-        cells.push({ el: tc, blocks, hash: ch.value() });
+        cells.push({ el: this.origin(tc) ?? tc, blocks, hash: ch.value() });
         rh.number(cells[cells.length - 1]!.hash);
       }
-      rows.push({ el: tr, cells, hash: rh.value() });
+      rows.push({ el: this.origin(tr) ?? tr, cells, hash: rh.value() });
       th.number(rows[rows.length - 1]!.hash);
     }
-    return { kind: 'tbl', el, rows, hash: th.value(), notes };
+    return { kind: 'tbl', el: this.origin(el) ?? el, rows, hash: th.value(), notes };
   }
 
-  /** A paragraph of the view: its hash, from the same walk as its segments but without making them. */
-  paragraph(parts: XmlElement[]): Para {
+  /** A paragraph of the view (`el`, read): its hash, from the same walk as its segments but without making them. */
+  private paragraph(el: XmlElement): Para | null {
+    const parts = this.partsOf(el);
+    if (!parts.length) return null;
     const hasher = new ParagraphHasher(this);
-    hasher.hash.string(this.paragraphKey(parts[parts.length - 1]!));
+    hasher.hash.string(this.propertiesOfRead(el));
     hasher.hash.code(2);
-    for (const p of parts) this.inline(p, hasher);
-    return { kind: 'p', parts, hash: hasher.hash.value(), notes: hasher.notes };
+    this.inline(el, hasher);
+    return { kind: 'p', el, parts, hash: hasher.hash.value(), notes: hasher.notes };
+  }
+
+  /**
+   * The paragraphs of the story's own tree a paragraph of the view is made of: those the engine
+   * joined into it (whose content it holds), then the one it was copied from, which keeps its
+   * properties and mark (joins.ts: a join forward keeps the next paragraph's, one backward the
+   * later one's; either way the content joined comes first). A paragraph the decision emptied
+   * joins without a trace (nothing of it is in the view).
+   */
+  private partsOf(el: XmlElement): XmlElement[] {
+    const own = this.origin(el);
+    if (own === el) return [el];
+    const parts: XmlElement[] = [];
+    for (const c of el.children) {
+      if (c.kind !== 1 || c.name === 'w:pPr') continue;
+      let p = this.origin(c)?.parent ?? null;
+      while (p && p.name !== 'w:p') p = p.parent;
+      if (p && p !== own && !parts.includes(p)) parts.push(p);
+    }
+    if (own) parts.push(own);
+    return parts;
   }
 
   /** The text key of a block, row or cell (made once, on demand): what similarity compares. */
@@ -346,9 +281,9 @@ export class StoryReader {
     if (b.key !== undefined) return b.key;
     let key: string;
     if ('kind' in b && b.kind === 'p') {
-      key = this.paragraphKey(lastOf(b.parts)) + '\u0002';
+      key = this.propertiesOfRead(b.el) + '\u0002';
       let fmt: string | null = null;
-      for (const seg of this.segments(b.parts)) {
+      for (const seg of this.segments(b)) {
         if (seg.kind === 'text') {
           const f = this.runKey(seg.run!);
           if (f !== fmt) {
@@ -375,7 +310,7 @@ export class StoryReader {
    */
   flat(para: Para): Flat {
     if (para.flat) return para.flat;
-    const segs = this.segments(para.parts);
+    const segs = this.segments(para);
     let text = '';
     for (const seg of segs) {
       seg.start = text.length;
@@ -441,40 +376,26 @@ export class StoryReader {
     return out;
   }
 
-  /** The content of the paragraph parts in order, as this view sees it. */
-  private segments(parts: readonly XmlElement[]): Segment[] {
-    const sink = new SegmentList();
-    for (const p of parts) this.inline(p, sink);
+  /** The content of a paragraph of the view in order, its nodes those of the story's own tree. */
+  private segments(para: Para): Segment[] {
+    const sink = new SegmentList((el) => this.origin(el) ?? el);
+    this.inline(para.el, sink);
     return sink.segs;
   }
 
-  /** Walks what this view sees of a paragraph's content, in order: text, atoms and units. */
+  /** Walks the content of a paragraph read, in order: text, atoms and units. */
   private inline(parent: XmlElement, sink: InlineSink): void {
-    if (parent.name === 'w:p' && this.emptied(parent)) return;
-    const deletedText = this.view === 'rejected';
-    let previous: XmlElement | null = null;
     for (const c of parent.children) {
-      if (c.kind !== 1) continue;
-      const before = previous;
-      previous = c;
-      if (NEUTRAL_PARAGRAPH_CHILDREN.has(c.name)) continue;
-      if (c.name === 'w:sdt' && before && this.controlAbsent(before)) {
-        // A control whose insertion (deletion) is tracked: this view sees its content, not the control.
-        const content = c.first('w:sdtContent');
-        if (content) this.inline(content, sink);
-        continue;
-      }
+      if (c.kind !== 1 || NEUTRAL_PARAGRAPH_CHILDREN.has(c.name)) continue;
       if (c.name === 'w:r') {
         for (const k of c.children) {
           if (k.kind !== 1 || NEUTRAL_RUN_CHILDREN.has(k.name)) continue;
-          if (k.name === 'w:t' || (deletedText && k.name === 'w:delText')) {
+          if (k.name === 'w:t') {
             const text = elementText(k);
             if (text) sink.add('text', k, c, text);
           } else sink.add('atom', k, c, '');
         }
-      } else if (this.seen.has(c.name)) this.inline(c, sink);
-      else if (this.hidden.has(c.name) || this.hidesProposal(c)) continue;
-      else sink.add('unit', c, null, '');
+      } else sink.add('unit', c, null, '');
     }
   }
 
@@ -511,9 +432,7 @@ export class StoryReader {
 
   /** Serialised XML without the attributes that differ between saves of the same content. */
   unitKey(el: XmlElement): string {
-    let xml = serializeNode(el);
-    if (this.view !== 'plain' && MAY_HOLD_REVISIONS.test(xml)) xml = resolvedChildren(el, this.view).map(serializeNode).join('');
-    return xml
+    return serializeNode(this.read(el))
       .replace(VOLATILE_ATTRIBUTES, '')
       .replace(RELATIONSHIP_ATTRIBUTES, (_m, name: string, id: string) => ` ${name}="${this.rel(id)}"`);
   }
@@ -657,10 +576,12 @@ interface InlineSink {
   add(kind: Segment['kind'], node: XmlElement, run: XmlElement | null, text: string): void;
 }
 
+/** Collects the segments of a paragraph read, each node and run given as the story's own (`own`). */
 class SegmentList implements InlineSink {
   readonly segs: Segment[] = [];
+  constructor(private readonly own: (el: XmlElement) => XmlElement) {}
   add(kind: Segment['kind'], node: XmlElement, run: XmlElement | null, text: string): void {
-    this.segs.push({ kind, node, run, start: 0, text });
+    this.segs.push({ kind, node: this.own(node), run: run && this.own(run), start: 0, text });
   }
 }
 
@@ -699,21 +620,6 @@ function hashOf(s: string): number {
   const h = new KeyHash();
   h.string(s);
   return h.value();
-}
-
-/** The container a paragraph is a block of once block-level wrappers are decided (they unwrap or empty it). */
-function blockContainer(p: XmlElement): XmlElement | null {
-  const parent = p.parent;
-  return parent && WRAPPERS.has(parent.name) ? parent.parent : parent;
-}
-const WRAPPERS = new Set([...INSERTIONS, ...DELETIONS]);
-
-function hasSectPr(p: XmlElement): boolean {
-  return !!p.first('w:pPr')?.first('w:sectPr');
-}
-
-function lastOf<T>(xs: readonly T[]): T {
-  return xs[xs.length - 1]!;
 }
 
 /** Two 32-bit multiplicative hashes of a character stream, read as one 53-bit number. */

@@ -58,15 +58,6 @@ export function joinParagraphs(root: XmlElement, gone: readonly XmlElement[], ra
   return true;
 }
 
-/**
- * Whether a paragraph's mark was taken by a decision while its neighbour was still undecided:
- * it carries the hidden waiting bookmark and joins once the neighbour settles, so in every
- * decided view its mark is gone (compare/model.ts reads it so).
- */
-export function waitsToJoin(p: XmlElement): boolean {
-  return waitMarkerOf(p) !== null;
-}
-
 function waitMarkerOf(p: XmlElement): XmlElement | null {
   return p.elements().find((c) => c.name === 'w:bookmarkStart' && (c.attr('w:name') ?? '').startsWith(WAIT_NAME)) ?? null;
 }
