@@ -31,9 +31,13 @@ export function decideEverything(scans: readonly PartScan[], view: DecidedView):
  * copied: it reads as itself.
  */
 export class DecidedStories {
-  /** original -> copy, copy -> original (both directions for every element of a copied story). */
-  private readonly copies = new WeakMap<XmlElement, XmlElement>();
-  private readonly origins = new WeakMap<XmlElement, XmlElement>();
+  /**
+   * original -> copy, copy -> original, for every element of a copied story. Maps, not WeakMaps:
+   * they live as long as one comparison, and on the 200-page bench draft (65,000 elements) the
+   * weak ones took twice the CPU (360 against 190 ms for copying and deciding).
+   */
+  private readonly copies = new Map<XmlElement, XmlElement>();
+  private readonly origins = new Map<XmlElement, XmlElement>();
   private readonly copyRoots = new Set<XmlElement>();
 
   constructor(pkg: DocxPackage, view: DecidedView) {
