@@ -134,10 +134,21 @@ export class UploadsService {
     return toDocumentRow(row);
   }
 
-  /** A new original version in the same series: documentVersion + 1, parent = the upload named. */
-  /** The new version's row, and the bytes just stored for it (its untracked check compares them without reading them back). */
+  /**
+   * A new original version in the same series: documentVersion + 1, parent = the upload named,
+   * which must be a version (original), never a working draft. The parent is what the version's
+   * untracked check and "Compare with…" compare it with, so it must stay as it was sent: a
+   * working draft changes with every decision (and a comparison's redline was never sent), so
+   * a check stored at upload and the untracked draft made later would compare different texts.
+   * Answers the new version's row, and the bytes just stored for it (its untracked check
+   * compares them without reading them back).
+   */
   async addVersion(orgId: string, userId: string, parentId: string, file: IncomingFile): Promise<{ document: DocumentRow; stored: { sha256: string; bytes: Uint8Array } }> {
-    await this.require(this.db, orgId, parentId);
+    const named = await this.require(this.db, orgId, parentId);
+    if (named.version_kind === 'working_draft') {
+      throw new ProblemError(409, 'conflict',
+        `A new version follows an uploaded version, not a working draft: v${named.document_version} is a working draft. Add it to the version the counterparty was sent (the series' latest uploaded version).`);
+    }
     const bytes = await ingest(this.threads, file.bytes, this.work, orgId);
     const stored = await this.content.put(bytes);
     const document = await this.db.transaction(async (tx) => {

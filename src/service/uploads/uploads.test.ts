@@ -76,6 +76,22 @@ describe('uploads', () => {
     expect(badName.json().code).toBe('invalid_request');
   });
 
+  it('adds a new version only to a version, never to a working draft (nothing written), and to any version of the series named', async () => {
+    const v1 = expectRow((await upload(alice, docx())).json());
+    const draft = expectRow((await call(alice, 'POST', `/api/uploads/${v1.id}/working-draft`)).json());
+    const seriesRows = async () => (await t.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM uploads WHERE document_series_id = $1', [v1.id]))[0]!.n;
+    const refused = await upload(alice, buildKindSample('delete'), {}, 'Their turn.docx', `/api/uploads/${draft.id}/versions`);
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'conflict', status: 409 });
+    expect(refused.json().detail).toContain('v2 is a working draft');
+    expect(await seriesRows()).toBe(2);
+    expect(await t.ctx.db.query('SELECT 1 FROM untracked_checks WHERE upload_id IN (SELECT id FROM uploads WHERE document_series_id = $1)', [v1.id])).toEqual([]);
+    // The version it was drafted from takes it: v3, after the draft, its parent the version sent.
+    const added = await upload(alice, buildKindSample('delete'), {}, 'Their turn.docx', `/api/uploads/${v1.id}/versions`);
+    expect(added.statusCode, added.body).toBe(201);
+    expect(expectRow(added.json())).toMatchObject({ documentVersion: 3, parentUploadId: v1.id, versionKind: 'original' });
+  });
+
   it('saves draft bytes only over a working draft', async () => {
     const original = expectRow((await upload(alice, docx())).json());
     const draft = expectRow((await call(alice, 'POST', `/api/uploads/${original.id}/working-draft`)).json());
