@@ -270,7 +270,7 @@ export const ROUTES = {
   }),
   createVersion: route({
     method: 'POST', path: '/uploads/{uploadId}/versions', access: 'session', bodyKind: 'multipart', body: NewVersionForm,
-    summary: 'Upload a new version in the same series (documentVersion + 1, parentUploadId = {uploadId}: the version it answers, which its untracked check compares it with). {uploadId} must be a version (versionKind original): a working draft answers 409 conflict and nothing is written.', status: 201, response: DocumentRow,
+    summary: 'Upload a new version in the same series (documentVersion + 1, parentUploadId = {uploadId}: the version it answers, which its untracked check compares it with; when {uploadId} is a working draft, the series\' latest uploaded version).', status: 201, response: DocumentRow,
   }),
   startWorkingDraft: route({
     method: 'POST', path: '/uploads/{uploadId}/working-draft', access: 'session', bodyKind: 'none',
