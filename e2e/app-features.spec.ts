@@ -120,6 +120,18 @@ test('documents: drop to upload with progress, rename, new version, working draf
   await expect(series).toContainText(/0 of \d+ decided/);
   await expect(series).toContainText('Nothing decided yet');
 
+  // Their next version follows the version sent (v2), never the working draft listed above it:
+  // it is v4, and "Compare with…" starts from v2, the version it was added to.
+  const next = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: `Upload new version of ${RENAMED}` }).click();
+  await (await next).setFiles({ name: RENAMED, mimeType: DOCX_MIME, buffer: Buffer.from(buildKindSample('insert')) });
+  await expect(page.getByText(`Added version 4 of ${RENAMED}.`)).toBeVisible();
+  await page.getByRole('button', { name: `Compare with… (v4 of ${RENAMED})` }).click();
+  const compareDialog = page.getByRole('dialog', { name: 'Compare v4 with…' });
+  await expect(compareDialog.getByLabel('Older version').locator('option:checked')).toHaveText(/^v2 · original/);
+  await compareDialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(versionsOf(RENAMED).getByRole('listitem')).toHaveCount(4);
+
   // Download the original: a non-empty .docx (a zip: it starts with "PK").
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: `Download ${RENAMED} v1` }).click();
@@ -131,11 +143,11 @@ test('documents: drop to upload with progress, rename, new version, working draf
   // Delete the series: Cancel keeps it; confirming deletes every version, for good.
   await page.getByRole('button', { name: `Delete series ${RENAMED}` }).click();
   const confirm = page.getByRole('dialog', { name: 'Delete this document series?' });
-  await expect(confirm).toContainText('all 3 of its versions');
+  await expect(confirm).toContainText('all 4 of its versions');
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(confirm).toBeHidden();
   await page.reload();
-  await expect(series).toContainText('3 versions');
+  await expect(series).toContainText('4 versions');
 
   await openVersions(RENAMED);
   await page.getByRole('button', { name: `Delete series ${RENAMED}` }).click();

@@ -3,6 +3,9 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { buildDocx, by, del, ins, p } from '../src/docx/fixture/index';
+import { comparisonAnswer } from '../src/app/api/compare';
+import { NoUntrackedEdits } from '../src/contract/compare';
+import { ROUTES } from '../src/contract/routes';
 import { codeSessionThroughApi, expectNoAxeViolations, signInThroughUi } from './helpers';
 
 /**
@@ -27,6 +30,15 @@ const SENT = buildDocx({
 const RETURNED = buildDocx({
   body: [
     p('1. The Supplier shall deliver the goods within 90 days of the order.'),
+    p('2. The Customer shall pay each invoice within 60 days', ins(counterparty, ' of receipt'), '.'),
+    p('3. This agreement is governed by the laws of ', del(counterparty, 'England'), ins(counterparty, 'Wales'), '.'),
+  ],
+});
+
+/** Their next turn: one more change, tracked (the rest as they sent it), so nothing untracked since v2. */
+const ALL_TRACKED = buildDocx({
+  body: [
+    p('1. The Supplier shall deliver the goods within 90 days of the order', ins(counterparty, ' placed in writing'), '.'),
     p('2. The Customer shall pay each invoice within 60 days', ins(counterparty, ' of receipt'), '.'),
     p('3. This agreement is governed by the laws of ', del(counterparty, 'England'), ins(counterparty, 'Wales'), '.'),
   ],
@@ -117,7 +129,39 @@ test('a version with untracked edits is flagged, reviewed as tracked changes, an
   // Back on the documents page: the two drafts joined the series as v3 and v4.
   await page.getByRole('link', { name: 'All documents' }).click();
   await expect(series).toContainText('4 versions');
+
+  // Their next turn, v5, tracks everything it changes. It follows v2, the version they sent
+  // (never the comparison listed above it), and has no untracked edit: no warning, and the
+  // untracked-edit draft says there is nothing to review instead of adding an empty draft.
+  await openVersions();
+  const next = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: `Upload new version of ${FILE}` }).click();
+  await (await next).setFiles({ name: FILE, mimeType: DOCX_MIME, buffer: Buffer.from(ALL_TRACKED) });
+  await expect(page.getByText(`Added version 5 of ${FILE}.`)).toBeVisible();
+  const v2 = await versionId(page, FILE, 2);
+  const v5 = await versionId(page, FILE, 5);
+  const check = await untrackedCall(page, 'GET', v5);
+  expect(check).toMatchObject({ status: 200, body: { against: v2, count: 0 } });
+  await expect(series.getByTestId('untracked-warning')).toHaveCount(0);
+  const drafted = await untrackedCall(page, 'POST', v5);
+  expect(drafted.status).toBe(200);
+  expect(NoUntrackedEdits.parse(drafted.body)).toEqual({ nothingToReview: true, uploadId: v5, against: v2 });
+  // The app reads that answer as nothing to review (what the warning's action says instead of opening a draft).
+  const read = await comparisonAnswer(ROUTES.untrackedWorkingDraft, new Response(JSON.stringify(drafted.body), { status: drafted.status }), NoUntrackedEdits);
+  expect(read).toEqual({ nothingToReview: true, uploadId: v5, against: v2 });
+  await page.reload();
+  await expect(series).toContainText('5 versions');
 });
+
+/** The untracked check (GET) or the untracked-edit draft (POST) of a version, asked as the page asks. */
+async function untrackedCall(page: Page, method: 'GET' | 'POST', uploadId: string): Promise<{ status: number; body: unknown }> {
+  return page.evaluate(async ({ method, uploadId }) => {
+    const session = JSON.parse(sessionStorage.getItem('redline.session') ?? 'null') as { token: string; orgId: string } | null;
+    const url = `/api/uploads/${uploadId}/untracked${method === 'POST' ? '/working-draft' : ''}`;
+    const res = await fetch(url, { method, headers: { authorization: `Bearer ${session?.token ?? ''}`, 'x-org-id': session?.orgId ?? '', prefer: 'wait=10' } });
+    return { status: res.status, body: (await res.json()) as unknown };
+  }, { method, uploadId });
+}
 
 /** The id of version `n` of a series, as the documents page shows it (read over the API the page uses). */
 async function versionId(page: Page, fileName: string, n: number): Promise<string> {

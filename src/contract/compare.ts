@@ -31,8 +31,21 @@ export const ComparisonIdentical = z.object({
 export type ComparisonIdentical = z.infer<typeof ComparisonIdentical>;
 
 /**
+ * The 200 answer of POST /uploads/{id}/untracked/working-draft when the version has no untracked
+ * edit (its rejected view is the rejected view of the version it was added to): nothing to
+ * review, so no working draft is made and no version is added.
+ */
+export const NoUntrackedEdits = z.object({
+  nothingToReview: z.literal(true),
+  uploadId: z.string().describe('The version checked ({uploadId}).'),
+  against: z.string().describe('The version it was added to, which it was compared with.'),
+});
+export type NoUntrackedEdits = z.infer<typeof NoUntrackedEdits>;
+
+/**
  * Response header of the routes that create a draft from a comparison: how many differences
- * it wrote as tracked changes (never 0 on a compare: identical documents answer 200 ComparisonIdentical).
+ * it wrote as tracked changes (never 0: identical documents answer 200 ComparisonIdentical on a
+ * compare, and a version without untracked edits 200 NoUntrackedEdits).
  */
 export const CHANGES_HEADER = 'Redline-Changes';
 

@@ -26,7 +26,7 @@ import {
   SignOutEverywhereResult,
   SignUpRequestCodeBody,
 } from './account';
-import { CHANGES_HEADER, CompareBody, ComparisonIdentical, UntrackedPending, UntrackedReport } from './compare';
+import { CHANGES_HEADER, CompareBody, ComparisonIdentical, NoUntrackedEdits, UntrackedPending, UntrackedReport } from './compare';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_TTL_HOURS, IDEMPOTENT_REPLAY_HEADER } from './events';
 import { DocumentText, OutlineAnswer, OutlineQuery, ReadingQuery, SearchAnswer, SearchQuery } from './reading';
 import { DocumentRow, RenameUploadBody, UploadList, UploadListQuery } from './document';
@@ -270,7 +270,7 @@ export const ROUTES = {
   }),
   createVersion: route({
     method: 'POST', path: '/uploads/{uploadId}/versions', access: 'session', bodyKind: 'multipart', body: NewVersionForm,
-    summary: 'Upload a new version in the same series (documentVersion + 1, parentUploadId set).', status: 201, response: DocumentRow,
+    summary: 'Upload a new version in the same series (documentVersion + 1, parentUploadId = {uploadId}: the version it answers, which its untracked check compares it with; when {uploadId} is a working draft, the series\' latest uploaded version).', status: 201, response: DocumentRow,
   }),
   startWorkingDraft: route({
     method: 'POST', path: '/uploads/{uploadId}/working-draft', access: 'session', bodyKind: 'none',
@@ -308,7 +308,10 @@ export const ROUTES = {
     method: 'POST', path: '/uploads/{uploadId}/untracked/working-draft', access: 'session', bodyKind: 'none',
     summary: 'A new working draft of this version with its untracked edits added as tracked changes (author "Untracked edit") beside its own tracked changes.',
     status: 201, response: DocumentRow,
-    responseHeaders: { [CHANGES_HEADER]: 'How many untracked edits the draft carries as tracked changes.' },
+    responseHeaders: { [CHANGES_HEADER]: 'How many untracked edits the draft carries as tracked changes (at least 1).' },
+    otherResponses: [{
+      status: 200, description: 'The version has no untracked edit: nothing to review, so no working draft is made.', response: NoUntrackedEdits,
+    }],
   }),
   saveDraft: route({
     method: 'PUT', path: '/documents/{documentId}/draft', access: 'session', bodyKind: 'docx',

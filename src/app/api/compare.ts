@@ -1,5 +1,6 @@
+import type { z } from 'zod';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { CHANGES_HEADER, ComparisonIdentical, UntrackedPending, UntrackedReport, type CompareView } from '../../contract/compare';
+import { CHANGES_HEADER, ComparisonIdentical, NoUntrackedEdits, UntrackedPending, UntrackedReport, type CompareView } from '../../contract/compare';
 import { DocumentRow } from '../../contract/document';
 import { ROUTES, type RouteSpec } from '../../contract/routes';
 import { sessionStore } from '../auth/session';
@@ -25,11 +26,12 @@ function orgId(): string {
   return sessionStore.get()?.orgId ?? '';
 }
 
-async function createComparisonDraft(spec: RouteSpec, uploadId: string): Promise<ComparisonDraft> {
-  return comparisonDraftOf(spec, await fetchRoute(spec, { params: { uploadId } }));
-}
-
-async function comparisonDraftOf(spec: RouteSpec, response: Response): Promise<ComparisonDraft> {
+/**
+ * The answer of a route that makes a draft from a comparison: the draft (201), or, when the
+ * comparison found nothing (200), what `nothing` says about it: no draft was made.
+ */
+export async function comparisonAnswer<T>(spec: RouteSpec, response: Response, nothing: z.ZodType<T>): Promise<ComparisonDraft | T> {
+  if (response.status === 200) return readAnswer(spec, response, nothing);
   const document = await readAnswer(spec, response, DocumentRow);
   const header = response.headers.get(CHANGES_HEADER);
   return { document, changes: header !== null && /^\d+$/.test(header) ? Number(header) : null };
@@ -45,18 +47,23 @@ export function useCompareVersions() {
     mutationFn: async ({ uploadId, against, author, view }: { uploadId: string; against: string; author?: string; view?: CompareView }): Promise<ComparisonDraft | ComparisonIdentical> => {
       const spec = ROUTES.compareVersions;
       const response = await fetchRoute(spec, { params: { uploadId }, body: { against, ...(author ? { author } : {}), ...(view ? { view } : {}) } });
-      if (response.status === 200) return readAnswer(spec, response, ComparisonIdentical);
-      return comparisonDraftOf(spec, response);
+      return comparisonAnswer(spec, response, ComparisonIdentical);
     },
     onSettled: invalidate,
   });
 }
 
-/** POST /uploads/{uploadId}/untracked/working-draft: the version with its untracked edits as tracked changes. */
+/**
+ * POST /uploads/{uploadId}/untracked/working-draft: the version with its untracked edits as
+ * tracked changes; or, when it has none (200), that answer and no draft.
+ */
 export function useUntrackedWorkingDraft() {
   const invalidate = useInvalidateUploads();
   return useMutation({
-    mutationFn: (uploadId: string) => createComparisonDraft(ROUTES.untrackedWorkingDraft, uploadId),
+    mutationFn: async (uploadId: string): Promise<ComparisonDraft | NoUntrackedEdits> => {
+      const spec = ROUTES.untrackedWorkingDraft;
+      return comparisonAnswer(spec, await fetchRoute(spec, { params: { uploadId } }), NoUntrackedEdits);
+    },
     onSettled: invalidate,
   });
 }

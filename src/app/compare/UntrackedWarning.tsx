@@ -25,6 +25,7 @@ export function UntrackedWarning({ version, banner = false }: { version: Documen
   const draft = useUntrackedWorkingDraft();
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
+  const [nothing, setNothing] = useState(false);
   const report = check.data?.state === 'ready' ? check.data.report : null;
   if (!report || report.count === 0) return null;
 
@@ -32,6 +33,10 @@ export function UntrackedWarning({ version, banner = false }: { version: Documen
     setError(null);
     try {
       const made = await draft.mutateAsync(version.id);
+      // The draft's comparison found no untracked edit (the check is stored once; the version a
+      // version was added to could change since, when working drafts could be one): say so here
+      // rather than open a draft with nothing to review. None was made.
+      if ('nothingToReview' in made) return setNothing(true);
       navigate(`/documents/${made.document.id}`);
     } catch (failure) {
       setError(`Could not make the draft: ${describeError(failure)}`);
@@ -39,6 +44,13 @@ export function UntrackedWarning({ version, banner = false }: { version: Documen
   }
 
   const sentence = untrackedSentence(report.count, version.documentVersion);
+  if (nothing) {
+    return (
+      <p role="status" data-testid="untracked-warning" className={banner ? 'border-b border-line px-4 py-1.5 text-sm' : 'mt-1 text-xs text-ink-soft'}>
+        No untracked edits in v{version.documentVersion}: nothing to review.
+      </p>
+    );
+  }
   return (
     <div
       role="status"

@@ -19,6 +19,7 @@ import { isCheckedVersion, UntrackedWarning } from '../compare/UntrackedWarning'
 import { Dialog } from '../components/Dialog';
 import { saveBlob } from '../components/saveBlob';
 import { useNow } from '../components/useNow';
+import { DocxFileInput } from './DocxFileInput';
 import { SeriesEntry, type SeriesActions } from './SeriesEntry';
 import { groupBySeries, isComparison, visibleSeries, type Series, type SeriesSort } from './series';
 
@@ -177,31 +178,13 @@ export function DocumentsPage() {
         <button type="button" className="btn btn-primary" onClick={() => fileInput.current?.click()} disabled={transfer !== null}>
           Upload
         </button>
-        <input
-          ref={fileInput}
-          type="file"
-          accept=".docx,application/vnd.openxmlformats-officedocument.wordprocessingml.document"
-          className="sr-only"
-          tabIndex={-1}
-          aria-label="Choose a .docx file to upload"
-          onChange={(e) => {
-            const file = e.target.files?.[0];
-            e.target.value = '';
-            if (file) void upload(file);
-          }}
-        />
-        <input
+        <DocxFileInput ref={fileInput} label="Choose a .docx file to upload" onFile={(file) => void upload(file)} />
+        <DocxFileInput
           ref={versionInput}
-          type="file"
-          accept=".docx,application/vnd.openxmlformats-officedocument.wordprocessingml.document"
-          className="sr-only"
-          tabIndex={-1}
-          aria-label="Choose the new version (.docx)"
-          onChange={(e) => {
-            const file = e.target.files?.[0];
-            e.target.value = '';
+          label="Choose the new version (.docx)"
+          onFile={(file) => {
             const target = versionTarget.current;
-            if (file && target) void uploadVersion(target, file);
+            if (target) void uploadVersion(target, file);
           }}
         />
       </div>

@@ -97,7 +97,7 @@ export function SeriesEntry({
             ))}
           </ul>
           <div className="flex flex-wrap items-center gap-2 border-t border-line pt-2">
-            <button type="button" className="btn" onClick={() => actions.newVersion(newest)} disabled={actions.busy}>
+            <button type="button" className="btn" onClick={() => actions.newVersion(series.latestVersion)} disabled={actions.busy}>
               Upload new version<span className="sr-only"> of {name}</span>
             </button>
             <button type="button" className="btn" onClick={() => actions.rename(series.nameRow)}>

@@ -48,6 +48,15 @@ describe('documents page series', () => {
     expect(comparisonLabel(a!.draft!, a!.rows)).toBeNull();
   });
 
+  it('adds a new version to the newest uploaded version, never to a working draft or a comparison made after it', () => {
+    const compared = { ...row('a', 4, 'working_draft', 'Lease v3.docx', '2026-01-10T10:00:00.000Z'), artifactId: 'compare:a-1', parentUploadId: 'a-3' };
+    const review = { ...row('a', 5, 'working_draft', 'Lease v3.docx', '2026-01-11T10:00:00.000Z'), parentUploadId: 'a-3' };
+    const [a, b] = groupBySeries([...rows, compared, review], progress);
+    expect(a!.rows[0]!.id).toBe('a-5');
+    expect(a!.latestVersion.id).toBe('a-3');
+    expect(b!.latestVersion.id).toBe('b-1');
+  });
+
   it('sorts by last activity (newest first) or by name, and searches every version name', () => {
     const series = groupBySeries(rows, progress);
     expect(visibleSeries(series, '', 'activity').map((s) => s.id)).toEqual(['a', 'b']);

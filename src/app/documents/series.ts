@@ -16,6 +16,12 @@ export interface Series {
   rows: DocumentRow[];
   /** The newest working draft a comparison did not make: what "Review" opens. */
   draft: DocumentRow | null;
+  /**
+   * The newest uploaded version (never a working draft nor a comparison's redline): what
+   * "Upload new version" adds to, as the version the counterparty was sent and the one the new
+   * version's untracked check compares it with.
+   */
+  latestVersion: DocumentRow;
   progress: DraftProgress | null;
   /** The newest of: any version's update, the draft's last decision. */
   lastActivityAt: string;
@@ -41,7 +47,9 @@ export function groupBySeries(rows: readonly DocumentRow[], progress: readonly D
     const decidedAt = draftProgress?.lastDecision?.at;
     if (decidedAt && decidedAt > lastActivityAt) lastActivityAt = decidedAt;
     const nameRow = list[list.length - 1]!;
-    return { id, name: nameRow.fileName, nameRow, rows: list, draft, progress: draftProgress, lastActivityAt };
+    // A series starts with an upload, so it has a version; the first row stands in only for rows the service never makes.
+    const latestVersion = list.find((r) => r.versionKind === 'original') ?? nameRow;
+    return { id, name: nameRow.fileName, nameRow, rows: list, draft, latestVersion, progress: draftProgress, lastActivityAt };
   });
 }
 

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionGrant } from '../../contract/auth';
-import { CHANGES_HEADER, ComparisonIdentical, UNTRACKED_EDIT_AUTHOR, UntrackedPending, UntrackedReport } from '../../contract/compare';
+import { CHANGES_HEADER, ComparisonIdentical, NoUntrackedEdits, UNTRACKED_EDIT_AUTHOR, UntrackedPending, UntrackedReport } from '../../contract/compare';
 import { DOCUMENT_ROW_FIELDS, DocumentRow } from '../../contract/document';
 import type { ReviewResponse } from '../../contract/review';
 import { createMcpServer } from '../connector/mcp-tools';
@@ -100,6 +101,8 @@ describe('comparing versions and checking for untracked edits', () => {
     return paragraphsOf(Buffer.from((res.json() as ReviewResponse).contentBase64, 'base64'));
   };
   const uploadCount = async () => (await t.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM uploads'))[0]!.n;
+  /** The blobs on the test service's disk store (content-addressed: a new redline adds one). */
+  const blobCount = () => readdirSync(path.join(t.config.dataDir, 'blobs'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).length;
   const untrackedOf = async (grant: SessionGrant, id: string): Promise<UntrackedReport> => {
     const deadline = Date.now() + 20_000;
     for (;;) {
@@ -270,6 +273,15 @@ describe('comparing versions and checking for untracked edits', () => {
     ))).json());
     expect(await untrackedOf(alice, v2.id)).toEqual({ against: v1.id, count: 0, changes: [] });
     expect((await call(bob, 'GET', `/api/uploads/${v2.id}/untracked`)).statusCode).toBe(404);
+    // Nothing to review: said (200), and no draft, version or redline bytes stored.
+    const [rowsBefore, blobsBefore] = [await uploadCount(), blobCount()];
+    const nothing = await call(alice, 'POST', `/api/uploads/${v2.id}/untracked/working-draft`);
+    expect(nothing.statusCode, nothing.body).toBe(200);
+    expect(nothing.json()).toEqual({ nothingToReview: true, uploadId: v2.id, against: v1.id });
+    expect(NoUntrackedEdits.parse(nothing.json())).toEqual(nothing.json());
+    expect(nothing.headers[CHANGES_HEADER.toLowerCase()]).toBeUndefined();
+    expect(await uploadCount()).toBe(rowsBefore);
+    expect(blobCount()).toBe(blobsBefore);
   });
 
   it('computes a check nobody finished on demand: lost results, and a runner that stopped (another instance, a restart)', async () => {
@@ -469,7 +481,9 @@ describe('comparing versions and checking for untracked edits', () => {
     const untracked = doc.paths['/uploads/{uploadId}/untracked'].get;
     expect(Object.keys(untracked.responses['200'].content['application/json'].schema.properties)).toEqual(['against', 'count', 'changes']);
     expect(untracked.responses['202'].headers['Retry-After']).toBeDefined();
-    expect(doc.paths['/uploads/{uploadId}/untracked/working-draft'].post.responses['201']).toBeDefined();
+    const untrackedDraft = doc.paths['/uploads/{uploadId}/untracked/working-draft'].post;
+    expect(untrackedDraft.responses['201'].headers[CHANGES_HEADER]).toBeDefined();
+    expect(Object.keys(untrackedDraft.responses['200'].content['application/json'].schema.properties)).toEqual(['nothingToReview', 'uploadId', 'against']);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { CompareBody } from '../../contract/compare';
-import { comparisonArtifactId, UNTRACKED_EDIT_AUTHOR, type ComparisonIdentical } from '../../contract/compare';
+import { comparisonArtifactId, UNTRACKED_EDIT_AUTHOR, type ComparisonIdentical, type NoUntrackedEdits } from '../../contract/compare';
 import type { DocumentRow } from '../../contract/document';
 import { notFound, ProblemError } from '../http/problem';
 import type { ContentStore } from '../store/content-store';
@@ -23,6 +23,9 @@ export interface ComparisonDraft {
 
 /** What a compare answers: the new draft, or that the two are identical (and nothing was written). */
 export type ComparisonOutcome = ComparisonDraft | ComparisonIdentical;
+
+/** What the untracked-edit draft answers: the new draft, or that the version has no untracked edit (and nothing was written). */
+export type UntrackedDraftOutcome = ComparisonDraft | NoUntrackedEdits;
 
 /**
  * Working drafts made by comparing two versions: `compare` (any two uploads of the
@@ -54,8 +57,12 @@ export class ComparisonsService {
     return this.store(actor, newer.id, result, comparisonArtifactId('compare', older.id));
   }
 
-  /** The version with its untracked edits as tracked changes by "Untracked edit", its own tracked changes kept. */
-  async untrackedWorkingDraft(actor: Actor, uploadId: string): Promise<ComparisonDraft> {
+  /**
+   * The version with its untracked edits as tracked changes by "Untracked edit", its own tracked
+   * changes kept. A version without untracked edits makes no draft, as identical documents make
+   * none on a compare: a draft with nothing to review would only be noise in the series.
+   */
+  async untrackedWorkingDraft(actor: Actor, uploadId: string): Promise<UntrackedDraftOutcome> {
     const version = await this.uploads.require(this.db, actor.orgId, uploadId);
     const againstId = previousVersionId(version);
     if (!againstId) {
@@ -66,6 +73,7 @@ export class ComparisonsService {
     const result = await compareUploads(this.content, this.thread, previous, version, {
       author: UNTRACKED_EDIT_AUTHOR, view: 'rejected', keepNewerRevisions: true,
     }, true, { orgId: actor.orgId });
+    if (result.differences.length === 0) return { nothingToReview: true, uploadId: version.id, against: previous.id };
     return this.store(actor, version.id, result, comparisonArtifactId('untracked', previous.id));
   }
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { CHANGES_HEADER } from '../../contract/compare';
 import { ROUTES } from '../../contract/routes';
 import { UNTRACKED_MAX_WAIT_SECONDS, UNTRACKED_WAIT_SECONDS, type CheckPhases } from '../compare/untracked-checks';
@@ -12,11 +12,7 @@ export function registerCompareRoutes(app: FastifyInstance, ctx: ServiceContext)
 
   defineRoute(app, ctx.authenticate, ROUTES.compareVersions, async ({ auth, params, body, reply, timing }) => {
     const outcome = await timing.measure('compare', () => comparisons.compare(auth, params.uploadId!, body));
-    if ('identical' in outcome) {
-      const spent = timing.header();
-      if (spent) reply.header('server-timing', spent);
-      return reply.code(200).send(outcome);
-    }
+    if ('identical' in outcome) return answerNothingToReview(reply, timing, outcome);
     reply.header(CHANGES_HEADER, String(outcome.changes));
     return outcome.document;
   });
@@ -36,10 +32,18 @@ export function registerCompareRoutes(app: FastifyInstance, ctx: ServiceContext)
   });
 
   defineRoute(app, ctx.authenticate, ROUTES.untrackedWorkingDraft, async ({ auth, params, reply, timing }) => {
-    const draft = await timing.measure('compare', () => comparisons.untrackedWorkingDraft(auth, params.uploadId!));
-    reply.header(CHANGES_HEADER, String(draft.changes));
-    return draft.document;
+    const outcome = await timing.measure('compare', () => comparisons.untrackedWorkingDraft(auth, params.uploadId!));
+    if ('nothingToReview' in outcome) return answerNothingToReview(reply, timing, outcome);
+    reply.header(CHANGES_HEADER, String(outcome.changes));
+    return outcome.document;
   });
+}
+
+/** A comparison that found nothing answers 200 with what it compared (no draft, no Redline-Changes), its time spent included. */
+function answerNothingToReview(reply: FastifyReply, timing: ServerTiming, outcome: object): FastifyReply {
+  const spent = timing.header();
+  if (spent) reply.header('server-timing', spent);
+  return reply.code(200).send(outcome);
 }
 
 /**

@@ -134,14 +134,23 @@ export class UploadsService {
     return toDocumentRow(row);
   }
 
-  /** A new original version in the same series: documentVersion + 1, parent = the upload named. */
-  /** The new version's row, and the bytes just stored for it (its untracked check compares them without reading them back). */
+  /**
+   * A new original version in the same series: documentVersion + 1, its parent the upload named,
+   * or, when that is a working draft (a review draft, a comparison's redline), the series' latest
+   * uploaded version. The parent is what the version's untracked check and "Compare with…"
+   * compare it with: a working draft changes with every decision and a redline was never sent,
+   * so a check stored at upload and the untracked draft made later would compare different texts,
+   * while the version the counterparty was sent stays as it was.
+   * Answers the new version's row, and the bytes just stored for it (its untracked check
+   * compares them without reading them back).
+   */
   async addVersion(orgId: string, userId: string, parentId: string, file: IncomingFile): Promise<{ document: DocumentRow; stored: { sha256: string; bytes: Uint8Array } }> {
     await this.require(this.db, orgId, parentId);
     const bytes = await ingest(this.threads, file.bytes, this.work, orgId);
     const stored = await this.content.put(bytes);
     const document = await this.db.transaction(async (tx) => {
-      const parent = await this.lockSeriesOf(tx, orgId, parentId);
+      const named = await this.lockSeriesOf(tx, orgId, parentId);
+      const parent = named.version_kind === 'working_draft' ? await latestUploadedVersion(tx, named) : named;
       const row = await insertUpload(tx, {
         id: newId(), orgId, userId, fileName: file.fileName, purpose: parent.purpose, clientReferenceId: parent.client_reference_id,
         seriesId: parent.document_series_id, version: await nextVersion(tx, parent.document_series_id), parentId: parent.id,
@@ -222,6 +231,16 @@ export class UploadsService {
     if (!locked) throw notFound('This upload');
     return locked;
   }
+}
+
+/** The newest original of a working draft's series (under the series lock); the draft itself if the series has none. */
+async function latestUploadedVersion(tx: Queryable, draft: UploadRecord): Promise<UploadRecord> {
+  const rows = await tx.query<UploadRecord>(
+    `SELECT ${UPLOAD_COLUMNS} FROM uploads WHERE document_series_id = $1 AND org_id = $2 AND version_kind = 'original' AND status = 'ready'
+     ORDER BY document_version DESC LIMIT 1`,
+    [draft.document_series_id, draft.org_id],
+  );
+  return rows[0] ?? draft;
 }
 
 async function nextVersion(tx: Queryable, seriesId: string): Promise<number> {

@@ -76,6 +76,23 @@ describe('uploads', () => {
     expect(badName.json().code).toBe('invalid_request');
   });
 
+  it('adds a new version after the series\' latest uploaded version, also when a working draft is named', async () => {
+    const v1 = expectRow((await upload(alice, docx())).json());
+    const draft = expectRow((await call(alice, 'POST', `/api/uploads/${v1.id}/working-draft`)).json());
+    // Named on the draft (v2), the version follows the version sent, v1: v3, its parent v1.
+    const onDraft = await upload(alice, buildKindSample('delete'), {}, 'Their turn.docx', `/api/uploads/${draft.id}/versions`);
+    expect(onDraft.statusCode, onDraft.body).toBe(201);
+    const v3 = expectRow(onDraft.json());
+    expect(v3).toMatchObject({ documentVersion: 3, parentUploadId: v1.id, versionKind: 'original' });
+    // A draft of v3, then a version named on it: it follows v3, the latest uploaded version.
+    const draft4 = expectRow((await call(alice, 'POST', `/api/uploads/${v3.id}/working-draft`)).json());
+    const onDraft4 = await upload(alice, buildKindSample('insert'), {}, 'Their next turn.docx', `/api/uploads/${draft4.id}/versions`);
+    expect(expectRow(onDraft4.json())).toMatchObject({ documentVersion: 5, parentUploadId: v3.id, versionKind: 'original' });
+    // Named on a version, it follows that version.
+    const onV1 = await upload(alice, buildKindSample('delete'), {}, 'Late reply.docx', `/api/uploads/${v1.id}/versions`);
+    expect(expectRow(onV1.json())).toMatchObject({ documentVersion: 6, parentUploadId: v1.id });
+  });
+
   it('saves draft bytes only over a working draft', async () => {
     const original = expectRow((await upload(alice, docx())).json());
     const draft = expectRow((await call(alice, 'POST', `/api/uploads/${original.id}/working-draft`)).json());
