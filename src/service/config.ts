@@ -1,7 +1,14 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseOidcProviders, type OidcProviderConfig } from './auth/providers/provider-config';
-import { DEFAULT_HEAVY_LIMITS, type HeavyRateLimits } from './http/heavy-limits';
+
+/** The heavy operations, each with its own per-user budget (engine work, PDF rendering, stored bytes): http/heavy-limits.ts. */
+export type HeavyKind = 'upload' | 'compare' | 'working_draft' | 'report';
+
+/** How many of each a user may start per minute (README, Configuration: RATE_*_PER_USER_PER_MINUTE). */
+export type HeavyRateLimits = Record<HeavyKind, number>;
+
+export const DEFAULT_HEAVY_LIMITS: HeavyRateLimits = { upload: 60, compare: 20, working_draft: 60, report: 30 };
 
 /** Every limit and number of the sign-in rules; DESIGN.md's values are the defaults. */
 export interface AuthLimits {

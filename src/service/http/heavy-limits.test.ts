@@ -7,9 +7,9 @@ import { ROUTES } from '../../contract/routes';
 import { buildKindSample } from '../../docx/fixture';
 import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
 import { createService, type Service } from '../app';
-import { loadConfig } from '../config';
+import { DEFAULT_HEAVY_LIMITS, loadConfig } from '../config';
 import { createMcpServer } from '../connector/mcp-tools';
-import { DEFAULT_HEAVY_LIMITS, HEAVY_ROUTES } from './heavy-limits';
+import { HEAVY_ROUTES } from './heavy-limits';
 
 // Issue 21 item 10: per-user budgets on the heavy routes, counted in the database.
 describe('rate limits on heavy operations', () => {

@@ -1,16 +1,9 @@
 import { ROUTES, type RouteSpec } from '../../contract/routes';
 import { hitRateLimit } from '../auth/rate-limits';
+import type { HeavyKind, HeavyRateLimits } from '../config';
 import type { Database } from '../store/database';
 import { ProblemError } from './problem';
 import type { RequestAuth } from './request-auth';
-
-/** The heavy operations, each with its own per-user budget (engine work, PDF rendering, stored bytes). */
-export type HeavyKind = 'upload' | 'compare' | 'working_draft' | 'report';
-
-/** How many of each a user may start per minute (README, Configuration: RATE_*_PER_USER_PER_MINUTE). */
-export type HeavyRateLimits = Record<HeavyKind, number>;
-
-export const DEFAULT_HEAVY_LIMITS: HeavyRateLimits = { upload: 60, compare: 20, working_draft: 60, report: 30 };
 
 /** Which catalogue routes are heavy, and which budget each spends. */
 export const HEAVY_ROUTES: ReadonlyMap<RouteSpec, HeavyKind> = new Map<RouteSpec, HeavyKind>([
