@@ -153,6 +153,53 @@ test('a version with untracked edits is flagged, reviewed as tracked changes, an
   await expect(series).toContainText('5 versions');
 });
 
+test("\"Start review\" drafts from the latest version, never from a comparison's redline listed above it", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const email = `start-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;
+  const session = await codeSessionThroughApi(request, email, '/api/auth/sign-up/request-code', { identifier: email, name: 'Sam Start', organisation: 'Start LLP' });
+  const FILE = `Supply Agreement ${Date.now()}.docx`;
+  const v1 = (await (await request.post('/api/uploads', {
+    headers: session.headers, multipart: { purpose: 'source_doc', file: { name: FILE, mimeType: DOCX_MIME, buffer: Buffer.from(SENT) } },
+  })).json()) as { id: string };
+  const added = await request.post(`/api/uploads/${v1.id}/versions`, {
+    headers: session.headers, multipart: { file: { name: FILE, mimeType: DOCX_MIME, buffer: Buffer.from(RETURNED) } },
+  });
+  expect(added.status()).toBe(201);
+  const v2 = (await added.json()) as { id: string };
+  await signInThroughUi(page, email);
+  const series = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: FILE, exact: true }) });
+
+  // Compare v2 with v1: the redline (v3, a working draft) opens in review.
+  await page.getByRole('button', { name: `Versions of ${FILE}` }).click();
+  await series.getByRole('button', { name: `Compare with… (v2 of ${FILE})` }).click();
+  await page.getByRole('dialog', { name: 'Compare v2 with…' }).getByRole('button', { name: 'Compare and review' }).click();
+  await expect(page.getByTestId('comparison-banner')).toContainText('what changed in v2 since v1');
+  const redlineId = page.url().split('/').pop()!;
+
+  // Back on the documents page the redline is the newest row, but no review of v2: "Start review"
+  // makes a working draft of v2 itself and opens it.
+  await page.getByRole('link', { name: 'All documents' }).click();
+  await expect(series).toContainText('3 versions');
+  await expect(series).toContainText('No working draft yet');
+  await series.getByRole('button', { name: `Start review of ${FILE}` }).click();
+  await expect(page).toHaveURL(/\/documents\/[0-9a-f-]{36}$/);
+  const reviewId = page.url().split('/').pop()!;
+  expect(reviewId).not.toBe(redlineId);
+  const review = (await (await request.get(`/api/uploads/${reviewId}`, { headers: session.headers })).json()) as { parentUploadId: string; artifactId: string | null; documentVersion: number };
+  expect(review).toMatchObject({ parentUploadId: v2.id, artifactId: null, documentVersion: 4 });
+  await expect(page.getByRole('region', { name: 'Current change' })).toBeVisible();
+  await expect(page.getByTestId('comparison-banner')).toHaveCount(0);
+
+  // Now "Review" opens that draft; the redline is still there, opened as itself from its own row.
+  await page.getByRole('link', { name: 'All documents' }).click();
+  await expect(series.getByRole('link', { name: `Review ${FILE}` })).toHaveAttribute('href', `/documents/${reviewId}`);
+  const toggle = page.getByRole('button', { name: `Versions of ${FILE}` });
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  await expect(series.getByRole('list', { name: `Versions of ${FILE}` })).toContainText('Comparison v2 with v1');
+  await expect(series.getByRole('link', { name: `Open ${FILE} v3` })).toHaveAttribute('href', `/documents/${redlineId}`);
+});
+
 /** The untracked check (GET) or the untracked-edit draft (POST) of a version, asked as the page asks. */
 async function untrackedCall(page: Page, method: 'GET' | 'POST', uploadId: string): Promise<{ status: number; body: unknown }> {
   return page.evaluate(async ({ method, uploadId }) => {

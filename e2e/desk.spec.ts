@@ -9,7 +9,8 @@ import { codeSessionThroughApi, expectNoAxeViolations, signInThroughUi } from '.
  * Issue 24 item 10 on the documents page: a series keeps its first version's name when the
  * counterparty's file comes back under another name; a comparison's redline is listed as a
  * comparison, never stands for the review's progress and never hides the untracked warning;
- * comparing identical versions says so and adds nothing.
+ * a review of an older version is no review of the latest; comparing identical versions says
+ * so and adds nothing.
  */
 
 const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -75,15 +76,18 @@ test('a series keeps its name, lists a comparison as one, keeps its review and w
   await expect(page).toHaveURL(/\/documents\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId('comparison-banner')).toContainText('what changed in v3 since v1');
 
-  // Back on the documents page: Review still opens the lawyer's draft, the warning stays, the
-  // redline is listed as what it is.
+  // Back on the documents page: the redline is listed as what it is, and takes neither the
+  // review's place nor the warning's. The lawyer's draft reviews v1, not their v3: the entry
+  // offers to start v3's review, and the draft stays listed, opened from its own row.
   await page.getByRole('link', { name: 'All documents' }).click();
   await expect(series).toContainText('4 versions');
-  await expect(series.getByRole('link', { name: `Review ${NAME}` })).toHaveAttribute('href', `/documents/${review.id}`);
+  await expect(series.getByRole('button', { name: `Start review of ${NAME}` })).toBeVisible();
+  await expect(series).toContainText('No review of v3 yet');
   await expect(series.getByTestId('untracked-warning')).toContainText(/in v3 (was|were) made without tracking/);
   const toggle = page.getByRole('button', { name: `Versions of ${NAME}` });
   if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
   await expect(series.getByRole('list', { name: `Versions of ${NAME}` })).toContainText('Comparison v3 with v1');
+  await expect(series.getByRole('link', { name: `Open ${NAME} v2` })).toHaveAttribute('href', `/documents/${review.id}`);
 
   // v2 (the review draft, v1's bytes) against v1: identical, said in the dialog; nothing added, no navigation.
   await series.getByRole('button', { name: `Compare with… (v2 of ${NAME})` }).click();

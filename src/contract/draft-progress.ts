@@ -3,12 +3,16 @@ import { Timestamp } from './document';
 import { TrackCounts } from './track';
 
 /**
- * Where the review of one working draft stands, for the documents page: the latest working
- * draft of every series in one answer, so the page makes one request however many matters
+ * Where the review of one working draft stands, for the documents page: the review of every
+ * series' latest version in one answer, so the page makes one request however many matters
  * it lists (the 19-field Document row itself does not change).
  */
 export const DraftProgress = z.object({
-  documentId: z.string().describe('The working draft (the newest working draft of its series that a comparison did not make: a draft whose artifactId starts `compare:` is never the progress).'),
+  documentId: z.string().describe(
+    "The review of the series' latest uploaded version: its newest working draft made from that version (directly or from such a draft; " +
+      'an untracked-edit draft of it included). A draft whose artifactId starts `compare:` (or made from one) is never the progress; ' +
+      'a series whose latest version has no such draft has no entry.',
+  ),
   documentSeriesId: z.string(),
   counts: TrackCounts.nullable().describe(
     'Decided and open entries, from the track: one per edit group (TrackItem.group; a change with no group is its own), as the review page counts its progress, ' +

@@ -319,7 +319,7 @@ export const ROUTES = {
   }),
   listDraftProgress: route({
     method: 'GET', path: '/documents/progress', access: 'session', bodyKind: 'none',
-    summary: "Where the review of each series' newest working draft stands (counts, last decision): one request for the documents page.",
+    summary: "Where the review of each series' latest version stands (its newest review draft's counts, last decision): one request for the documents page.",
     status: 200, response: DraftProgressList,
   }),
   getRenderWindow: route({

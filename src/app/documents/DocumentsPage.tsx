@@ -21,7 +21,7 @@ import { saveBlob } from '../components/saveBlob';
 import { useNow } from '../components/useNow';
 import { DocxFileInput } from './DocxFileInput';
 import { SeriesEntry, type SeriesActions } from './SeriesEntry';
-import { groupBySeries, isComparison, visibleSeries, type Series, type SeriesSort } from './series';
+import { groupBySeries, visibleSeries, type Series, type SeriesSort } from './series';
 
 function isDocx(file: File): boolean {
   return /\.docx$/i.test(file.name);
@@ -328,15 +328,15 @@ function RenameDialog({ row, onClose, onSubmit }: { row: DocumentRow | null; onC
 }
 
 /**
- * The comparison's untracked-edit warning of a series' newest version, when it has one (issue
- * 12). The page's one progress request says which checks found nothing, so only the others
- * ask for their report.
+ * The untracked-edit warning of a series' latest version, when it has one (issue 12). Working
+ * drafts and comparisons' redlines made since are no versions of the matter: they neither
+ * carry the warning nor hide it. The page's one progress request says which checks found
+ * nothing, so only the others ask for their report.
  */
 function SeriesUntrackedWarning({ series, checks }: { series: Series; checks: readonly SeriesUntrackedCheck[] | undefined }) {
-  // A comparison's redline is newer than the version it compared but is no version of the matter: look past it.
-  const newest = series.rows.find((r) => !isComparison(r));
-  if (!newest || !isCheckedVersion(newest) || !checks) return null;
-  const check = checks.find((c) => c.uploadId === newest.id);
+  const version = series.latestVersion;
+  if (!isCheckedVersion(version) || !checks) return null;
+  const check = checks.find((c) => c.uploadId === version.id);
   if (check?.state === 'done' && check.count === 0) return null;
-  return <UntrackedWarning version={newest} />;
+  return <UntrackedWarning version={version} />;
 }

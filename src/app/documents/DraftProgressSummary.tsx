@@ -5,8 +5,14 @@ import { formatDateTime, formatRelative } from '../components/format';
  * How far the review of a series' draft has got: "12 of 40 decided" with a thin bar, the open
  * count, and who decided last and when. The bar is decoration: the words carry the meaning.
  */
-export function DraftProgressSummary({ progress, hasDraft, now }: { progress: DraftProgress | null; hasDraft: boolean; now: number }) {
-  if (!hasDraft) return <p className="text-sm text-ink-soft">No working draft yet</p>;
+export function DraftProgressSummary({ progress, hasDraft, now, noDraft = 'No working draft yet' }: {
+  progress: DraftProgress | null;
+  hasDraft: boolean;
+  now: number;
+  /** What stands in for the progress when there is no draft. */
+  noDraft?: string;
+}) {
+  if (!hasDraft) return <p className="text-sm text-ink-soft">{noDraft}</p>;
   const counts = progress?.counts ?? null;
   if (!counts) return <p className="text-sm text-ink-soft" role="status">Counting changes…</p>;
   const total = counts.total ?? counts.open + counts.in + counts.back;

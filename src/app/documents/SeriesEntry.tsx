@@ -10,7 +10,7 @@ export interface SeriesActions {
   rename(row: DocumentRow): void;
   newVersion(row: DocumentRow): void;
   startDraft(row: DocumentRow): void;
-  /** "Start review": a working draft of the row, opened in review at once. */
+  /** "Start review": a working draft of the row (the series' latest version), opened in review at once. */
   startReview(row: DocumentRow): void;
   deleteSeries(series: Series): void;
   /** Compare a version with another of its series (the comparison dialog). */
@@ -44,8 +44,7 @@ export function SeriesEntry({
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const headingId = useId();
-  const { draft, name, rows } = series;
-  const newest = rows[0]!;
+  const { draft, name, rows, latestVersion } = series;
 
   return (
     <li aria-labelledby={headingId} className="border-b border-line last:border-b-0" data-series-id={series.id}>
@@ -64,7 +63,13 @@ export function SeriesEntry({
           </p>
         </div>
         <div className="min-w-0">
-          <DraftProgressSummary progress={series.progress} hasDraft={draft !== null} now={now} />
+          <DraftProgressSummary
+            progress={series.progress}
+            hasDraft={draft !== null}
+            now={now}
+            // The older version's review is still listed under Versions; the entry is about the version that came back last.
+            noDraft={series.hasOlderReview ? `No review of v${latestVersion.documentVersion} yet` : undefined}
+          />
           {extra}
         </div>
         <div className="flex items-center gap-2 md:justify-end">
@@ -73,7 +78,8 @@ export function SeriesEntry({
               Review<span className="sr-only"> {name}</span>
             </Link>
           ) : (
-            <button type="button" className="btn border-brand text-brand" onClick={() => actions.startReview(newest)} disabled={actions.busy}>
+            // Never from the newest row: that may be a comparison's redline or an older version's draft.
+            <button type="button" className="btn border-brand text-brand" onClick={() => actions.startReview(latestVersion)} disabled={actions.busy}>
               Start review<span className="sr-only"> of {name}</span>
             </button>
           )}
@@ -97,7 +103,7 @@ export function SeriesEntry({
             ))}
           </ul>
           <div className="flex flex-wrap items-center gap-2 border-t border-line pt-2">
-            <button type="button" className="btn" onClick={() => actions.newVersion(series.latestVersion)} disabled={actions.busy}>
+            <button type="button" className="btn" onClick={() => actions.newVersion(latestVersion)} disabled={actions.busy}>
               Upload new version<span className="sr-only"> of {name}</span>
             </button>
             <button type="button" className="btn" onClick={() => actions.rename(series.nameRow)}>

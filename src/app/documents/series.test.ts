@@ -2,12 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DocumentRow } from '../../contract/document';
 import type { DraftProgress } from '../../contract/draft-progress';
-import { comparisonLabel, groupBySeries, isComparison, visibleSeries } from './series';
+import { comparisonLabel, groupBySeries, isComparison, reviewedVersion, visibleSeries } from './series';
 
-function row(series: string, version: number, kind: DocumentRow['versionKind'], fileName: string, updatedAt: string): DocumentRow {
+/** Row `<series>-<version>`; `parent`: the version number it was made from (or, for a version, added to). */
+function row(series: string, version: number, kind: DocumentRow['versionKind'], fileName: string, updatedAt: string, parent?: number): DocumentRow {
   return {
     id: `${series}-${version}`, artifactId: null, orgId: 'o', createdByUserId: null, fileName, mimeType: 'x', sizeBytes: 1, purpose: 'source_doc',
-    clientReferenceId: null, documentSeriesId: series, documentVersion: version, parentUploadId: null, versionKind: kind, storageKey: null,
+    clientReferenceId: null, documentSeriesId: series, documentVersion: version, parentUploadId: parent ? `${series}-${parent}` : null, versionKind: kind, storageKey: null,
     contentSha256: null, hasBinary: true, status: 'ready', createdAt: updatedAt, updatedAt,
   };
 }
@@ -15,16 +16,16 @@ function row(series: string, version: number, kind: DocumentRow['versionKind'], 
 describe('documents page series', () => {
   const rows = [
     row('a', 1, 'original', 'Lease.docx', '2026-01-01T10:00:00.000Z'),
-    row('a', 2, 'working_draft', 'Lease.docx', '2026-01-02T10:00:00.000Z'),
-    row('a', 3, 'original', 'Lease v3.docx', '2026-01-03T10:00:00.000Z'),
+    row('a', 2, 'original', 'Lease v2.docx', '2026-01-02T10:00:00.000Z', 1),
+    row('a', 3, 'working_draft', 'Lease v2.docx', '2026-01-03T10:00:00.000Z', 2),
     row('b', 1, 'original', 'Supply agreement.docx', '2026-01-04T10:00:00.000Z'),
     { ...row('c', 1, 'original', 'Gone.docx', '2026-01-05T10:00:00.000Z'), status: 'deleted' as const },
   ];
   const progress: DraftProgress[] = [
-    { documentId: 'a-2', documentSeriesId: 'a', counts: { open: 1, in: 2, back: 0, total: 3 }, lastDecision: { at: '2026-01-09T00:00:00.000Z', kind: 'decide', byUserId: 'u', byName: 'Ann' } },
+    { documentId: 'a-3', documentSeriesId: 'a', counts: { open: 1, in: 2, back: 0, total: 3 }, lastDecision: { at: '2026-01-09T00:00:00.000Z', kind: 'decide', byUserId: 'u', byName: 'Ann' } },
   ];
 
-  it('names a series by its first version, finds its newest working draft and joins its progress', () => {
+  it('names a series by its first version, finds the review of its latest version and joins its progress', () => {
     const series = groupBySeries(rows, progress);
     expect(series.map((s) => s.id)).toEqual(['a', 'b']);
     const a = series[0]!;
@@ -32,29 +33,119 @@ describe('documents page series', () => {
     expect(a.name).toBe('Lease.docx');
     expect(a.nameRow.id).toBe('a-1');
     expect(a.rows.map((r) => r.documentVersion)).toEqual([3, 2, 1]);
-    expect(a.draft?.id).toBe('a-2');
+    expect(a.latestVersion.id).toBe('a-2');
+    expect(a.draft?.id).toBe('a-3');
+    expect(a.hasOlderReview).toBe(false);
     expect(a.progress?.counts?.in).toBe(2);
     // The last decision is newer than any upload, so it is the series' last activity.
     expect(a.lastActivityAt).toBe('2026-01-09T00:00:00.000Z');
     expect(series[1]!.draft).toBeNull();
+    expect(series[1]!.hasOlderReview).toBe(false);
   });
 
   it("never takes a comparison's redline for the review draft, and labels it with the versions it compared", () => {
-    const compared = { ...row('a', 4, 'working_draft', 'Lease v3.docx', '2026-01-10T10:00:00.000Z'), artifactId: 'compare:a-1', parentUploadId: 'a-3' };
+    const compared = { ...row('a', 4, 'working_draft', 'Lease v2.docx', '2026-01-10T10:00:00.000Z', 2), artifactId: 'compare:a-1' };
     const [a] = groupBySeries([...rows, compared], progress);
-    expect(a!.draft?.id).toBe('a-2');
+    expect(a!.rows[0]!.id).toBe('a-4');
+    expect(a!.draft?.id).toBe('a-3');
     expect(isComparison(compared)).toBe(true);
-    expect(comparisonLabel(compared, a!.rows)).toBe('Comparison v3 with v1');
+    expect(comparisonLabel(compared, a!.rows)).toBe('Comparison v2 with v1');
     expect(comparisonLabel(a!.draft!, a!.rows)).toBeNull();
   });
 
   it('adds a new version to the newest uploaded version, never to a working draft or a comparison made after it', () => {
-    const compared = { ...row('a', 4, 'working_draft', 'Lease v3.docx', '2026-01-10T10:00:00.000Z'), artifactId: 'compare:a-1', parentUploadId: 'a-3' };
-    const review = { ...row('a', 5, 'working_draft', 'Lease v3.docx', '2026-01-11T10:00:00.000Z'), parentUploadId: 'a-3' };
+    const compared = { ...row('a', 4, 'working_draft', 'Lease v2.docx', '2026-01-10T10:00:00.000Z', 2), artifactId: 'compare:a-1' };
+    const review = row('a', 5, 'working_draft', 'Lease v2.docx', '2026-01-11T10:00:00.000Z', 2);
     const [a, b] = groupBySeries([...rows, compared, review], progress);
     expect(a!.rows[0]!.id).toBe('a-5');
-    expect(a!.latestVersion.id).toBe('a-3');
+    expect(a!.latestVersion.id).toBe('a-2');
     expect(b!.latestVersion.id).toBe('b-1');
+  });
+
+  it("reviews the latest version: never drafts from a redline, a draft of one or an older version's review, and opens the newest review of it", () => {
+    const at = (day: number) => `2026-03-${String(day).padStart(2, '0')}T10:00:00.000Z`;
+    // v1 sent, v2 back, compared with v1: the redline is the newest row, and there is no review of v2 yet.
+    const sent = row('m', 1, 'original', 'NDA.docx', at(1));
+    const back = row('m', 2, 'original', 'NDA.docx', at(2), 1);
+    const redline = { ...row('m', 3, 'working_draft', 'NDA.docx', at(3), 2), artifactId: 'compare:m-1' };
+    let [m] = groupBySeries([sent, back, redline]);
+    expect(m!.latestVersion.id).toBe('m-2');
+    expect(m!.draft).toBeNull();
+    expect(m!.hasOlderReview).toBe(false);
+
+    // A draft made from the redline copies the difference between two versions: no review. A
+    // draft of v1 (even made after v2 came back) reviews v1: an older review, not v2's.
+    const redlineCopy = row('m', 4, 'working_draft', 'NDA.docx', at(4), 3);
+    const v1Review = row('m', 5, 'working_draft', 'NDA.docx', at(5), 1);
+    [m] = groupBySeries([sent, back, redline, redlineCopy, v1Review]);
+    expect(m!.draft).toBeNull();
+    expect(m!.hasOlderReview).toBe(true);
+
+    // v2's review, then a draft made from that review: the newer one is the review to open.
+    const v2Review = row('m', 6, 'working_draft', 'NDA.docx', at(6), 2);
+    const v2ReviewCopy = row('m', 7, 'working_draft', 'NDA.docx', at(7), 6);
+    [m] = groupBySeries([sent, back, redline, redlineCopy, v1Review, v2Review, v2ReviewCopy]);
+    expect(m!.draft?.id).toBe('m-7');
+    expect(m!.hasOlderReview).toBe(false);
+
+    // The untracked-edit draft of v2 is v2 whole with those edits tracked: a review of v2. A
+    // redline made after it stays a redline.
+    const untracked = { ...row('m', 8, 'working_draft', 'NDA.docx', at(8), 2), artifactId: 'untracked:m-1' };
+    const later = { ...row('m', 9, 'working_draft', 'NDA.docx', at(9), 2), artifactId: 'compare:m-1' };
+    [m] = groupBySeries([sent, back, redline, redlineCopy, v1Review, v2Review, v2ReviewCopy, untracked, later]);
+    expect(m!.rows[0]!.id).toBe('m-9');
+    expect(m!.draft?.id).toBe('m-8');
+
+    // Their next version: the reviews of v2 are older reviews now.
+    [m] = groupBySeries([sent, back, redline, v2Review, untracked, row('m', 10, 'original', 'NDA.docx', at(10), 2)]);
+    expect(m!.latestVersion.id).toBe('m-10');
+    expect(m!.draft).toBeNull();
+    expect(m!.hasOlderReview).toBe(true);
+  });
+
+  it('names the version a draft reviews by walking back through the drafts it was made from', () => {
+    const v1 = row('r', 1, 'original', 'X.docx', '2026-04-01T00:00:00.000Z');
+    const d2 = row('r', 2, 'working_draft', 'X.docx', '2026-04-02T00:00:00.000Z', 1);
+    const d3 = row('r', 3, 'working_draft', 'X.docx', '2026-04-03T00:00:00.000Z', 2);
+    const c4 = { ...row('r', 4, 'working_draft', 'X.docx', '2026-04-04T00:00:00.000Z', 3), artifactId: 'compare:r-1' };
+    const d5 = row('r', 5, 'working_draft', 'X.docx', '2026-04-05T00:00:00.000Z', 4);
+    const orphan = row('r', 6, 'working_draft', 'X.docx', '2026-04-06T00:00:00.000Z', 99);
+    const byId = new Map([v1, d2, d3, c4, d5, orphan].map((r) => [r.id, r]));
+    expect(reviewedVersion(v1, byId)).toBeNull();
+    expect(reviewedVersion(d2, byId)?.id).toBe('r-1');
+    expect(reviewedVersion(d3, byId)?.id).toBe('r-1');
+    expect(reviewedVersion(c4, byId)).toBeNull();
+    expect(reviewedVersion(d5, byId)).toBeNull();
+    expect(reviewedVersion(orphan, byId)).toBeNull();
+  });
+
+  it('whatever the rows, starts a review only from an uploaded version and opens only a review of it', () => {
+    const arbRow = fc.record({
+      kind: fc.constantFrom<'original' | 'draft' | 'compare' | 'untracked'>('original', 'draft', 'compare', 'untracked'),
+      parent: fc.nat(),
+    });
+    fc.assert(
+      fc.property(fc.array(arbRow, { minLength: 1, maxLength: 12 }), (specs) => {
+        // Version 1 is always an upload; every other row was made from (or added to) an earlier one.
+        const list = specs.map((spec, i) => {
+          const version = i + 1;
+          const kind = i === 0 ? 'original' : spec.kind;
+          const made = row('s', version, kind === 'original' ? 'original' : 'working_draft', 'S.docx', `2026-05-01T00:00:${String(i).padStart(2, '0')}.000Z`, i === 0 ? undefined : 1 + (spec.parent % i));
+          return kind === 'compare' || kind === 'untracked' ? { ...made, artifactId: `${kind}:s-1` } : made;
+        });
+        const [s] = groupBySeries(list);
+        const newestUpload = list.filter((r) => r.versionKind === 'original').at(-1)!;
+        expect(s!.latestVersion).toBe(newestUpload);
+        if (s!.draft) {
+          expect(s!.draft.versionKind).toBe('working_draft');
+          expect(isComparison(s!.draft)).toBe(false);
+          expect(reviewedVersion(s!.draft, new Map(list.map((r) => [r.id, r])))).toBe(newestUpload);
+          // No newer review of that version is passed over.
+          expect(list.filter((r) => r.documentVersion > s!.draft!.documentVersion && reviewedVersion(r, new Map(list.map((x) => [x.id, x]))) === newestUpload)).toEqual([]);
+        }
+      }),
+      { seed: 7, numRuns: 300 },
+    );
   });
 
   it('sorts by last activity (newest first) or by name, and searches every version name', () => {
@@ -63,7 +154,7 @@ describe('documents page series', () => {
     expect(visibleSeries(series, '', 'name').map((s) => s.id)).toEqual(['a', 'b']);
     expect(visibleSeries(groupBySeries(rows), '', 'activity').map((s) => s.id)).toEqual(['b', 'a']);
     expect(visibleSeries(series, 'supply', 'activity').map((s) => s.id)).toEqual(['b']);
-    expect(visibleSeries(series, 'LEASE v3', 'activity').map((s) => s.id)).toEqual(['a']);
+    expect(visibleSeries(series, 'LEASE v2', 'activity').map((s) => s.id)).toEqual(['a']);
     expect(visibleSeries(series, 'lease supply', 'activity')).toEqual([]);
   });
 

@@ -14,14 +14,21 @@ export interface Series {
   nameRow: DocumentRow;
   /** Newest version first. */
   rows: DocumentRow[];
-  /** The newest working draft a comparison did not make: what "Review" opens. */
+  /**
+   * The review of the latest version: the newest review draft (see `reviewedVersion`) made from
+   * `latestVersion`, what "Review" opens. Null when there is none, a review draft of an older
+   * version included: "Start review" then drafts from `latestVersion`, since reviewing the
+   * matter means reviewing the version that came back last.
+   */
   draft: DocumentRow | null;
   /**
    * The newest uploaded version (never a working draft nor a comparison's redline): what
    * "Upload new version" adds to, as the version the counterparty was sent and the one the new
-   * version's untracked check compares it with.
+   * version's untracked check compares it with; what "Start review" drafts from.
    */
   latestVersion: DocumentRow;
+  /** A review draft of an older version exists (so "no review of the latest version yet" says more than "no draft"). */
+  hasOlderReview: boolean;
   progress: DraftProgress | null;
   /** The newest of: any version's update, the draft's last decision. */
   lastActivityAt: string;
@@ -41,16 +48,39 @@ export function groupBySeries(rows: readonly DocumentRow[], progress: readonly D
   const progressOf = new Map(progress.map((p) => [p.documentId, p]));
   return [...bySeries.entries()].map(([id, list]) => {
     list.sort((a, b) => b.documentVersion - a.documentVersion);
-    const draft = list.find((r) => r.versionKind === 'working_draft' && !isComparison(r)) ?? null;
+    const nameRow = list[list.length - 1]!;
+    // A series starts with an upload, so it has a version; the first row stands in only for rows the service never makes.
+    const latestVersion = list.find((r) => r.versionKind === 'original') ?? nameRow;
+    const byId = new Map(list.map((r) => [r.id, r]));
+    const reviews = list.filter((r) => reviewedVersion(r, byId) !== null);
+    const draft = reviews.find((r) => reviewedVersion(r, byId)?.id === latestVersion.id) ?? null;
     const draftProgress = draft ? (progressOf.get(draft.id) ?? null) : null;
     let lastActivityAt = list.reduce((max, r) => (r.updatedAt > max ? r.updatedAt : max), '');
     const decidedAt = draftProgress?.lastDecision?.at;
     if (decidedAt && decidedAt > lastActivityAt) lastActivityAt = decidedAt;
-    const nameRow = list[list.length - 1]!;
-    // A series starts with an upload, so it has a version; the first row stands in only for rows the service never makes.
-    const latestVersion = list.find((r) => r.versionKind === 'original') ?? nameRow;
-    return { id, name: nameRow.fileName, nameRow, rows: list, draft, latestVersion, progress: draftProgress, lastActivityAt };
+    const hasOlderReview = draft === null && reviews.length > 0;
+    return { id, name: nameRow.fileName, nameRow, rows: list, draft, latestVersion, hasOlderReview, progress: draftProgress, lastActivityAt };
   });
+}
+
+/**
+ * The uploaded version a review draft reviews, or null when `row` is no review draft. A review
+ * draft is a working draft made from a version, or from a review draft of it (its chain of
+ * `parentUploadId` leads to the version through working drafts only); a comparison's redline,
+ * and anything drafted from one, reviews the difference between two versions, not a version.
+ * An untracked-edit draft is a review: the version whole, with the edits made without tracking
+ * shown as tracked changes beside the counterparty's own (what its warning invites). The
+ * service's progress (`GET /documents/progress`) picks the same draft.
+ */
+export function reviewedVersion(row: DocumentRow, byId: ReadonlyMap<string, DocumentRow>): DocumentRow | null {
+  let at: DocumentRow | undefined = row;
+  // The parent is always an earlier row, so the walk ends; the bound only guards rows the service never makes.
+  for (let steps = 0; at && steps <= byId.size; steps++) {
+    if (at.versionKind === 'original') return at === row ? null : at;
+    if (isComparison(at)) return null;
+    at = at.parentUploadId ? byId.get(at.parentUploadId) : undefined;
+  }
+  return null;
 }
 
 /** A working draft made by comparing two versions (`compare:<older id>`): a redline to read, not the lawyer's review. */

@@ -115,17 +115,43 @@ describe('GET /api/documents/progress', () => {
     expect(theirs.json()).toEqual({ items: [], untracked: [] });
   });
 
-  it("never takes a comparison's redline for the series' review draft", async () => {
+  it("answers the review of the latest version: never a comparison's redline, a draft made from one, nor an older version's review", async () => {
     const original = await upload('Compared.docx');
-    const review = (await call('POST', `/api/uploads/${original.id}/working-draft`)).json() as { id: string };
+    const entryOf = async () => (await progress()).find((i) => i.documentSeriesId === original.documentSeriesId)?.documentId;
+    const draftFrom = async (id: string) => {
+      const res = await call('POST', `/api/uploads/${id}/working-draft`);
+      expect(res.statusCode).toBe(201);
+      return (res.json() as { id: string }).id;
+    };
+    const v1Review = await draftFrom(original.id);
+    expect(await entryOf()).toBe(v1Review);
+    // A review of the review (a draft made from it) reviews the same version.
+    const v1ReviewCopy = await draftFrom(v1Review);
+    expect(await entryOf()).toBe(v1ReviewCopy);
+
+    // Their version comes back: v1's review is no review of it.
     const body = multipartBody({}, { name: 'Compared v2.docx', bytes: buildKindSample('delete') });
     const v2 = (await t.app.inject({ method: 'POST', url: `/api/uploads/${original.id}/versions`, payload: body.payload, headers: { ...body.headers, ...t.headers(alice) } })).json() as { id: string };
+    expect(await entryOf()).toBeUndefined();
     const compared = await call('POST', `/api/uploads/${v2.id}/compare`, { against: original.id });
     expect(compared.statusCode).toBe(201);
     const redline = compared.json() as { id: string; artifactId: string };
     expect(redline.artifactId).toBe(`compare:${original.id}`);
-    const entry = (await progress()).find((i) => i.documentSeriesId === original.documentSeriesId);
-    expect(entry?.documentId).toBe(review.id);
+    expect(await entryOf()).toBeUndefined();
+    // Nor is a draft of the redline (the difference between two versions, not a version).
+    await draftFrom(redline.id);
+    expect(await entryOf()).toBeUndefined();
+
+    const v2Review = await draftFrom(v2.id);
+    expect(await entryOf()).toBe(v2Review);
+    // Newer rows that review something else leave it standing: another redline, a draft of v1.
+    expect((await call('POST', `/api/uploads/${v2.id}/compare`, { against: original.id })).statusCode).toBe(201);
+    await draftFrom(original.id);
+    expect(await entryOf()).toBe(v2Review);
+    // The untracked-edit draft of v2 is v2 whole, its untracked edits tracked: a review of v2.
+    const untracked = await call('POST', `/api/uploads/${v2.id}/untracked/working-draft`);
+    expect(untracked.statusCode).toBe(201);
+    expect(await entryOf()).toBe((untracked.json() as { id: string }).id);
   });
 
   it('leaves the Document row as it was: 19 fields', async () => {

@@ -45,7 +45,10 @@ export function projectionReader(db: Database): ReadProjections {
 }
 
 /**
- * Where each series' newest review draft (a working draft not made by a comparison) stands, in one query: the counts come from the
+ * Where the review of each series' latest version stands: its newest review draft (a working
+ * draft made from that version, directly or through other review drafts; never a comparison's
+ * redline), in one query. A series whose latest version has no review yet has no entry, though
+ * an older version's draft may exist: the documents page then offers to start one. The counts come from the
  * stored track projection when it is current (same log position, same content), so listing a
  * dozen matters does no XML work. A draft whose projection is missing or stale (never opened,
  * or saved since) is counted through the review (which stores the projection) while the
@@ -61,13 +64,29 @@ export async function listDraftProgress(
   budgetMs = 1500,
 ): Promise<DraftProgress[]> {
   const rows = await db.query<ProgressRecord>(
-    `WITH latest AS (
-       SELECT DISTINCT ON (document_series_id) id, document_series_id, content_sha256
-       FROM uploads
-       -- A comparison's redline is not the lawyer's review: it never stands for the series' progress.
-       WHERE org_id = $1 AND version_kind = 'working_draft' AND status = 'ready'
-         AND (artifact_id IS NULL OR artifact_id NOT LIKE 'compare:%')
+    `WITH RECURSIVE live AS (
+       SELECT id, document_series_id, document_version, parent_upload_id, version_kind, artifact_id, content_sha256
+       FROM uploads WHERE org_id = $1 AND status = 'ready'
+     ),
+     latest_version AS (
+       SELECT DISTINCT ON (document_series_id) id FROM live
+       WHERE version_kind = 'original'
        ORDER BY document_series_id, document_version DESC
+     ),
+     -- Each review draft walked back, through the drafts it was made from, to the row it came
+     -- from: a version ends the walk; a comparison's redline ends it too, and is no review (it
+     -- reads the difference between two versions). src/app/documents/series.ts walks the same.
+     reviews AS (
+       SELECT id AS draft_id, parent_upload_id AS source FROM live
+       WHERE version_kind = 'working_draft' AND (artifact_id IS NULL OR artifact_id NOT LIKE 'compare:%')
+       UNION ALL
+       SELECT r.draft_id, l.parent_upload_id FROM reviews r JOIN live l ON l.id = r.source
+       WHERE l.version_kind = 'working_draft' AND (l.artifact_id IS NULL OR l.artifact_id NOT LIKE 'compare:%')
+     ),
+     latest AS (
+       SELECT DISTINCT ON (d.document_series_id) d.id, d.document_series_id, d.content_sha256
+       FROM reviews r JOIN latest_version v ON v.id = r.source JOIN live d ON d.id = r.draft_id
+       ORDER BY d.document_series_id, d.document_version DESC
      )
      SELECT l.id, l.document_series_id, l.content_sha256,
             coalesce(ls.seq, 0)::int AS last_seq, lb.created_at AS decided_at, lb.kind AS decision_kind,
