@@ -87,6 +87,15 @@ test('a version with untracked edits is flagged, reviewed as tracked changes, an
   await expect(warning).toContainText(/\d+ edits? in v2 (was|were) made without tracking/);
   const untrackedCount = Number((await warning.textContent())!.match(/(\d+) edit/)![1]);
   expect(untrackedCount).toBeGreaterThan(0);
+  // The sign sits beside the sentence (on its first line), never alone on a line of its own in the entry's narrow column.
+  for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(size);
+    const icon = (await warning.getByText('⚠', { exact: true }).boundingBox())!;
+    const sentence = (await warning.getByText(/made without tracking\.$/).boundingBox())!;
+    expect(icon.x + icon.width).toBeLessThanOrEqual(sentence.x);
+    expect(Math.abs(icon.y - sentence.y)).toBeLessThan(4);
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
   await expectNoAxeViolations(page);
   await screenshot(page, 'documents-untracked-warning');
 
@@ -191,9 +200,11 @@ test("\"Start review\" drafts from the latest version, never from a comparison's
   await expect(page.getByRole('region', { name: 'Current change' })).toBeVisible();
   await expect(page.getByTestId('comparison-banner')).toHaveCount(0);
 
-  // Now "Review" opens that draft; the redline is still there, opened as itself from its own row.
+  // Now "Review" opens that draft; v2's untracked warning stays (the draft is no version of the
+  // matter); the redline is still there, opened as itself from its own row.
   await page.getByRole('link', { name: 'All documents' }).click();
   await expect(series.getByRole('link', { name: `Review ${FILE}` })).toHaveAttribute('href', `/documents/${reviewId}`);
+  await expect(series.getByTestId('untracked-warning')).toContainText(/in v2 (was|were) made without tracking/);
   const toggle = page.getByRole('button', { name: `Versions of ${FILE}` });
   if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
   await expect(series.getByRole('list', { name: `Versions of ${FILE}` })).toContainText('Comparison v2 with v1');

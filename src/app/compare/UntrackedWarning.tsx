@@ -59,8 +59,11 @@ export function UntrackedWarning({ version, banner = false }: { version: Documen
         ? 'flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-open bg-open-soft px-4 py-1.5 text-sm text-open'
         : 'mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 rounded border border-open bg-open-soft px-2 py-1 text-xs text-open'}
     >
-      <span aria-hidden="true">⚠</span>
-      <span className="font-medium">{sentence}.</span>
+      {/* The sign keeps to the sentence's first line: in the documents page's narrow column the sentence wraps beside it, never under it. */}
+      <span className="flex min-w-0 items-baseline gap-1.5">
+        <span aria-hidden="true" className="shrink-0">⚠</span>
+        <span className="font-medium">{sentence}.</span>
+      </span>
       <button type="button" className={`btn ${banner ? '' : 'px-1.5 py-0 text-xs'}`} onClick={() => void review()} disabled={draft.isPending}>
         {draft.isPending ? 'Preparing…' : 'Review them as tracked changes'}
       </button>
