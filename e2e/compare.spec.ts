@@ -103,6 +103,7 @@ test('a version with untracked edits is flagged, reviewed as tracked changes, an
   await warning.getByRole('button', { name: 'Review them as tracked changes' }).click();
   await expect(page).toHaveURL(/\/documents\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId('comparison-banner')).toContainText('Changes by “Untracked edit” are the edits made in v2 without tracking');
+  const untrackedDraftId = page.url().split('/').pop()!;
   const list = page.getByRole('listbox', { name: 'Changes' });
   // One entry per edit: a replaced word is one entry however many changes it takes.
   await expect(list.getByRole('option').filter({ hasText: 'Counterparty LLP' }).first()).toBeVisible();
@@ -118,9 +119,15 @@ test('a version with untracked edits is flagged, reviewed as tracked changes, an
   await page.keyboard.press('r');
   await expect(page.getByTestId('progress')).toHaveText(`1 of ${entries} decided`);
 
-  // Compare with…: v2 against v1 (preselected), and the redline opens in review at once.
+  // Back on the documents page that draft is v2's review, listed as what it is; the warning's
+  // action opens it again rather than add another draft of the same edits.
   await page.getByRole('link', { name: 'All documents' }).click();
+  await expect(series.getByRole('link', { name: `Review ${FILE}` })).toHaveAttribute('href', `/documents/${untrackedDraftId}`);
+  await expect(warning.getByRole('link', { name: 'Review them as tracked changes' })).toHaveAttribute('href', `/documents/${untrackedDraftId}`);
   await openVersions();
+  await expect(series.getByRole('list', { name: `Versions of ${FILE}` }).getByRole('listitem').first()).toContainText('Untracked edits in v2');
+
+  // Compare with…: v2 against v1 (preselected), and the redline opens in review at once.
   await series.getByRole('button', { name: `Compare with… (v2 of ${FILE})` }).click();
   const dialog = page.getByRole('dialog', { name: 'Compare v2 with…' });
   await expect(dialog.getByLabel('Older version')).toHaveValue(await versionId(page, FILE, 1));
@@ -209,6 +216,9 @@ test("\"Start review\" drafts from the latest version, never from a comparison's
   if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
   await expect(series.getByRole('list', { name: `Versions of ${FILE}` })).toContainText('Comparison v2 with v1');
   await expect(series.getByRole('link', { name: `Open ${FILE} v3` })).toHaveAttribute('href', `/documents/${redlineId}`);
+  // A redline is no base for a working draft (a draft of it would review no version); the versions still are.
+  await expect(series.getByRole('button', { name: `Start working draft from ${FILE} v3` })).toHaveCount(0);
+  await expect(series.getByRole('button', { name: `Start working draft from ${FILE} v2` })).toBeVisible();
 });
 
 /** The untracked check (GET) or the untracked-edit draft (POST) of a version, asked as the page asks. */

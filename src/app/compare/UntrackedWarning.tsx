@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import type { DocumentRow } from '../../contract/document';
 import { useUntrackedCheck, useUntrackedWorkingDraft } from '../api/compare';
 import { describeError } from '../api/client';
@@ -20,7 +20,12 @@ export function isCheckedVersion(row: Pick<DocumentRow, 'versionKind' | 'parentU
  * beside the counterparty's own, opened in review. Renders nothing while the check runs or
  * when it found nothing. `banner`: the full-width form at the top of the review page.
  */
-export function UntrackedWarning({ version, banner = false }: { version: DocumentRow; banner?: boolean }) {
+export function UntrackedWarning({ version, banner = false, existing = null }: {
+  version: DocumentRow;
+  banner?: boolean;
+  /** A draft of those edits made already: the action opens it, so each click does not add another to the series. */
+  existing?: DocumentRow | null;
+}) {
   const check = useUntrackedCheck(isCheckedVersion(version) ? version.id : null);
   const draft = useUntrackedWorkingDraft();
   const navigate = useNavigate();
@@ -64,9 +69,13 @@ export function UntrackedWarning({ version, banner = false }: { version: Documen
         <span aria-hidden="true" className="shrink-0">⚠</span>
         <span className="font-medium">{sentence}.</span>
       </span>
-      <button type="button" className={`btn ${banner ? '' : 'px-1.5 py-0 text-xs'}`} onClick={() => void review()} disabled={draft.isPending}>
-        {draft.isPending ? 'Preparing…' : 'Review them as tracked changes'}
-      </button>
+      {existing ? (
+        <Link className={`btn ${banner ? '' : 'px-1.5 py-0 text-xs'}`} to={`/documents/${existing.id}`}>Review them as tracked changes</Link>
+      ) : (
+        <button type="button" className={`btn ${banner ? '' : 'px-1.5 py-0 text-xs'}`} onClick={() => void review()} disabled={draft.isPending}>
+          {draft.isPending ? 'Preparing…' : 'Review them as tracked changes'}
+        </button>
+      )}
       {error && <span role="alert" className="text-danger">{error}</span>}
     </div>
   );

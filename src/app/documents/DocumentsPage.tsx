@@ -21,7 +21,7 @@ import { saveBlob } from '../components/saveBlob';
 import { useNow } from '../components/useNow';
 import { DocxFileInput } from './DocxFileInput';
 import { SeriesEntry, type SeriesActions } from './SeriesEntry';
-import { groupBySeries, visibleSeries, type Series, type SeriesSort } from './series';
+import { groupBySeries, untrackedDraftOf, visibleSeries, type Series, type SeriesSort } from './series';
 
 function isDocx(file: File): boolean {
   return /\.docx$/i.test(file.name);
@@ -338,5 +338,5 @@ function SeriesUntrackedWarning({ series, checks }: { series: Series; checks: re
   if (!isCheckedVersion(version) || !checks) return null;
   const check = checks.find((c) => c.uploadId === version.id);
   if (check?.state === 'done' && check.count === 0) return null;
-  return <UntrackedWarning version={version} />;
+  return <UntrackedWarning version={version} existing={untrackedDraftOf(version, series.rows)} />;
 }

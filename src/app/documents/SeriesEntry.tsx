@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import type { DocumentRow } from '../../contract/document';
 import { formatBytes, formatDateTime, formatRelative } from '../components/format';
 import { DraftProgressSummary } from './DraftProgressSummary';
-import { comparisonLabel, type Series } from './series';
+import { comparisonLabel, isComparison, type Series } from './series';
 
 export interface SeriesActions {
   download(row: DocumentRow): void;
@@ -144,9 +144,12 @@ function VersionRow({ row, series, actions }: { row: DocumentRow; series: Series
         <button type="button" className="btn btn-quiet" onClick={() => actions.download(row)} disabled={!row.hasBinary}>
           Download<span className="sr-only"> {label}</span>
         </button>
-        <button type="button" className="btn btn-quiet" onClick={() => actions.startDraft(row)} disabled={actions.busy}>
-          Start working draft<span className="sr-only"> from {label}</span>
-        </button>
+        {/* A redline is reviewed as itself (Open): a draft of it would be no review of a version (series.ts: reviewedVersion). */}
+        {!isComparison(row) && (
+          <button type="button" className="btn btn-quiet" onClick={() => actions.startDraft(row)} disabled={actions.busy}>
+            Start working draft<span className="sr-only"> from {label}</span>
+          </button>
+        )}
         <button type="button" className="btn btn-quiet" onClick={() => actions.rename(row)}>
           Rename<span className="sr-only"> {label}</span>
         </button>

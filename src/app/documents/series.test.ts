@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DocumentRow } from '../../contract/document';
 import type { DraftProgress } from '../../contract/draft-progress';
-import { comparisonLabel, groupBySeries, isComparison, reviewedVersion, visibleSeries } from './series';
+import { comparisonLabel, groupBySeries, isComparison, reviewedVersion, untrackedDraftOf, visibleSeries } from './series';
 
 /** Row `<series>-<version>`; `parent`: the version number it was made from (or, for a version, added to). */
 function row(series: string, version: number, kind: DocumentRow['versionKind'], fileName: string, updatedAt: string, parent?: number): DocumentRow {
@@ -101,6 +101,17 @@ describe('documents page series', () => {
     expect(m!.latestVersion.id).toBe('m-10');
     expect(m!.draft).toBeNull();
     expect(m!.hasOlderReview).toBe(true);
+  });
+
+  it("labels an untracked-edit draft with its version, and finds it for that version's warning", () => {
+    const untracked = { ...row('a', 4, 'working_draft', 'Lease v2.docx', '2026-01-10T10:00:00.000Z', 2), artifactId: 'untracked:a-1' };
+    const older = { ...row('a', 5, 'working_draft', 'Lease.docx', '2026-01-11T10:00:00.000Z', 1), artifactId: 'untracked:a-0' };
+    const [a] = groupBySeries([...rows, untracked, older]);
+    expect(isComparison(untracked)).toBe(false);
+    expect(comparisonLabel(untracked, a!.rows)).toBe('Untracked edits in v2');
+    expect(untrackedDraftOf(a!.latestVersion, a!.rows)?.id).toBe('a-4');
+    expect(untrackedDraftOf(a!.rows.find((r) => r.id === 'a-1')!, a!.rows)?.id).toBe('a-5');
+    expect(untrackedDraftOf(groupBySeries(rows)[0]!.latestVersion, rows)).toBeNull();
   });
 
   it('names the version a draft reviews by walking back through the drafts it was made from', () => {

@@ -1,3 +1,4 @@
+import { parseComparisonArtifactId } from '../../contract/compare';
 import type { DocumentRow } from '../../contract/document';
 import type { DraftProgress } from '../../contract/draft-progress';
 
@@ -85,16 +86,27 @@ export function reviewedVersion(row: DocumentRow, byId: ReadonlyMap<string, Docu
 
 /** A working draft made by comparing two versions (`compare:<older id>`): a redline to read, not the lawyer's review. */
 export function isComparison(row: Pick<DocumentRow, 'artifactId'>): boolean {
-  return row.artifactId?.startsWith('compare:') ?? false;
+  return parseComparisonArtifactId(row.artifactId)?.kind === 'compare';
 }
 
-/** "Comparison v3 with v2": the version compared (the draft's parent) and the older one it was compared with. */
+/**
+ * What a draft a comparison made is, for its row: "Comparison v3 with v2" (the version compared,
+ * the draft's parent, and the older one it was compared with), or "Untracked edits in v3" (the
+ * version whose untracked edits it shows as tracked changes). Null for any other row.
+ */
 export function comparisonLabel(row: DocumentRow, rows: readonly DocumentRow[]): string | null {
-  if (!isComparison(row)) return null;
+  const made = parseComparisonArtifactId(row.artifactId);
+  if (!made) return null;
   const version = (id: string | null) => rows.find((r) => r.id === id)?.documentVersion;
   const newer = version(row.parentUploadId);
-  const older = version(row.artifactId!.slice('compare:'.length));
+  if (made.kind === 'untracked') return `Untracked edits in ${newer ? `v${newer}` : 'a version'}`;
+  const older = version(made.against);
   return `Comparison ${newer ? `v${newer}` : 'of a version'} with ${older ? `v${older}` : 'a version no longer listed'}`;
+}
+
+/** The newest draft showing `version`'s untracked edits as tracked changes, if one was made: its warning opens it rather than make another. */
+export function untrackedDraftOf(version: DocumentRow, rows: readonly DocumentRow[]): DocumentRow | null {
+  return rows.find((r) => r.parentUploadId === version.id && parseComparisonArtifactId(r.artifactId)?.kind === 'untracked') ?? null;
 }
 
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
