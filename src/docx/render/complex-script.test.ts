@@ -41,6 +41,18 @@ describe('complex-script sizes in the render variant', () => {
     expect(runOf(body, `${ARABIC} four`)).toContain('<w:sz w:val="26"/><w:szCs w:val="26"/>');
   });
 
+  it('finds Arabic in any piece of a run\'s text, written as characters or character references, and sizes it in the walk that writes simple fields', () => {
+    const docx = minimalDocx(
+      '<w:p><w:r><w:t>Latin, then </w:t><w:tab/><w:t>&#x627;&#x644;&#x639;&#x642;&#x62F;</w:t></w:r>' +
+        '<w:fldSimple w:instr="PAGE"><w:r><w:t>7</w:t></w:r></w:fldSimple><w:r><w:t>only Latin</w:t></w:r></w:p>',
+      { 'word/styles.xml': styles },
+    );
+    const body = bodyOf(buildRenderVariant(docx));
+    expect(runOf(body, 'Latin, then')).toContain('<w:rPr><w:sz w:val="30"/></w:rPr>');
+    expect(runOf(body, 'only Latin')).not.toContain('w:sz');
+    expect(body).toContain('<w:fldChar w:fldCharType="begin"/>');
+  });
+
   const VALIDATOR = path.resolve(process.cwd(), '../shared/tools/ooxml-validate.py');
   const ARABIC_FILE = path.resolve(process.cwd(), '../shared/corpus/files/TestFiles__RP__RP051-Arabic.docx');
   it.skipIf(schemaCheckMissing(VALIDATOR) !== null || !existsSync(ARABIC_FILE))('adds no schema error to a real Arabic file', () => {

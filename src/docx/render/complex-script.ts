@@ -2,7 +2,8 @@ import type { PartScan } from '../revisions/sites';
 import { ancestorNamed } from '../ooxml/paragraphs';
 import { schemaRank } from '../ooxml/schema-order';
 import type { XmlOverlay } from '../xml/overlay';
-import { textOf, walk, XmlElement } from '../xml/tree';
+import { XmlElement } from '../xml/tree';
+import type { PartVisitor } from './part-walk';
 
 /**
  * Text in a complex script (Arabic, Hebrew, Syriac, Thaana…) is set by Word at the run's
@@ -70,24 +71,36 @@ function isOn(v: string | null): boolean {
 
 const RUN_TEXT: ReadonlySet<string> = new Set(['w:t', 'w:delText']);
 
-function holdsComplexScript(run: XmlElement): boolean {
-  return COMPLEX_SCRIPT.test(textOf(run, RUN_TEXT));
+/**
+ * Whether any text below the run (a text box's too, as textOf reads it) is in a complex script.
+ * Every run of the draft is asked, so each piece of text is tested where it stands, with no string
+ * built: the pattern is one character class, so the pieces answer as their concatenation would.
+ */
+function holdsComplexScript(el: XmlElement): boolean {
+  for (const c of el.children) {
+    if (c.kind !== 1) continue;
+    if (RUN_TEXT.has(c.name)) {
+      for (const t of c.children) if (t.kind === 2 && COMPLEX_SCRIPT.test(t.text)) return true;
+    } else if (c.children.length > 0 && holdsComplexScript(c)) return true;
+  }
+  return false;
 }
 
-export function sizeComplexScript(overlay: XmlOverlay, scans: readonly PartScan[]): void {
+/** A visitor for the render variant's walk over each part (part-walk.ts). */
+export function sizeComplexScript(overlay: XmlOverlay, scans: readonly PartScan[]): PartVisitor {
   const styles = scans.find((s) => s.role === 'styles')?.doc.root ?? null;
-  let sizes: RunSizes | null = null;
-  for (const scan of scans) {
-    if (scan.role === 'styles' || scan.role === 'numbering') continue;
-    walk(scan.doc.root, (el) => {
+  let sizes: RunSizes | null = null; // read from the styles at the first complex-script run
+  return {
+    reads: (scan) => scan.role !== 'styles' && scan.role !== 'numbering',
+    enter(el) {
       if (el.name !== 'w:r') return true;
       if (!holdsComplexScript(el)) return false;
       sizes ??= new RunSizes(styles);
       const { sz, szCs } = sizes.of(el);
       if (szCs !== null && szCs !== sz) setSize(overlay, el, szCs);
       return false;
-    });
-  }
+    },
+  };
 }
 
 function setSize(overlay: XmlOverlay, run: XmlElement, value: string): void {
