@@ -1,4 +1,4 @@
-import { sizeComplexScript } from './render/complex-script';
+import { showComplexScript } from './render/complex-script';
 import { showSimpleFields } from './render/simple-fields';
 import { walkParts } from './render/part-walk';
 import type { Revision } from '../contract/revision';
@@ -286,7 +286,7 @@ export class OpenDocx {
     markObjects(overlay, this.scans);
     mapSymbols(overlay, this.scans, this.pkg);
     // One walk over each part for the rewrites that look at elements one by one.
-    walkParts(this.scans, [showSimpleFields(overlay), sizeComplexScript(overlay, this.scans)]);
+    walkParts(this.scans, [showSimpleFields(overlay), showComplexScript(overlay, this.scans)]);
     return overlay;
   }
 
