@@ -15,7 +15,8 @@ import type { PartVisitor } from './part-walk';
  * w:sz, w:b and w:i in the render variant (the document itself is not changed), each where it
  * differs from what docx-preview would draw: direct formatting, then the character style, then
  * the paragraph style (each through w:basedOn), then the document defaults. A complex-script
- * property set nowhere changes nothing, as Word's own default would be a guess here.
+ * property set nowhere changes nothing, as for szCs: Word would draw such a run plain, but files
+ * that set only w:b and w:i (not made by Word) mean them for all their text.
  */
 const COMPLEX_SCRIPT = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFC]/;
 
@@ -34,7 +35,7 @@ const UNSET: RunProps = { sz: null, szCs: null, b: null, bCs: null, i: null, iCs
 /**
  * Each property from the first of `levels` that sets it, nearest (direct formatting) first. Word
  * would toggle b, bCs, i and iCs set in both a character and a paragraph style; docx-preview's
- * styles cascade instead, and the run is drawn next to runs it styled that way.
+ * style classes cascade instead, and the Latin runs beside this one are drawn that way.
  */
 function resolve(levels: readonly RunProps[]): RunProps {
   const pick = <K extends keyof RunProps>(k: K): RunProps[K] | null => levels.find((l) => l[k] !== null)?.[k] ?? null;
