@@ -38,13 +38,23 @@ const UNSET: RunProps = { sz: null, szCs: null, b: null, bCs: null, i: null, iCs
  * style classes cascade instead, and the Latin runs beside this one are drawn that way.
  */
 function resolve(levels: readonly RunProps[]): RunProps {
-  const pick = <K extends keyof RunProps>(k: K): RunProps[K] | null => levels.find((l) => l[k] !== null)?.[k] ?? null;
-  return { sz: pick('sz'), szCs: pick('szCs'), b: pick('b'), bCs: pick('bCs'), i: pick('i'), iCs: pick('iCs') };
+  const out = { ...UNSET };
+  for (const l of levels) {
+    out.sz ??= l.sz;
+    out.szCs ??= l.szCs;
+    out.b ??= l.b;
+    out.bCs ??= l.bCs;
+    out.i ??= l.i;
+    out.iCs ??= l.iCs;
+  }
+  return out;
 }
 
 class RunProperties {
   private readonly styles = new Map<string, XmlElement>();
   private readonly resolved = new Map<string, RunProps>();
+  /** Character style, paragraph style and defaults together, by the two styles' ids. */
+  private readonly inherited = new Map<string, RunProps>();
   private readonly defaults: RunProps;
   private readonly defaultParagraphStyle: string | null = null;
 
@@ -72,22 +82,39 @@ class RunProperties {
   }
 
   of(run: XmlElement): RunProps {
-    const direct = own(run.first('w:rPr'));
-    const character = this.style(run.first('w:rPr')?.first('w:rStyle')?.attr('w:val') ?? null);
-    const paragraph = ancestorNamed(run, 'w:p');
-    const paragraphStyle = this.style(paragraph?.first('w:pPr')?.first('w:pStyle')?.attr('w:val') ?? this.defaultParagraphStyle);
-    return resolve([direct, character, paragraphStyle, this.defaults]);
+    const rPr = run.first('w:rPr');
+    const character = rPr?.first('w:rStyle')?.attr('w:val') ?? null;
+    const paragraph = ancestorNamed(run, 'w:p')?.first('w:pPr')?.first('w:pStyle')?.attr('w:val') ?? this.defaultParagraphStyle;
+    // Runs are many and their styles few: what the styles give is resolved once per pair.
+    const key = `${character ?? ''}\u0000${paragraph ?? ''}`;
+    let inherited = this.inherited.get(key);
+    if (!inherited) {
+      inherited = resolve([this.style(character), this.style(paragraph), this.defaults]);
+      this.inherited.set(key, inherited);
+    }
+    return rPr ? resolve([own(rPr), inherited]) : inherited;
   }
 }
 
+/** What `rPr` itself sets: of each property, its first element (one pass: every complex-script run is read). */
 function own(rPr: XmlElement | null): RunProps {
   if (!rPr) return UNSET;
-  const size = (name: string) => rPr.first(name)?.attr('w:val') ?? null;
-  const toggle = (name: string) => {
-    const el = rPr.first(name);
-    return el ? onOff(el.attr('w:val')) : null;
-  };
-  return { sz: size('w:sz'), szCs: size('w:szCs'), b: toggle('w:b'), bCs: toggle('w:bCs'), i: toggle('w:i'), iCs: toggle('w:iCs') };
+  const out = { ...UNSET };
+  const seen = new Set<string>();
+  for (const c of rPr.children) {
+    if (c.kind !== 1 || seen.has(c.name)) continue;
+    seen.add(c.name);
+    const val = c.attr('w:val');
+    switch (c.name) {
+      case 'w:sz': out.sz = val; break;
+      case 'w:szCs': out.szCs = val; break;
+      case 'w:b': out.b = onOff(val); break;
+      case 'w:bCs': out.bCs = onOff(val); break;
+      case 'w:i': out.i = onOff(val); break;
+      case 'w:iCs': out.iCs = onOff(val); break;
+    }
+  }
+  return out;
 }
 
 /** ST_OnOff: no w:val is on; "0", "false" and "off" are off; anything else on (as docx-preview reads it). */
