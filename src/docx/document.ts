@@ -1,5 +1,6 @@
-import { sizeComplexScript } from './render/complex-script';
+import { showComplexScript } from './render/complex-script';
 import { showSimpleFields } from './render/simple-fields';
+import { walkParts } from './render/part-walk';
 import type { Revision } from '../contract/revision';
 import { DocxPackage, type OpenOptions, type WriteOptions } from './package/package';
 import { applyToScans, type Decision } from './revisions/apply';
@@ -284,8 +285,8 @@ export class OpenDocx {
     addCommentRangeMarks(overlay, this.scans);
     markObjects(overlay, this.scans);
     mapSymbols(overlay, this.scans, this.pkg);
-    showSimpleFields(overlay, this.scans);
-    sizeComplexScript(overlay, this.scans);
+    // One walk over each part for the rewrites that look at elements one by one.
+    walkParts(this.scans, [showSimpleFields(overlay), showComplexScript(overlay, this.scans)]);
     return overlay;
   }
 

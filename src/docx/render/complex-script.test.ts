@@ -19,7 +19,7 @@ function runOf(body: string, text: string): string {
   return body.slice(body.lastIndexOf('<w:r>', at) === -1 ? body.lastIndexOf('<w:r ', at) : body.lastIndexOf('<w:r>', at), at);
 }
 
-describe('complex-script sizes in the render variant', () => {
+describe('complex-script runs in the render variant', () => {
   it("sets a run of Arabic at its resolved w:szCs, through direct formatting, character and paragraph styles, basedOn and defaults; Latin runs keep w:sz", () => {
     const docx = minimalDocx(
       `<w:p><w:r><w:t>${ARABIC} one</w:t></w:r><w:r><w:t>Latin stays</w:t></w:r></w:p>` +
@@ -39,6 +39,46 @@ describe('complex-script sizes in the render variant', () => {
     expect(runOf(body, `${ARABIC} three`)).not.toContain('w:val="18"');
     // Direct szCs 26.
     expect(runOf(body, `${ARABIC} four`)).toContain('<w:sz w:val="26"/><w:szCs w:val="26"/>');
+  });
+
+  it('finds Arabic in any piece of a run\'s text, written as characters or character references, and sizes it in the walk that writes simple fields', () => {
+    const docx = minimalDocx(
+      '<w:p><w:r><w:t>Latin, then </w:t><w:tab/><w:t>&#x627;&#x644;&#x639;&#x642;&#x62F;</w:t></w:r>' +
+        '<w:fldSimple w:instr="PAGE"><w:r><w:t>7</w:t></w:r></w:fldSimple><w:r><w:t>only Latin</w:t></w:r></w:p>',
+      { 'word/styles.xml': styles },
+    );
+    const body = bodyOf(buildRenderVariant(docx));
+    expect(runOf(body, 'Latin, then')).toContain('<w:rPr><w:sz w:val="30"/></w:rPr>');
+    expect(runOf(body, 'only Latin')).not.toContain('w:sz');
+    expect(body).toContain('<w:fldChar w:fldCharType="begin"/>');
+  });
+
+  it("draws a run of Arabic bold and italic by its resolved w:bCs and w:iCs, off where they say off, through styles and basedOn; Latin runs keep w:b and w:i", () => {
+    const styles = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:styles xmlns:w="${W}">` +
+      '<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style>' +
+      '<w:style w:type="paragraph" w:styleId="Heading"><w:name w:val="Heading"/><w:basedOn w:val="Normal"/><w:rPr><w:b w:val="0"/><w:bCs/></w:rPr></w:style>' +
+      '<w:style w:type="paragraph" w:styleId="SubHeading"><w:name w:val="SubHeading"/><w:basedOn w:val="Heading"/></w:style>' +
+      '<w:style w:type="character" w:styleId="Emph"><w:name w:val="Emph"/><w:rPr><w:i/><w:iCs w:val="false"/></w:rPr></w:style></w:styles>';
+    const docx = minimalDocx(
+      `<w:p><w:pPr><w:pStyle w:val="SubHeading"/></w:pPr><w:r><w:t>${ARABIC} heading</w:t></w:r><w:r><w:t>Latin heading</w:t></w:r></w:p>` +
+        `<w:p><w:r><w:rPr><w:rStyle w:val="Emph"/></w:rPr><w:t>${ARABIC} emphasis</w:t></w:r><w:r><w:rPr><w:rStyle w:val="Emph"/></w:rPr><w:t>Latin emphasis</w:t></w:r></w:p>` +
+        `<w:p><w:r><w:rPr><w:b/><w:bCs w:val="0"/></w:rPr><w:t>${ARABIC} not bold</w:t></w:r><w:r><w:rPr><w:b/><w:bCs w:val="0"/></w:rPr><w:t>Latin bold</w:t></w:r></w:p>` +
+        `<w:p><w:r><w:rPr><w:bCs/><w:iCs/></w:rPr><w:t>${ARABIC} both</w:t></w:r><w:r><w:rPr><w:b/><w:bCs/><w:iCs w:val="0"/></w:rPr><w:t>${ARABIC} as is</w:t></w:r></w:p>`,
+      { 'word/styles.xml': styles },
+    );
+    const body = bodyOf(buildRenderVariant(docx));
+    // SubHeading is based on Heading: bCs on, b off.
+    expect(runOf(body, `${ARABIC} heading`)).toContain('<w:rPr><w:b/></w:rPr>');
+    expect(runOf(body, 'Latin heading')).not.toContain('<w:rPr>');
+    // Emph's iCs false over its i: written after the character style, as the schema orders it.
+    expect(runOf(body, `${ARABIC} emphasis`)).toContain('<w:rPr><w:rStyle w:val="Emph"/><w:i w:val="0"/></w:rPr>');
+    expect(runOf(body, 'Latin emphasis')).toContain('<w:rPr><w:rStyle w:val="Emph"/></w:rPr>');
+    // A direct bCs off replaces the direct b.
+    expect(runOf(body, `${ARABIC} not bold`)).toContain('<w:rPr><w:b w:val="0"/><w:bCs w:val="0"/></w:rPr>');
+    expect(runOf(body, 'Latin bold')).toContain('<w:rPr><w:b/><w:bCs w:val="0"/></w:rPr>');
+    // Set where unset, before their complex-script twins; nothing written where they agree (an iCs off with no i).
+    expect(runOf(body, `${ARABIC} both`)).toContain('<w:rPr><w:b/><w:bCs/><w:i/><w:iCs/></w:rPr>');
+    expect(runOf(body, `${ARABIC} as is`)).toContain('<w:rPr><w:b/><w:bCs/><w:iCs w:val="0"/></w:rPr>');
   });
 
   const VALIDATOR = path.resolve(process.cwd(), '../shared/tools/ooxml-validate.py');

@@ -2,27 +2,60 @@ import type { PartScan } from '../revisions/sites';
 import { ancestorNamed } from '../ooxml/paragraphs';
 import { schemaRank } from '../ooxml/schema-order';
 import type { XmlOverlay } from '../xml/overlay';
-import { textOf, walk, XmlElement } from '../xml/tree';
+import { XmlElement } from '../xml/tree';
+import type { PartVisitor } from './part-walk';
 
 /**
- * Text in a complex script (Arabic, Hebrew, Syriac, Thaana…) is set by Word at the run's
- * complex-script size, `w:szCs`, not at `w:sz`; docx-preview 0.4.1 knows only `w:sz`. An Arabic
- * contract whose styles say sz 11 pt and szCs 15 pt would show in 11 pt, lines crowded and two
- * pages in seven lost. So a run holding such text gets its resolved szCs written as its w:sz in
- * the render variant (the document itself is not changed): direct formatting, then the character
- * style, then the paragraph style (each through w:basedOn), then the document defaults.
+ * Text in a complex script (Arabic, Hebrew, Syriac, Thaana…) is set by Word with the run's
+ * complex-script properties: its size is `w:szCs`, not `w:sz`, and it is bold and italic by
+ * `w:bCs` and `w:iCs`, not `w:b` and `w:i`; docx-preview 0.4.1 knows only `w:sz`, `w:b` and `w:i`.
+ * An Arabic contract whose styles say sz 11 pt and szCs 15 pt would show in 11 pt, lines crowded
+ * and two pages in seven lost; a heading style with bCs on and b off would show its Arabic
+ * headings plain. So a run holding such text gets its resolved szCs, bCs and iCs written as its
+ * w:sz, w:b and w:i in the render variant (the document itself is not changed), each where it
+ * differs from what docx-preview would draw: direct formatting, then the character style, then
+ * the paragraph style (each through w:basedOn), then the document defaults. A complex-script
+ * property set nowhere changes nothing, as for szCs: Word would draw such a run plain, but files
+ * that set only w:b and w:i (not made by Word) mean them for all their text.
  */
 const COMPLEX_SCRIPT = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFC]/;
 
-interface Sizes {
+/** The properties read: a size as its w:val, an on/off as on, off, or null where not set. */
+interface RunProps {
   sz: string | null;
   szCs: string | null;
+  b: boolean | null;
+  bCs: boolean | null;
+  i: boolean | null;
+  iCs: boolean | null;
 }
 
-class RunSizes {
+const UNSET: RunProps = { sz: null, szCs: null, b: null, bCs: null, i: null, iCs: null };
+
+/**
+ * Each property from the first of `levels` that sets it, nearest (direct formatting) first. Word
+ * would toggle b, bCs, i and iCs set in both a character and a paragraph style; docx-preview's
+ * style classes cascade instead, and the Latin runs beside this one are drawn that way.
+ */
+function resolve(levels: readonly RunProps[]): RunProps {
+  const out = { ...UNSET };
+  for (const l of levels) {
+    out.sz ??= l.sz;
+    out.szCs ??= l.szCs;
+    out.b ??= l.b;
+    out.bCs ??= l.bCs;
+    out.i ??= l.i;
+    out.iCs ??= l.iCs;
+  }
+  return out;
+}
+
+class RunProperties {
   private readonly styles = new Map<string, XmlElement>();
-  private readonly resolved = new Map<string, Sizes>();
-  private readonly defaults: Sizes;
+  private readonly resolved = new Map<string, RunProps>();
+  /** Character style, paragraph style and defaults together, by the two styles' ids. */
+  private readonly inherited = new Map<string, RunProps>();
+  private readonly defaults: RunProps;
   private readonly defaultParagraphStyle: string | null = null;
 
   constructor(styles: XmlElement | null) {
@@ -36,32 +69,57 @@ class RunSizes {
     }
   }
 
-  /** A style's sizes through its w:basedOn chain. */
-  private style(id: string | null): Sizes {
-    if (!id) return { sz: null, szCs: null };
+  /** A style's properties through its w:basedOn chain. */
+  private style(id: string | null): RunProps {
+    if (!id) return UNSET;
     const known = this.resolved.get(id);
     if (known) return known;
-    this.resolved.set(id, { sz: null, szCs: null }); // a basedOn cycle ends here
+    this.resolved.set(id, UNSET); // a basedOn cycle ends here
     const style = this.styles.get(id);
-    const mine = own(style?.first('w:rPr') ?? null);
-    const base = this.style(style?.first('w:basedOn')?.attr('w:val') ?? null);
-    const sizes = { sz: mine.sz ?? base.sz, szCs: mine.szCs ?? base.szCs };
-    this.resolved.set(id, sizes);
-    return sizes;
+    const props = resolve([own(style?.first('w:rPr') ?? null), this.style(style?.first('w:basedOn')?.attr('w:val') ?? null)]);
+    this.resolved.set(id, props);
+    return props;
   }
 
-  of(run: XmlElement): Sizes {
-    const direct = own(run.first('w:rPr'));
-    const character = this.style(run.first('w:rPr')?.first('w:rStyle')?.attr('w:val') ?? null);
-    const paragraph = ancestorNamed(run, 'w:p');
-    const paragraphStyle = this.style(paragraph?.first('w:pPr')?.first('w:pStyle')?.attr('w:val') ?? this.defaultParagraphStyle);
-    const pick = (k: keyof Sizes) => direct[k] ?? character[k] ?? paragraphStyle[k] ?? this.defaults[k];
-    return { sz: pick('sz'), szCs: pick('szCs') };
+  of(run: XmlElement): RunProps {
+    const rPr = run.first('w:rPr');
+    const character = rPr?.first('w:rStyle')?.attr('w:val') ?? null;
+    const paragraph = ancestorNamed(run, 'w:p')?.first('w:pPr')?.first('w:pStyle')?.attr('w:val') ?? this.defaultParagraphStyle;
+    // Runs are many and their styles few: what the styles give is resolved once per pair.
+    const key = `${character ?? ''}\u0000${paragraph ?? ''}`;
+    let inherited = this.inherited.get(key);
+    if (!inherited) {
+      inherited = resolve([this.style(character), this.style(paragraph), this.defaults]);
+      this.inherited.set(key, inherited);
+    }
+    return rPr ? resolve([own(rPr), inherited]) : inherited;
   }
 }
 
-function own(rPr: XmlElement | null): Sizes {
-  return { sz: rPr?.first('w:sz')?.attr('w:val') ?? null, szCs: rPr?.first('w:szCs')?.attr('w:val') ?? null };
+/** What `rPr` itself sets: of each property, its first element (one pass: every complex-script run is read). */
+function own(rPr: XmlElement | null): RunProps {
+  if (!rPr) return UNSET;
+  const out = { ...UNSET };
+  const seen = new Set<string>();
+  for (const c of rPr.children) {
+    if (c.kind !== 1 || seen.has(c.name)) continue;
+    seen.add(c.name);
+    const val = c.attr('w:val');
+    switch (c.name) {
+      case 'w:sz': out.sz = val; break;
+      case 'w:szCs': out.szCs = val; break;
+      case 'w:b': out.b = onOff(val); break;
+      case 'w:bCs': out.bCs = onOff(val); break;
+      case 'w:i': out.i = onOff(val); break;
+      case 'w:iCs': out.iCs = onOff(val); break;
+    }
+  }
+  return out;
+}
+
+/** ST_OnOff: no w:val is on; "0", "false" and "off" are off; anything else on (as docx-preview reads it). */
+function onOff(v: string | null): boolean {
+  return v !== '0' && v !== 'false' && v !== 'off';
 }
 
 function isOn(v: string | null): boolean {
@@ -70,41 +128,68 @@ function isOn(v: string | null): boolean {
 
 const RUN_TEXT: ReadonlySet<string> = new Set(['w:t', 'w:delText']);
 
-function holdsComplexScript(run: XmlElement): boolean {
-  return COMPLEX_SCRIPT.test(textOf(run, RUN_TEXT));
+/**
+ * Whether any text below the run (a text box's too, as textOf reads it) is in a complex script.
+ * Every run of the draft is asked, so each piece of text is tested where it stands, with no string
+ * built: the pattern is one character class, so the pieces answer as their concatenation would.
+ */
+function holdsComplexScript(el: XmlElement): boolean {
+  for (const c of el.children) {
+    if (c.kind !== 1) continue;
+    if (RUN_TEXT.has(c.name)) {
+      for (const t of c.children) if (t.kind === 2 && COMPLEX_SCRIPT.test(t.text)) return true;
+    } else if (c.children.length > 0 && holdsComplexScript(c)) return true;
+  }
+  return false;
 }
 
-export function sizeComplexScript(overlay: XmlOverlay, scans: readonly PartScan[]): void {
+/** A visitor for the render variant's walk over each part (part-walk.ts). */
+export function showComplexScript(overlay: XmlOverlay, scans: readonly PartScan[]): PartVisitor {
   const styles = scans.find((s) => s.role === 'styles')?.doc.root ?? null;
-  let sizes: RunSizes | null = null;
-  for (const scan of scans) {
-    if (scan.role === 'styles' || scan.role === 'numbering') continue;
-    walk(scan.doc.root, (el) => {
+  let properties: RunProperties | null = null; // read from the styles at the first complex-script run
+  return {
+    reads: (scan) => scan.role !== 'styles' && scan.role !== 'numbering',
+    enter(el) {
       if (el.name !== 'w:r') return true;
       if (!holdsComplexScript(el)) return false;
-      sizes ??= new RunSizes(styles);
-      const { sz, szCs } = sizes.of(el);
-      if (szCs !== null && szCs !== sz) setSize(overlay, el, szCs);
+      properties ??= new RunProperties(styles);
+      const p = properties.of(el);
+      const written: XmlElement[] = [];
+      // docx-preview draws an unset w:b or w:i as off.
+      if (p.bCs !== null && p.bCs !== (p.b ?? false)) written.push(toggleElement('w:b', p.bCs));
+      if (p.iCs !== null && p.iCs !== (p.i ?? false)) written.push(toggleElement('w:i', p.iCs));
+      if (p.szCs !== null && p.szCs !== p.sz) written.push(XmlElement.create('w:sz', { 'w:val': p.szCs }));
+      if (written.length) setProperties(overlay, el, written);
       return false;
-    });
-  }
+    },
+  };
 }
 
-function setSize(overlay: XmlOverlay, run: XmlElement, value: string): void {
-  const size = XmlElement.create('w:sz', { 'w:val': value });
+function toggleElement(name: string, on: boolean): XmlElement {
+  return XmlElement.create(name, on ? {} : { 'w:val': '0' });
+}
+
+/**
+ * Writes `props` (in schema order) into the run's properties: each in place of the run's own
+ * element of that name, else before the first child the schema puts after it (extensions it does
+ * not know stay where they are).
+ */
+function setProperties(overlay: XmlOverlay, run: XmlElement, props: readonly XmlElement[]): void {
   const rPr = run.first('w:rPr');
   if (!rPr) {
-    overlay.prepend(run, [XmlElement.create('w:rPr', {}, [size])]);
+    overlay.prepend(run, [XmlElement.create('w:rPr', {}, [...props])]);
     return;
   }
-  const existing = rPr.first('w:sz');
-  if (existing) {
-    overlay.replace(existing, [size]);
-    return;
+  for (const prop of props) {
+    const existing = rPr.first(prop.name);
+    if (existing) {
+      overlay.replace(existing, [prop]);
+      continue;
+    }
+    // Nodes put before the same child keep the order they were put in: the schema's, here.
+    const rank = schemaRank('w:rPr', prop.name)!;
+    const next = rPr.elements().find((c) => (schemaRank('w:rPr', c.name) ?? -1) > rank);
+    if (next) overlay.insertBefore(next, [prop]);
+    else overlay.append(rPr, [prop]);
   }
-  // Before the first child the schema puts after w:sz (extensions it does not know stay where they are).
-  const szRank = schemaRank('w:rPr', 'w:sz')!;
-  const next = rPr.elements().find((c) => (schemaRank('w:rPr', c.name) ?? -1) > szRank);
-  if (next) overlay.insertBefore(next, [size]);
-  else overlay.append(rPr, [size]);
 }

@@ -1,6 +1,6 @@
-import type { PartScan } from '../revisions/sites';
 import type { XmlOverlay } from '../xml/overlay';
-import { walk, XmlElement, XmlText } from '../xml/tree';
+import { XmlElement, XmlText } from '../xml/tree';
+import type { PartVisitor } from './part-walk';
 
 /**
  * A simple field (`w:fldSimple`: "Page 3" as `<w:fldSimple w:instr="PAGE"><w:r>…3…</w:r>`) written
@@ -11,17 +11,20 @@ import { walk, XmlElement, XmlText } from '../xml/tree';
  * The field is written before the w:fldSimple, with copies of its result runs, and the w:fldSimple
  * itself is left as it is for docx-preview to drop: renaming it into a container docx-preview reads
  * would leave an element the schema refuses (the variant is checked like every part we write).
+ * A visitor: the render variant's walk over each part (part-walk.ts) takes it with the others.
  */
-export function showSimpleFields(overlay: XmlOverlay, scans: readonly PartScan[]): void {
-  for (const scan of scans) {
-    walk(scan.doc.root, (el) => {
+export function showSimpleFields(overlay: XmlOverlay): PartVisitor {
+  return {
+    // Styles and numbering hold no fields.
+    reads: (scan) => scan.role !== 'styles' && scan.role !== 'numbering',
+    enter(el) {
       if (el.name !== 'w:fldSimple') return true;
       const instruction = el.attr('w:instr') ?? '';
       const result = el.children.filter((c): c is XmlElement => c.kind === 1).map((c) => c.cloneDeep());
       overlay.insertBefore(el, [fieldChar('begin'), instructionRun(instruction), fieldChar('separate'), ...result, fieldChar('end')]);
       return false;
-    });
-  }
+    },
+  };
 }
 
 function fieldChar(type: 'begin' | 'separate' | 'end'): XmlElement {
