@@ -476,6 +476,36 @@ describe('compareDocx: inputs with tracked changes', () => {
   });
 });
 
+describe('compareDocx: untracked edits around a backward join of newer (Plan.settleBackwardJoin)', () => {
+  // Newer's own paragraphs with inserted marks (tracked, A's) before a table: its rejected view
+  // joins them backward into the paragraph before them (that paragraph's mark is taken). Older
+  // keeps the three apart, so the comparison writes marks into that joined paragraph.
+  const insMark = (id: number) => `<w:rPr><w:ins w:id="${id}" w:author="A" w:date="2025-01-01T00:00:00Z"/></w:rPr>`;
+  const newer = (between: string) =>
+    minimalDocx(
+      p(r('Alpha beta gamma.')) + pp(insMark(8), r('Delta epsilon zeta.'), r(' Eta theta iota.')) + pp(insMark(9)) + between + p(r('Kappa lambda mu.')),
+    );
+  const untracked = (o: Uint8Array, n: Uint8Array) => {
+    const result = compareDocx(o, n, { view: 'rejected', keepNewerRevisions: true, author: 'Untracked edit', date: DATE });
+    expect(checkContract(decideAll(o, 'reject'), decideAll(n, 'accept'), result.bytes).problems).toEqual([]);
+    return result;
+  };
+
+  it('a table after the tail that older lacks: on reject the tail joins forward past it, so its end keeps a mark of ours', () => {
+    const o = minimalDocx(p(r('Alpha beta gamma.')) + p(r('Delta epsilon zeta.')) + p(r(' Eta theta iota.')) + p(r('Kappa lambda mu.')));
+    const result = untracked(o, newer(tbl(['new', 'table'])));
+    // Older's two marks inside the joined paragraph (one where the tail's own end stands), and the table.
+    expect(result.differences.map((d) => d.textPreview)).toEqual([
+      'Paragraph mark deleted (joins with next)', 'Paragraph mark deleted (joins with next)', 'Row inserted: new table', 'new', 'table',
+    ]);
+  });
+
+  it('a table after the tail that both have: on reject the tail still joins backward, taking the last mark we wrote in it', () => {
+    const o = minimalDocx(p(r('Alpha beta gamma.')) + p(r('Delta epsilon zeta.')) + p(r(' Eta theta iota.')) + tbl(['new', 'table']) + p(r('Kappa lambda mu.')));
+    untracked(o, newer(tbl(['new', 'table'])));
+  });
+});
+
 /** A document with a numbering part. */
 function numberedDocx(numberingXml: string, body: string): Uint8Array {
   const files = unzipSync(minimalDocx(body));

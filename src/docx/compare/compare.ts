@@ -111,6 +111,7 @@ function planChanges(older: Uint8Array, newPkg: DocxPackage, rw: RevisionWriter,
     const story = new StoryComparison(ctx);
     for (const [o, n] of pair.containers()) story.container(ctx.older.blocks(o), ctx.newer.blocks(n), n);
     story.finish();
+    for (const tail of ctx.newer.backwardJoins) plan.backwardJoin(tail);
   }
   importer.finish();
   return plan;

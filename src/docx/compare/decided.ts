@@ -40,7 +40,7 @@ export class DecidedStories {
   private readonly origins = new Map<XmlElement, XmlElement>();
   private readonly copyRoots = new Set<XmlElement>();
 
-  constructor(pkg: DocxPackage, view: DecidedView) {
+  constructor(pkg: DocxPackage, readonly view: DecidedView) {
     const scans: PartScan[] = [];
     for (const { part, doc } of pkg.stories()) {
       if (!MAY_HOLD_REVISIONS.test(doc.src)) continue;
@@ -82,6 +82,13 @@ export class DecidedStories {
       this.copies.set(own, p);
       this.origins.set(p, own);
     }
+  }
+
+  /** Whether the mark of a paragraph of the package's tree is a tracked change the view takes away (inserted, read rejected; deleted, read accepted). */
+  markGone(p: XmlElement): boolean {
+    const rPr = p.first('w:pPr')?.first('w:rPr');
+    if (!rPr) return false;
+    return this.view === 'rejected' ? !!(rPr.first('w:ins') ?? rPr.first('w:moveTo')) : !!(rPr.first('w:del') ?? rPr.first('w:moveFrom'));
   }
 
   /** What the decided view reads for an element of the package's tree: its copy (itself in a story without changes). */

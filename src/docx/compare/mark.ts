@@ -1,7 +1,7 @@
 import { markProperties } from '../ooxml/paragraphs';
 import { insertProperty } from '../ooxml/schema-order';
-import { XmlElement, XmlRaw, XmlText, markDirty, walk, type XmlNode } from '../xml/tree';
-import { NEUTRAL_RUN_CHILDREN, PPR_NOT_COMPARED, TABLE_NOT_FORMATTING, elementText, paragraphPropertiesKey, type TableHolder } from './model';
+import { XmlElement, XmlRaw, XmlText, markDirty, remove, walk, type XmlNode } from '../xml/tree';
+import { NEUTRAL_RUN_CHILDREN, PPR_NOT_COMPARED, TABLE_NOT_FORMATTING, elementText, paragraphPropertiesKey, within, type TableHolder } from './model';
 
 /**
  * Writing the comparison's tracked changes into newer's tree. Everything is first planned (what
@@ -129,16 +129,69 @@ export class Plan {
 
   /** Paragraphs split off a rebuilt paragraph, to insert before it once it is back in the tree. */
   private splitOff: [XmlElement, XmlElement][] = [];
+  /** The paragraphs split off each paragraph, in order. */
+  private splitOffsOf = new Map<XmlElement, XmlElement[]>();
+  /** Tails of backward joins in newer's rejected view (StoryReader.backwardJoins). */
+  private backwardTails: XmlElement[][] = [];
+
+  /** Newer's rejected view joined these paragraphs backward: see settleBackwardJoin. */
+  backwardJoin(tail: XmlElement[]): void {
+    this.backwardTails.push(tail);
+  }
 
   /** Rebuilds every touched paragraph, then writes the paragraph marks. */
   write(): void {
     for (const p of this.paragraphs) {
       this.rebuild(p);
       for (const [np, before] of this.splitOff) before.parent!.insertBefore(np, before);
+      if (this.splitOff.length) this.splitOffsOf.set(p, this.splitOff.map(([np]) => np));
       this.splitOff = [];
     }
+    for (const tail of this.backwardTails) this.settleBackwardJoin(tail);
     this.writeMarks();
     for (const owner of this.boxOwners) syncFallbacks(owner);
+  }
+
+  /**
+   * A tail of paragraphs whose marks newer inserted, joined backward in its rejected view (the
+   * engine took the mark of the paragraph before it, B's), after the comparison wrote its marks.
+   * On reject the engine joins the tail again, against what is there then:
+   * - if the table after the tail is one the comparison marked inserted, it is gone: the tail
+   *   joins forward, past it, and B's mark stays. A split the comparison wrote at the tail's start,
+   *   where B's mark stands, would make that mark twice (an empty paragraph); it goes. And the
+   *   tail's end, a mark in the view, needs one of ours: the tail's last paragraph is split at its
+   *   end.
+   * - else it still joins backward, and takes the last mark before it: the last split the
+   *   comparison wrote in the tail, if any, and B's stays. A split at the tail's start would again
+   *   make B's mark twice, so it moves after the tail's last split, to be the mark taken.
+   * On accept every split goes, so the accepted view is as before.
+   */
+  private settleBackwardJoin(tail: readonly XmlElement[]): void {
+    const first = this.splitOffsOf.get(tail[0]!)?.[0];
+    const doubled = first && !first.elements().some((c) => c.name !== 'w:pPr') ? first : null;
+    const end = tail[tail.length - 1]!;
+    if (followerInserted(end)) {
+      if (doubled) {
+        remove(doubled);
+        this.marks.delete(doubled);
+        this.fromOlder.delete(doubled);
+      }
+      const np = XmlElement.create('w:p');
+      const pPr = end.first('w:pPr');
+      if (pPr) np.append(cleanParagraphProperties(pPr.cloneDeep()));
+      for (const c of end.children.filter((k) => !(k.kind === 1 && k.name === 'w:pPr'))) np.append(c);
+      end.parent!.insertBefore(np, end);
+      this.marks.set(np, 'del');
+      this.fromOlder.add(np);
+      return;
+    }
+    if (!doubled) return;
+    let last: XmlElement | undefined;
+    for (let i = tail.length - 1; i >= 0 && !last; i--) {
+      const splits = this.splitOffsOf.get(tail[i]!);
+      if (splits?.length) last = splits[splits.length - 1];
+    }
+    if (last && last !== doubled) last.parent!.insertAfter(doubled, last);
   }
 
   private rebuild(p: XmlElement): void {
@@ -583,4 +636,20 @@ function syncFallbacks(owner: XmlElement): void {
     }
     copies.forEach((box, k) => box.setChildren(marked[k]!.children.map((c) => (c.kind === 1 ? c.cloneDeep() : c.kind === 2 ? new XmlText(c.text) : new XmlRaw(c.raw)))));
   }
+}
+
+/**
+ * Whether the block after paragraph `p` is a table whose every row is marked inserted (rejected,
+ * it goes whole), range markers passed over.
+ */
+function followerInserted(p: XmlElement): boolean {
+  const kids = p.parent!.children;
+  for (let i = kids.indexOf(p) + 1; i < kids.length; i++) {
+    const k = kids[i]!;
+    if (k.kind !== 1 || k.name.endsWith('RangeStart') || k.name.endsWith('RangeEnd') || k.name === 'w:bookmarkStart' || k.name === 'w:bookmarkEnd' || k.name === 'w:proofErr') continue;
+    if (k.name !== 'w:tbl') return false;
+    const rows = within(k, 'w:tr');
+    return rows.length > 0 && rows.every((tr) => tr.first('w:trPr')?.first('w:ins') != null);
+  }
+  return false;
 }

@@ -125,6 +125,15 @@ const NEUTRAL_PARAGRAPH_CHILDREN = new Set([
  * copy was made from, which is where the comparison writes its marks.
  */
 export class StoryReader {
+  /**
+   * For each paragraph of a rejected view the engine joined backward (joins.ts, joinBackward: a
+   * run of paragraphs whose marks went, before a table or at their container's end, took the
+   * content of the paragraph before them, whose mark is in newer's tree but not in the view): that
+   * run, the tail. Marks the comparison writes into a tail, or a table after it that it marks
+   * inserted, change which mark that join takes on reject (Plan.settleBackwardJoin).
+   */
+  readonly backwardJoins: XmlElement[][] = [];
+
   constructor(
     private readonly rel: RelationshipKey,
     /** Atom and unit keys as private-use characters; shared by the two readers of a comparison. */
@@ -273,7 +282,19 @@ export class StoryReader {
       if (p && p !== own && !parts.includes(p)) parts.push(p);
     }
     if (own) parts.push(own);
+    this.noteBackwardJoin(parts);
     return parts;
+  }
+
+  /** Records the tail of a backward join among a rejected view paragraph's parts: those after the last one whose mark the view has. */
+  private noteBackwardJoin(parts: readonly XmlElement[]): void {
+    const decided = this.decided;
+    if (decided?.view !== 'rejected' || parts.length < 2) return;
+    for (let b = parts.length - 2; b >= 0; b--) {
+      if (decided.markGone(parts[b]!)) continue;
+      this.backwardJoins.push(parts.slice(b + 1));
+      return;
+    }
   }
 
   /** The text key of a block, row or cell (made once, on demand): what similarity compares. */
