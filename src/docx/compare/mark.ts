@@ -1,5 +1,6 @@
 import { markProperties } from '../ooxml/paragraphs';
 import { insertProperty } from '../ooxml/schema-order';
+import { blockAfter } from '../revisions/joins';
 import { XmlElement, XmlRaw, XmlText, markDirty, remove, walk, type XmlNode } from '../xml/tree';
 import { NEUTRAL_RUN_CHILDREN, PPR_NOT_COMPARED, TABLE_NOT_FORMATTING, elementText, paragraphPropertiesKey, within, type TableHolder } from './model';
 
@@ -176,13 +177,9 @@ export class Plan {
         this.marks.delete(doubled);
         this.fromOlder.delete(doubled);
       }
-      const np = XmlElement.create('w:p');
-      const pPr = end.first('w:pPr');
-      if (pPr) np.append(cleanParagraphProperties(pPr.cloneDeep()));
+      const np = this.splitOffParagraph(end.first('w:pPr'));
       for (const c of end.children.filter((k) => !(k.kind === 1 && k.name === 'w:pPr'))) np.append(c);
       end.parent!.insertBefore(np, end);
-      this.marks.set(np, 'del');
-      this.fromOlder.add(np);
       return;
     }
     if (!doubled) return;
@@ -192,6 +189,15 @@ export class Plan {
       if (splits?.length) last = splits[splits.length - 1];
     }
     if (last && last !== doubled) last.parent!.insertAfter(doubled, last);
+  }
+
+  /** A paragraph split off one whose properties are `pPr`: a copy of them, and an older mark (deleted). */
+  private splitOffParagraph(pPr: XmlElement | null): XmlElement {
+    const np = XmlElement.create('w:p');
+    if (pPr) np.append(cleanParagraphProperties(pPr.cloneDeep()));
+    this.marks.set(np, 'del');
+    this.fromOlder.add(np);
+    return np;
   }
 
   private rebuild(p: XmlElement): void {
@@ -227,13 +233,10 @@ export class Plan {
       // that paragraph's properties, numbering included, and a pPrChange recording its own where
       // they differ, as Word writes a join: the output shows newer's numbering, rejecting the
       // change restores older's.
-      const np = XmlElement.create('w:p');
-      if (pPr) np.append(cleanParagraphProperties(pPr.cloneDeep()));
+      const np = this.splitOffParagraph(pPr);
       if (paragraphPropertiesKey(np) !== paragraphPropertiesKey(s.old!)) recordParagraphProperties(np, s.old!, this.rw);
       for (const n of s.nodes) np.append(n);
       this.splitOff.push([np, p]);
-      this.marks.set(np, 'del');
-      this.fromOlder.add(np);
     }
     const rest: XmlNode[] = [];
     if (pPr) rest.push(pPr);
@@ -638,18 +641,10 @@ function syncFallbacks(owner: XmlElement): void {
   }
 }
 
-/**
- * Whether the block after paragraph `p` is a table whose every row is marked inserted (rejected,
- * it goes whole), range markers passed over.
- */
+/** Whether the block after paragraph `p` (joins.ts, blockAfter) is a table whose every row is marked inserted: rejected, it goes whole. */
 function followerInserted(p: XmlElement): boolean {
-  const kids = p.parent!.children;
-  for (let i = kids.indexOf(p) + 1; i < kids.length; i++) {
-    const k = kids[i]!;
-    if (k.kind !== 1 || k.name.endsWith('RangeStart') || k.name.endsWith('RangeEnd') || k.name === 'w:bookmarkStart' || k.name === 'w:bookmarkEnd' || k.name === 'w:proofErr') continue;
-    if (k.name !== 'w:tbl') return false;
-    const rows = within(k, 'w:tr');
-    return rows.length > 0 && rows.every((tr) => tr.first('w:trPr')?.first('w:ins') != null);
-  }
-  return false;
+  const next = blockAfter(p);
+  if (next?.name !== 'w:tbl') return false;
+  const rows = within(next, 'w:tr');
+  return rows.length > 0 && rows.every((tr) => tr.first('w:trPr')?.first('w:ins') != null);
 }

@@ -1,5 +1,5 @@
 import { serializeNode } from '../xml/serialize';
-import type { XmlElement, XmlNode } from '../xml/tree';
+import { ancestor, type XmlElement, type XmlNode } from '../xml/tree';
 import type { DecidedStories } from './decided';
 
 /**
@@ -277,8 +277,8 @@ export class StoryReader {
     const parts: XmlElement[] = [];
     for (const c of el.children) {
       if (c.kind !== 1 || c.name === 'w:pPr') continue;
-      let p = this.origin(c)?.parent ?? null;
-      while (p && p.name !== 'w:p') p = p.parent;
+      const o = this.origin(c);
+      const p = o && ancestor(o, 'w:p');
       if (p && p !== own && !parts.includes(p)) parts.push(p);
     }
     if (own) parts.push(own);

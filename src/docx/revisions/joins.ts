@@ -124,7 +124,7 @@ function joinUnsettled(p: XmlElement): boolean {
 }
 
 /** The block after `block` in its container (range markers and emptied tables passed over), if any. */
-function blockAfter(block: XmlElement): XmlElement | null {
+export function blockAfter(block: XmlElement): XmlElement | null {
   const kids = block.parent!.children;
   for (let i = kids.indexOf(block) + 1; i < kids.length; i++) {
     const k = kids[i]!;
