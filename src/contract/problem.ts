@@ -28,6 +28,8 @@ export const ERROR_CODES = [
   // Reading and anchored edits (issue 25): a page cursor of a content that has since changed; an
   // edit's block that is not in the draft, whose version moved on, or whose find matches more than once.
   'stale_cursor',
+  // A page cursor that does not decode to a position the service could have given (issue 31).
+  'invalid_cursor',
   'block_not_found',
   'stale_anchor',
   'ambiguous_anchor',

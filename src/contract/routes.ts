@@ -238,7 +238,7 @@ export const ROUTES = {
   }),
   listUploads: route({
     method: 'GET', path: '/uploads', access: 'session', credentials: ['web', 'connector', 'api-key'], bodyKind: 'none', query: UploadListQuery,
-    summary: 'List uploads, newest first, with cursor paging.', status: 200, response: UploadList,
+    summary: 'List uploads, newest first, with cursor paging. A cursor the service did not give answers 400 invalid_cursor.', status: 200, response: UploadList,
   }),
   getUpload: route({
     method: 'GET', path: '/uploads/{uploadId}', access: 'session', credentials: ['web', 'connector', 'api-key'], bodyKind: 'none',
@@ -251,7 +251,7 @@ export const ROUTES = {
   }),
   readUploadText: route({
     method: 'GET', path: '/uploads/{uploadId}/text', access: 'session', credentials: ['web', 'connector', 'api-key'], bodyKind: 'none', query: ReadingQuery,
-    summary: 'Read an upload (original, version, working draft or playbook) as blocks: paragraphs with their visible text, clause label, heading level and style, and tables of cells of blocks, in story order (body, headers, footers, footnotes, endnotes, comments), a page of top-level blocks at a time. In the markup view (the default for working drafts) each paragraph lists its tracked changes with offsets into its text, deleted text included; accepted and rejected read the text every change accepted or rejected gives (the default for other uploads is accepted). A cursor of a content that has since changed answers 409 stale_cursor.',
+    summary: 'Read an upload (original, version, working draft or playbook) as blocks: paragraphs with their visible text, clause label, heading level and style, and tables of cells of blocks, in story order (body, headers, footers, footnotes, endnotes, comments), a page of top-level blocks at a time. In the markup view (the default for working drafts) each paragraph lists its tracked changes with offsets into its text, deleted text included; accepted and rejected read the text every change accepted or rejected gives (the default for other uploads is accepted). A cursor of a content that has since changed answers 409 stale_cursor; one the service did not give (or past the end) answers 400 invalid_cursor.',
     status: 200, response: DocumentText,
   }),
   searchUploadText: route({
