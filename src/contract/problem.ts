@@ -45,6 +45,9 @@ export const ERROR_CODES = [
   'interaction_expired',
   'method_not_allowed',
   'invalid_docx',
+  // Text holding a character a Word document cannot hold (XML 1.0: C0 controls but tab and line
+  // breaks, U+FFFE, U+FFFF, lone surrogates), in any field a client sends (issue 31).
+  'forbidden_character',
   'unsupported_media_type',
   'payload_too_large',
   'rate_limited',

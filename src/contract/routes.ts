@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clientString } from './client-text';
 import { LivenessAnswer, ReadinessAnswer } from './health';
 import {
   DevMailboxMessage,
@@ -120,11 +121,11 @@ const REVIEW_CHANGE_ANSWER = {
 
 /** Fields of the multipart form that creates an upload (documented for OpenAPI). */
 export const CreateUploadForm = z.object({
-  file: z.string().describe('The .docx file (multipart file part).'),
+  file: clientString().describe('The .docx file (multipart file part).'),
   purpose: z.enum(['source_doc', 'playbook']).describe('source_doc or playbook'),
-  clientReferenceId: z.string().max(200).optional(),
+  clientReferenceId: clientString().max(200).optional(),
 });
-export const NewVersionForm = z.object({ file: z.string().describe('The .docx file (multipart file part).') });
+export const NewVersionForm = z.object({ file: clientString().describe('The .docx file (multipart file part).') });
 
 /**
  * Every route of the service. The service registers exactly these (a test checks

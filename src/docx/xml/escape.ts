@@ -1,3 +1,5 @@
+import { replaceForbiddenEncodableCharacters } from '../../contract/xml-characters';
+
 /**
  * XML character references. The reader keeps text and attribute values encoded in the source and
  * decodes only what the engine reads; the writer escapes only what the engine writes.
@@ -32,14 +34,28 @@ export function hasUndefinedEntity(text: string): boolean {
   return false;
 }
 
+/** Whether a text needs more than copying: a character to escape, or one XML cannot hold. */
+// eslint-disable-next-line no-control-regex
+const TEXT_NEEDS_WORK = /[&<>\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
+// eslint-disable-next-line no-control-regex
+const ATTR_NEEDS_WORK = /[&<>"\t\n\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
+
+/**
+ * Text content as XML. A character XML cannot hold (a C0 control, U+FFFE, U+FFFF) is written as
+ * U+FFFD, so the writer cannot make a part that no longer parses, whatever text reaches it (the
+ * service refuses such text at the wire; a file's own `&#1;` decoded on reading still could). A
+ * lone surrogate is left to the UTF-8 encoding of the part, which writes it as U+FFFD: replaced
+ * here, the halves of a pair written from two texts side by side would be lost.
+ */
 export function escapeText(text: string): string {
-  if (!/[&<>]/.test(text)) return text;
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  if (!TEXT_NEEDS_WORK.test(text)) return text;
+  return replaceForbiddenEncodableCharacters(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/** An attribute value as XML, quoted with `"`; white space as references, so it reads back as written. Characters XML cannot hold as in `escapeText`. */
 export function escapeAttr(value: string): string {
-  if (!/[&<>"\t\n\r]/.test(value)) return value;
-  return value
+  if (!ATTR_NEEDS_WORK.test(value)) return value;
+  return replaceForbiddenEncodableCharacters(value)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
