@@ -1,12 +1,13 @@
 import { z } from 'zod';
+import { clientString } from './client-text';
 import { EmailAddress, OrgRole } from './auth';
 import { Timestamp } from './document';
 
 /** POST /auth/sign-up/request-code: a code that, verified, creates the user and their organisation. */
 export const SignUpRequestCodeBody = z.strictObject({
   identifier: EmailAddress,
-  name: z.string().trim().min(1, 'name is required').max(120),
-  organisation: z.string().trim().min(1, 'organisation is required').max(120),
+  name: clientString().trim().min(1, 'name is required').max(120),
+  organisation: clientString().trim().min(1, 'organisation is required').max(120),
 });
 export type SignUpRequestCodeBody = z.infer<typeof SignUpRequestCodeBody>;
 
@@ -42,7 +43,7 @@ export type OrgMemberList = z.infer<typeof OrgMemberList>;
 export const InviteMemberBody = z.strictObject({ email: EmailAddress, role: OrgRole.default('member') });
 export type InviteMemberBody = z.infer<typeof InviteMemberBody>;
 
-export const CreateApiKeyBody = z.strictObject({ name: z.string().trim().min(1, 'name is required').max(100) });
+export const CreateApiKeyBody = z.strictObject({ name: clientString().trim().min(1, 'name is required').max(100) });
 export type CreateApiKeyBody = z.infer<typeof CreateApiKeyBody>;
 /** The key itself is shown once, in this answer; only its hash is stored. */
 export const CreatedApiKey = z.object({ id: z.string(), name: z.string(), key: z.string(), createdAt: Timestamp });
@@ -58,10 +59,10 @@ export const SignInProvider = z.object({ id: z.string(), name: z.string() });
 export const SignInProviderList = z.object({ providers: z.array(SignInProvider) });
 export type SignInProviderList = z.infer<typeof SignInProviderList>;
 export const ProviderStartQuery = z.object({
-  returnTo: z.string().max(500).optional().describe('App path to return to after sign-in (same origin only).'),
-  interaction: z.string().max(200).optional().describe('Connector authorization in progress (its interaction id).'),
+  returnTo: clientString().max(500).optional().describe('App path to return to after sign-in (same origin only).'),
+  interaction: clientString().max(200).optional().describe('Connector authorization in progress (its interaction id).'),
 });
-export const HandoffBody = z.strictObject({ handoff: z.string().min(10).max(200) });
+export const HandoffBody = z.strictObject({ handoff: clientString().min(10).max(200) });
 export type HandoffBody = z.infer<typeof HandoffBody>;
 /**
  * Why a provider sign-in failed at its callback. The service redirects to
@@ -82,9 +83,9 @@ export type ProviderSignInError = z.infer<typeof ProviderSignInError>;
 
 /** The connector's consent page answer. */
 export const ConnectorConsentBody = z.strictObject({
-  interaction: z.string().min(1).max(200),
+  interaction: clientString().min(1).max(200),
   approve: z.boolean(),
-  orgId: z.string().optional().describe('The organisation the assistant will act for (defaults to the first).'),
+  orgId: clientString().optional().describe('The organisation the assistant will act for (defaults to the first).'),
 });
 export type ConnectorConsentBody = z.infer<typeof ConnectorConsentBody>;
 export const ConnectorConsentResult = z.object({ redirectTo: z.string() });

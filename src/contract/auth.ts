@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import { clientString } from './client-text';
 import { Timestamp } from './document';
 
 /** An e-mail address, normalised to lower case. */
-export const EmailAddress = z
-  .string()
+export const EmailAddress = clientString()
   .trim()
   .max(254)
   .pipe(z.email({ message: 'identifier must be an e-mail address' }))
@@ -20,7 +20,7 @@ export type RequestCodeAccepted = z.infer<typeof RequestCodeAccepted>;
 
 export const VerifyBody = z.strictObject({
   identifier: EmailAddress,
-  code: z.string().trim().regex(/^\d{8}$/, 'code is the 8-digit number from the e-mail'),
+  code: clientString().trim().regex(/^\d{8}$/, 'code is the 8-digit number from the e-mail'),
 });
 export type VerifyBody = z.infer<typeof VerifyBody>;
 

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { clientString } from './client-text';
 import { ReviewResponse } from './review';
 
 /** Longest comment or reply accepted, in characters. */
 export const MAX_COMMENT_CHARS = 10_000;
 
-const CommentText = z.string().trim().min(1, 'a comment needs some text').max(MAX_COMMENT_CHARS, `at most ${MAX_COMMENT_CHARS.toLocaleString('en')} characters`);
+export const CommentText = clientString().trim().min(1, 'a comment needs some text').max(MAX_COMMENT_CHARS, `at most ${MAX_COMMENT_CHARS.toLocaleString('en')} characters`);
 
 /**
  * One Word comment of a working draft (a thread's first comment, or a reply in it). Read from the
@@ -26,7 +27,7 @@ export const Comment = z.object({
 export type Comment = z.infer<typeof Comment>;
 
 export const TextAnchor = z.strictObject({
-  find: z.string().min(1).max(10_000).describe('Exact text within one paragraph of the main document (may run across formatting).'),
+  find: clientString().min(1).max(10_000).describe('Exact text within one paragraph of the main document (may run across formatting).'),
   occurrence: z.number().int().min(1).optional().describe('1-based occurrence in document order; default 1.'),
 });
 export type TextAnchor = z.infer<typeof TextAnchor>;
@@ -34,7 +35,7 @@ export type TextAnchor = z.infer<typeof TextAnchor>;
 /** Body of POST /documents/{id}/comments: on a change, or on a text anchor; exactly one of them. */
 export const AddCommentBody = z
   .strictObject({
-    changeId: z.string().min(1).max(200).optional(),
+    changeId: clientString().min(1).max(200).optional(),
     anchor: TextAnchor.optional(),
     text: CommentText,
   })

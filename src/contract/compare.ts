@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clientString } from './client-text';
 import { RevisionKind } from './revision';
 
 /**
@@ -12,8 +13,8 @@ export const CompareView = z.enum(['accepted', 'rejected']);
 export type CompareView = z.infer<typeof CompareView>;
 
 export const CompareBody = z.strictObject({
-  against: z.string().min(1).max(200).describe('The older upload to compare {uploadId} with (same organisation).'),
-  author: z.string().trim().min(1).max(200).optional().describe('Author of the tracked changes; default "Comparison".'),
+  against: clientString().min(1).max(200).describe('The older upload to compare {uploadId} with (same organisation).'),
+  author: clientString().trim().min(1).max(200).optional().describe('Author of the tracked changes; default "Comparison".'),
   view: CompareView.optional().describe('Compare the accepted (default) or the rejected view of inputs with tracked changes.'),
 });
 export type CompareBody = z.infer<typeof CompareBody>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clientString } from './client-text';
 
 export const UPLOAD_PURPOSES = ['source_doc', 'playbook'] as const;
 export const UploadPurpose = z.enum(UPLOAD_PURPOSES);
@@ -50,15 +51,14 @@ export const UploadList = z.object({
 export type UploadList = z.infer<typeof UploadList>;
 
 export const UploadListQuery = z.object({
-  cursor: z.string().optional(),
+  cursor: clientString().max(500).optional(),
   limit: z.coerce.number().int().min(1).max(100).optional(),
   purpose: UploadPurpose.optional(),
 });
 export type UploadListQuery = z.infer<typeof UploadListQuery>;
 
 /** A file name a person would give a contract: no path separators or control characters. */
-export const FileName = z
-  .string()
+export const FileName = clientString()
   .trim()
   .min(1, 'fileName must not be empty')
   .max(255, 'fileName must be at most 255 characters')

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clientString } from './client-text';
 import { Timestamp } from './document';
 
 /**
@@ -13,7 +14,7 @@ export const IDEMPOTENT_REPLAY_HEADER = 'idempotent-replayed';
 /** How long the service keeps a key per draft (at least). */
 export const IDEMPOTENCY_KEY_TTL_HOURS = 24;
 /** Printable ASCII without spaces, 8 to 200 characters (a UUID fits). */
-export const IdempotencyKey = z.string().regex(/^[\x21-\x7e]{8,200}$/, 'an Idempotency-Key is 8 to 200 printable ASCII characters without spaces');
+export const IdempotencyKey = clientString().regex(/^[\x21-\x7e]{8,200}$/, 'an Idempotency-Key is 8 to 200 printable ASCII characters without spaces');
 
 /** Request header of a reconnecting event stream: the `id` of the last event it received. */
 export const LAST_EVENT_ID_HEADER = 'last-event-id';

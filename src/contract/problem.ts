@@ -28,6 +28,8 @@ export const ERROR_CODES = [
   // Reading and anchored edits (issue 25): a page cursor of a content that has since changed; an
   // edit's block that is not in the draft, whose version moved on, or whose find matches more than once.
   'stale_cursor',
+  // A page cursor that does not decode to a position the service could have given (issue 31).
+  'invalid_cursor',
   'block_not_found',
   'stale_anchor',
   'ambiguous_anchor',
@@ -43,6 +45,9 @@ export const ERROR_CODES = [
   'interaction_expired',
   'method_not_allowed',
   'invalid_docx',
+  // Text holding a character a Word document cannot hold (XML 1.0: C0 controls but tab and line
+  // breaks, U+FFFE, U+FFFF, lone surrogates), in any field a client sends (issue 31).
+  'forbidden_character',
   'unsupported_media_type',
   'payload_too_large',
   'rate_limited',

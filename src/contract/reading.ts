@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clientString } from './client-text';
 import { RevisionKind } from './revision';
 
 /**
@@ -62,7 +63,7 @@ export const MAX_READING_LIMIT = 1000;
 
 export const ReadingQuery = z.strictObject({
   view: ReadingView.optional().describe('Default: markup for working drafts, accepted for everything else.'),
-  cursor: z.string().max(500).optional().describe('nextCursor of the previous page.'),
+  cursor: clientString().max(500).optional().describe('nextCursor of the previous page.'),
   limit: z.coerce.number().int().min(1).max(MAX_READING_LIMIT).optional().describe(`Top-level blocks per page (a table counts as one); default ${DEFAULT_READING_LIMIT}.`),
 });
 export type ReadingQuery = z.infer<typeof ReadingQuery>;
@@ -96,7 +97,7 @@ export type SearchHit = z.infer<typeof SearchHit>;
 export const MAX_SEARCH_HITS = 100;
 
 export const SearchQuery = z.strictObject({
-  q: z.string().min(1).max(500).describe('The text (or, with regex=true, the regular expression) to find.'),
+  q: clientString().min(1).max(500).describe('The text (or, with regex=true, the regular expression) to find.'),
   regex: z.enum(['true', 'false']).optional().transform((v) => v === 'true'),
   caseSensitive: z.enum(['true', 'false']).optional().transform((v) => v === 'true'),
   view: ReadingView.optional(),

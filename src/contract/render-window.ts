@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clientString } from './client-text';
 
 /**
  * Query of GET /documents/{id}/render-window: the render variant cut to the body blocks
@@ -6,7 +7,7 @@ import { z } from 'zod';
  * long draft is laid out.
  */
 export const RenderWindowQuery = z.object({
-  around: z.string().min(1).max(200).optional().describe('A change_id; absent: the start of the document.'),
+  around: clientString().min(1).max(200).optional().describe('A change_id; absent: the start of the document.'),
   blocks: z.coerce.number().int().min(10).max(1000).optional().describe('Body blocks (paragraphs, tables) on each side; default 80.'),
 });
 export type RenderWindowQuery = z.infer<typeof RenderWindowQuery>;

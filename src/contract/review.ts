@@ -1,15 +1,16 @@
 import { z } from 'zod';
+import { clientString } from './client-text';
 import { DocumentRow } from './document';
 import { Revision } from './revision';
 import { Track } from './track';
 
-const ChangeIds = z.array(z.string().min(1).max(200)).max(10_000);
+const ChangeIds = z.array(clientString().min(1).max(200)).max(10_000);
 
 /**
  * Notes recorded with a batch's decisions, by change_id. Each must name a change decided in
  * that batch and hold at most NOTE_MAX_CHARS characters (both answered 422 by the service).
  */
-export const DecisionNotes = z.record(z.string().min(1).max(200), z.string())
+export const DecisionNotes = z.record(clientString().min(1).max(200), clientString())
   .describe('{"<change_id>": "why"}: notes recorded with the decisions of this batch (at most 10,000 characters each).');
 export type DecisionNotes = z.infer<typeof DecisionNotes>;
 export const NOTE_MAX_CHARS = 10_000;
@@ -59,13 +60,13 @@ const IN_PARAGRAPH_OPS: readonly string[] = ['replace', 'insert', 'delete'];
 /** A redline edit's fields; `RedlineEdit` adds the rules between them (extend this, then refine with `checkRedlineEdit`). */
 export const RedlineEditFields = z.strictObject({
   op: z.enum(REDLINE_OPS).describe('replace / insert / delete act on `find`; insert_paragraph adds a paragraph after `blockId` with its style and numbering (a new clause), delete_paragraph deletes the block\'s text and its paragraph mark, replace_paragraph replaces its whole text.'),
-  find: z.string().min(1).max(10_000).optional().describe('Exact text to act on (required for replace, insert, delete). Without blockId it is searched in the whole draft ("\\n" stands for the boundary between two paragraphs); with blockId only in that paragraph\'s text as it reads without deleted text.'),
+  find: clientString().min(1).max(10_000).optional().describe('Exact text to act on (required for replace, insert, delete). Without blockId it is searched in the whole draft ("\\n" stands for the boundary between two paragraphs); with blockId only in that paragraph\'s text as it reads without deleted text.'),
   occurrence: z.number().int().min(1).optional().describe('1-based. Without blockId, the n-th occurrence in the draft (default 1); with blockId, required when find occurs more than once in the block (else 422 ambiguous_anchor naming each).'),
-  blockId: z.string().min(1).max(200).optional().describe('The paragraph to edit: a block id from GET /uploads/{id}/text or read_document (markup view).'),
-  blockVersion: z.string().min(1).max(100).optional().describe('The block\'s version as read; if the block changed since, the edit is refused with 409 stale_anchor and nothing is written.'),
-  text: z.string().max(100_000).optional(),
+  blockId: clientString().min(1).max(200).optional().describe('The paragraph to edit: a block id from GET /uploads/{id}/text or read_document (markup view).'),
+  blockVersion: clientString().min(1).max(100).optional().describe('The block\'s version as read; if the block changed since, the edit is refused with 409 stale_anchor and nothing is written.'),
+  text: clientString().max(100_000).optional(),
   position: z.enum(['before', 'after']).optional().describe('op "insert" only: insert the text before or after `find` (default after).'),
-  justification: z.string().max(10_000).optional(),
+  justification: clientString().max(10_000).optional(),
 });
 
 /** Which fields each op needs or refuses. */
@@ -82,6 +83,6 @@ export type RedlineEdit = z.infer<typeof RedlineEdit>;
 
 export const RedlineEditsBody = z.strictObject({
   edits: z.array(RedlineEdit).min(1).max(500),
-  author: z.string().min(1).max(200).optional(),
+  author: clientString().min(1).max(200).optional(),
 });
 export type RedlineEditsBody = z.infer<typeof RedlineEditsBody>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clientString } from './client-text';
 import { LivenessAnswer, ReadinessAnswer } from './health';
 import {
   DevMailboxMessage,
@@ -120,11 +121,11 @@ const REVIEW_CHANGE_ANSWER = {
 
 /** Fields of the multipart form that creates an upload (documented for OpenAPI). */
 export const CreateUploadForm = z.object({
-  file: z.string().describe('The .docx file (multipart file part).'),
+  file: clientString().describe('The .docx file (multipart file part).'),
   purpose: z.enum(['source_doc', 'playbook']).describe('source_doc or playbook'),
-  clientReferenceId: z.string().max(200).optional(),
+  clientReferenceId: clientString().max(200).optional(),
 });
-export const NewVersionForm = z.object({ file: z.string().describe('The .docx file (multipart file part).') });
+export const NewVersionForm = z.object({ file: clientString().describe('The .docx file (multipart file part).') });
 
 /**
  * Every route of the service. The service registers exactly these (a test checks
@@ -238,7 +239,7 @@ export const ROUTES = {
   }),
   listUploads: route({
     method: 'GET', path: '/uploads', access: 'session', credentials: ['web', 'connector', 'api-key'], bodyKind: 'none', query: UploadListQuery,
-    summary: 'List uploads, newest first, with cursor paging.', status: 200, response: UploadList,
+    summary: 'List uploads, newest first, with cursor paging. A cursor the service did not give answers 400 invalid_cursor.', status: 200, response: UploadList,
   }),
   getUpload: route({
     method: 'GET', path: '/uploads/{uploadId}', access: 'session', credentials: ['web', 'connector', 'api-key'], bodyKind: 'none',
@@ -251,7 +252,7 @@ export const ROUTES = {
   }),
   readUploadText: route({
     method: 'GET', path: '/uploads/{uploadId}/text', access: 'session', credentials: ['web', 'connector', 'api-key'], bodyKind: 'none', query: ReadingQuery,
-    summary: 'Read an upload (original, version, working draft or playbook) as blocks: paragraphs with their visible text, clause label, heading level and style, and tables of cells of blocks, in story order (body, headers, footers, footnotes, endnotes, comments), a page of top-level blocks at a time. In the markup view (the default for working drafts) each paragraph lists its tracked changes with offsets into its text, deleted text included; accepted and rejected read the text every change accepted or rejected gives (the default for other uploads is accepted). A cursor of a content that has since changed answers 409 stale_cursor.',
+    summary: 'Read an upload (original, version, working draft or playbook) as blocks: paragraphs with their visible text, clause label, heading level and style, and tables of cells of blocks, in story order (body, headers, footers, footnotes, endnotes, comments), a page of top-level blocks at a time. In the markup view (the default for working drafts) each paragraph lists its tracked changes with offsets into its text, deleted text included; accepted and rejected read the text every change accepted or rejected gives (the default for other uploads is accepted). A cursor of a content that has since changed answers 409 stale_cursor; one the service did not give (or past the end) answers 400 invalid_cursor.',
     status: 200, response: DocumentText,
   }),
   searchUploadText: route({

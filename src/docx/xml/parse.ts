@@ -1,4 +1,4 @@
-import { hasUndefinedEntity } from './escape';
+import { referenceProblem } from './escape';
 import { NO_CHILDREN, XmlDocument, XmlElement, XmlRaw, XmlText, type XmlNode } from './tree';
 
 /**
@@ -113,6 +113,7 @@ export function parseXml(src: string): XmlDocument {
   }
   if (stack.length) throw new XmlSyntaxError(`<${stack[stack.length - 1]!.name}> is not closed`);
   if (!root) throw new XmlSyntaxError('no root element');
-  if (hasUndefinedEntity(src)) throw new XmlSyntaxError('reference to an undefined entity');
+  const badReference = referenceProblem(src);
+  if (badReference) throw new XmlSyntaxError(badReference);
   return new XmlDocument(src, top, root);
 }

@@ -76,13 +76,17 @@ describe('xml tree', () => {
     ['<a/><b/>', /more than one root/],
     ['text<a/>', /outside the root/],
     ['<a x="<"/>', /attribute/],
+    ['<a>&#1;</a>', /character XML cannot hold \(&#1;\)/],
+    ['<a b="&#xFFFE;"/>', /character XML cannot hold/],
+    ['<a>&#xD800;</a>', /character XML cannot hold/],
+    ['<a>&#1114112;</a>', /character XML cannot hold/],
   ])('refuses %s', (xml, why) => {
     expect(() => parseXml(xml)).toThrow(XmlSyntaxError);
     expect(() => parseXml(xml)).toThrow(why);
   });
 
   it('accepts the predefined and numeric references, and DTD keywords that are only comment or CDATA text', () => {
-    for (const xml of ['<a>&amp;&lt;&gt;&quot;&apos;&#65;&#x41;</a>', '<a><!-- <!DOCTYPE x> --><![CDATA[<!ENTITY y "z">]]></a>', '<a b="&amp;"/>']) {
+    for (const xml of ['<a>&amp;&lt;&gt;&quot;&apos;&#65;&#x41;&#9;&#xA;&#13;&#xFFFD;&#x10FFFF;</a>', '<a><!-- <!DOCTYPE x> --><![CDATA[<!ENTITY y "z">]]></a>', '<a b="&amp;"/>']) {
       expect(() => parseXml(xml)).not.toThrow();
     }
   });

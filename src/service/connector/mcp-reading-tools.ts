@@ -1,6 +1,7 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { clientString } from '../../contract/client-text';
 import { MAX_READING_LIMIT, ReadingView, type Block } from '../../contract/reading';
 import type { DocumentRow } from '../../contract/document';
 import type { UntrackedChecks } from '../compare/untracked-checks';
@@ -25,8 +26,13 @@ interface Actor {
 
 type Run = (work: () => Promise<object>) => Promise<CallToolResult>;
 
-const UploadId = z.string().min(1).max(200).describe('Any upload of the organisation (from list_documents): a working draft, a version, an original or a playbook.');
-const DraftId = z.string().min(1).max(200).describe('The id of a working draft (from list_documents).');
+const UploadId = clientString().min(1).max(200).describe('Any upload of the organisation (from list_documents): a working draft, a version, an original or a playbook.');
+const DraftId = clientString().min(1).max(200).describe('The id of a working draft (from list_documents).');
+/**
+ * An upload id as a prompt argument: the prompt writes it into instructions the assistant follows,
+ * so it must be an id (a UUID, as uploads are named) and never text that reads as an instruction.
+ */
+const PromptUploadId = clientString().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'an upload id (a UUID from list_documents)');
 /** How long get_untracked_edits waits for a check still running before answering pending. */
 const UNTRACKED_WAIT_MS = 5_000;
 
@@ -44,7 +50,7 @@ export function registerReadingTools(server: McpServer, actor: Actor, services: 
     inputSchema: {
       documentId: UploadId,
       view: ReadingView.optional(),
-      cursor: z.string().max(500).optional().describe('nextCursor of the previous page'),
+      cursor: clientString().max(500).optional().describe('nextCursor of the previous page'),
       limit: z.number().int().min(1).max(MAX_READING_LIMIT).optional().describe('Top-level blocks per page (default 200; a table counts as one).'),
     },
     annotations: { readOnlyHint: true },
@@ -56,7 +62,7 @@ export function registerReadingTools(server: McpServer, actor: Actor, services: 
     description: 'Find text in a document: every paragraph (table cells, notes, headers and comments included) whose text matches, with the block id, the paragraph text, the offsets of the hit and the tracked changes it overlaps. Case-insensitive unless caseSensitive; `regex` for a regular expression (no backreferences, lookarounds or nested repetition). At most 100 hits; `count` says how many there are in all.',
     inputSchema: {
       documentId: UploadId,
-      query: z.string().min(1).max(500),
+      query: clientString().min(1).max(500),
       regex: z.boolean().optional(),
       caseSensitive: z.boolean().optional(),
       view: ReadingView.optional(),
@@ -74,7 +80,7 @@ export function registerReadingTools(server: McpServer, actor: Actor, services: 
 
   server.registerTool('get_untracked_edits', {
     description: 'The untracked-edit check of a version: the differences between it and the version it was added to that nobody tracked (kind, text preview, story, paragraph). {state: "pending"} while the check still runs: ask again after retryAfterSeconds.',
-    inputSchema: { uploadId: z.string().min(1).max(200).describe('A version added to a series (from list_documents).') },
+    inputSchema: { uploadId: clientString().min(1).max(200).describe('A version added to a series (from list_documents).') },
     annotations: { readOnlyHint: true },
   }, async ({ uploadId }) => run(async () => {
     const answer = await untracked.report(actor.orgId, uploadId, UNTRACKED_WAIT_MS);
@@ -125,8 +131,8 @@ export function registerReadingTools(server: McpServer, actor: Actor, services: 
     title: 'Review this draft against a playbook',
     description: 'Review a working draft clause by clause against a playbook and propose tracked changes where it departs, each citing the playbook.',
     argsSchema: {
-      documentId: z.string().describe('The working draft to review.'),
-      playbookId: z.string().describe('The playbook upload to review against.'),
+      documentId: PromptUploadId.describe('The working draft to review (an upload id from list_documents).'),
+      playbookId: PromptUploadId.describe('The playbook upload to review against (an upload id from list_documents).'),
     },
   }, ({ documentId, playbookId }) => ({
     messages: [{

@@ -1,7 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { MAX_COMMENT_CHARS, TextAnchor, type Comment } from '../../contract/comments';
+import { clientString } from '../../contract/client-text';
+import { CommentText, TextAnchor, type Comment } from '../../contract/comments';
 import { CompareView } from '../../contract/compare';
 import { checkRedlineEdit, DecisionNotes, RedlineEditFields, type ReviewResponse } from '../../contract/review';
 import { withGroupMembers } from '../../contract/track';
@@ -18,8 +19,8 @@ export interface ToolActor {
   orgId: string;
 }
 
-const DocumentId = z.string().min(1).max(200).describe('The id of a working draft (from list_documents).');
-const ChangeIds = z.array(z.string().min(1).max(200)).max(10_000);
+const DocumentId = clientString().min(1).max(200).describe('The id of a working draft (from list_documents).');
+const ChangeIds = z.array(clientString().min(1).max(200)).max(10_000);
 
 /**
  * What a tool answers about a draft: the review without the .docx bytes (an agent reads
@@ -34,7 +35,6 @@ function commentsSummary(answer: ReviewResponse & { comments: Comment[]; comment
   return { ...reviewSummary(answer), comments: answer.comments, ...(answer.commentId ? { commentId: answer.commentId } : {}) };
 }
 
-const CommentText = z.string().trim().min(1).max(MAX_COMMENT_CHARS);
 const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 function ok(value: object): CallToolResult {
@@ -70,7 +70,7 @@ export function createMcpServer(
     description: 'List the organisation\'s documents (uploads), newest first. Working drafts have versionKind "working_draft".',
     inputSchema: {
       purpose: z.enum(['source_doc', 'playbook']).optional(),
-      cursor: z.string().max(500).optional().describe('nextCursor of the previous page'),
+      cursor: clientString().max(500).optional().describe('nextCursor of the previous page'),
       limit: z.number().int().min(1).max(100).optional(),
     },
     annotations: { readOnlyHint: true },
@@ -79,9 +79,9 @@ export function createMcpServer(
   server.registerTool('compare_versions', {
     description: 'Compare a version with an older one into a new working draft (in the series of the newer) carrying every difference as a tracked change; read it with get_review. `changes` is how many differences were found. Identical documents answer `{identical: true}` and make no draft (nothing to review).',
     inputSchema: {
-      uploadId: z.string().min(1).max(200).describe('The newer upload (from list_documents).'),
-      against: z.string().min(1).max(200).describe('The older upload to compare it with.'),
-      author: z.string().min(1).max(200).optional().describe('Author of the tracked changes (default "Comparison").'),
+      uploadId: clientString().min(1).max(200).describe('The newer upload (from list_documents).'),
+      against: clientString().min(1).max(200).describe('The older upload to compare it with.'),
+      author: clientString().min(1).max(200).optional().describe('Author of the tracked changes (default "Comparison").'),
       view: CompareView.optional().describe('Compare the accepted (default) or rejected view of inputs that carry tracked changes.'),
     },
   }, async ({ uploadId, against, author, view }) =>
@@ -104,11 +104,11 @@ export function createMcpServer(
     inputSchema: {
       documentId: DocumentId,
       edits: z.array(RedlineEditFields.extend({
-        justification: z.string().min(1).max(10_000),
+        justification: clientString().min(1).max(10_000),
         comments: z.array(CommentText).max(20).optional()
           .describe('A Word comment thread on the proposed change: the first text comments on it, the others reply in the same thread.'),
       }).superRefine(checkRedlineEdit)).min(1).max(500),
-      author: z.string().min(1).max(200).optional().describe('Author name on the tracked changes (default: the user\'s name).'),
+      author: clientString().min(1).max(200).optional().describe('Author name on the tracked changes (default: the user\'s name).'),
     },
   }, async ({ documentId, edits, author }) =>
     run(async () => reviewSummary(await review.redlines(
@@ -129,7 +129,7 @@ export function createMcpServer(
     description: 'Add a Word comment to a working draft, on a change (changeId) or on text (anchor: exact text within one paragraph, optional 1-based occurrence). Give exactly one of changeId and anchor.',
     inputSchema: {
       documentId: DocumentId,
-      changeId: z.string().min(1).max(200).optional(),
+      changeId: clientString().min(1).max(200).optional(),
       anchor: TextAnchor.optional(),
       text: CommentText,
     },
@@ -143,7 +143,7 @@ export function createMcpServer(
 
   server.registerTool('reply_to_comment', {
     description: 'Reply in the thread of a Word comment of a working draft (commentId from list_comments).',
-    inputSchema: { documentId: DocumentId, commentId: z.string().min(1).max(200), text: CommentText },
+    inputSchema: { documentId: DocumentId, commentId: clientString().min(1).max(200), text: CommentText },
   }, async ({ documentId, commentId, text }) =>
     run(async () => commentsSummary(await review.writeComment(actor, documentId, (author) => ({ op: 'reply', parentId: commentId, author, date: now(), text, commentId: '' })))));
 

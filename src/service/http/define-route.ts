@@ -1,9 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { clientString } from '../../contract/client-text';
 import { API_BASE_PATH, type RouteSpec } from '../../contract/routes';
 import { zodProblem } from './error-handler';
 import type { RequestAuth } from './request-auth';
 import { ServerTiming } from './server-timing';
+
+/** Path parameters are text a client sends like any other (an id holding U+0000 would reach the database). */
+const PathParams = z.record(z.string(), clientString());
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
 
@@ -41,6 +45,9 @@ export function defineRoute<S extends RouteSpec>(
     ...(options.logLevel ? { logLevel: options.logLevel } : {}),
     handler: async (request, reply) => {
       const auth = spec.access === 'public' || spec.access === 'own' ? null : await authenticator(request, spec);
+      const params = request.params as Record<string, string>;
+      const parsedParams = PathParams.safeParse(params);
+      if (!parsedParams.success) throw zodProblem(parsedParams.error, 'path');
       let query: unknown;
       if (spec.query) {
         const parsed = spec.query.safeParse(request.query ?? {});
@@ -55,7 +62,7 @@ export function defineRoute<S extends RouteSpec>(
         body = parsed.data;
       }
       const timing = new ServerTiming();
-      const ctx = { request, reply, params: request.params as Record<string, string>, body, query, auth, timing } as RouteContext<S>;
+      const ctx = { request, reply, params, body, query, auth, timing } as RouteContext<S>;
       const result = await handler(ctx);
       // A handler that answered itself (bytes, a stream, a hijacked MCP exchange, a problem it
       // sent) is done: its returned reply is a thenable, so `await` above has already waited

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { FORBIDDEN_CHARACTER_REASON } from '../../contract/client-text';
 import { PROBLEM_CONTENT_TYPE } from '../../contract/problem';
 import { EngineBusyError } from '../engine/engine-threads';
 import { BlobStoreUnavailableError } from '../store/blobs/blob-store';
@@ -32,10 +33,34 @@ function fromFastifyError(error: FastifyError): ProblemError | null {
   return null;
 }
 
+/**
+ * A refused body, query or form as problem details naming each field. Text holding a character a
+ * Word document cannot hold (the contract's `xmlText` check, also on a record's keys) is 422
+ * forbidden_character naming the field and the character; any other problem is 400 invalid_request.
+ */
 export function zodProblem(error: z.ZodError, what = 'request body'): ProblemError {
   const errors = error.issues.map((issue) => ({ path: issue.path.join('.') || '(root)', message: issue.message }));
+  const forbidden = forbiddenCharacterIssues(error.issues, []);
+  if (forbidden.length > 0) {
+    const first = forbidden[0]!;
+    return new ProblemError(422, 'forbidden_character', `The ${what} is not valid: ${first.path} ${first.message}; nothing was changed.`,
+      { errors: [...forbidden, ...errors.filter((e) => !forbidden.some((f) => f.path === e.path))] });
+  }
   const first = errors[0];
   return new ProblemError(400, 'invalid_request', `The ${what} is not valid: ${first ? `${first.path}: ${first.message}` : 'unknown problem'}.`, { errors });
+}
+
+/** The forbidden-character issues, also those zod nests (a record key's, a union member's), with their whole path. */
+function forbiddenCharacterIssues(issues: readonly z.core.$ZodIssue[], at: readonly PropertyKey[]): { path: string; message: string }[] {
+  return issues.flatMap((issue) => {
+    const path = [...at, ...issue.path];
+    if (issue.code === 'custom' && issue.params?.reason === FORBIDDEN_CHARACTER_REASON) {
+      return [{ path: path.map(String).join('.') || '(root)', message: issue.message }];
+    }
+    if (issue.code === 'invalid_key' || issue.code === 'invalid_element') return forbiddenCharacterIssues(issue.issues, path);
+    if (issue.code === 'invalid_union') return issue.errors.flatMap((branch) => forbiddenCharacterIssues(branch, path));
+    return [];
+  });
 }
 
 export function toProblemError(error: unknown): ProblemError {

@@ -1,6 +1,6 @@
 import {
   DEFAULT_READING_LIMIT, MAX_SEARCH_HITS,
-  type Block, type DocumentText, type OutlineEntry, type ParagraphBlock, type ReadingQuery, type ReadingView, type SearchHit,
+  type Block, type DocumentText, type OutlineEntry, type ParagraphBlock, type ReadingQuery, ReadingView, type SearchHit,
 } from '../../contract/reading';
 import type { OpenDocx } from '../../docx';
 import { ProblemError } from '../http/problem';
@@ -36,7 +36,7 @@ export class ReadingService {
   async text(actor: Actor, uploadId: string, query: ReadingQuery): Promise<DocumentText> {
     const { row, view, reading } = await this.reading(actor, uploadId, query.view);
     const sha = row.content_sha256!;
-    const from = query.cursor ? fromCursor(query.cursor, sha, view) : 0;
+    const from = query.cursor ? fromCursor(query.cursor, sha, view, reading.blocks.length) : 0;
     const limit = query.limit ?? DEFAULT_READING_LIMIT;
     const to = Math.min(reading.blocks.length, from + limit);
     return {
@@ -144,17 +144,22 @@ function toCursor(sha: string, view: ReadingView, index: number): string {
   return Buffer.from(`${sha.slice(0, 16)}:${view}:${index}`).toString('base64url');
 }
 
-function fromCursor(cursor: string, sha: string, view: ReadingView): number {
-  const [content, cursorView, index] = Buffer.from(cursor, 'base64url').toString().split(':');
+function fromCursor(cursor: string, sha: string, view: ReadingView, blockCount: number): number {
+  const parts = Buffer.from(cursor, 'base64url').toString().split(':');
+  const [content, cursorView, index] = parts;
   const at = Number(index);
-  if (!content || !cursorView || !Number.isInteger(at) || at < 0) {
-    throw new ProblemError(400, 'invalid_request', 'This cursor is not one the service gave.', { errors: [{ path: 'cursor', message: 'not a cursor of this document' }] });
+  // toCursor writes a known view and the decimal index of a block after the first page; nothing else was given.
+  if (parts.length !== 3 || !content || !ReadingView.safeParse(cursorView).success || !/^[1-9][0-9]*$/.test(index ?? '') || !Number.isSafeInteger(at)) {
+    throw new ProblemError(400, 'invalid_cursor', 'This cursor is not one the service gave.', { errors: [{ path: 'cursor', message: 'not a cursor of this document' }] });
   }
   if (cursorView !== view) {
-    throw new ProblemError(400, 'invalid_request', `This cursor pages through the ${cursorView} view; ask for that view or start again.`, { errors: [{ path: 'cursor', message: 'another view' }] });
+    throw new ProblemError(400, 'invalid_cursor', `This cursor pages through the ${cursorView} view; ask for that view or start again.`, { errors: [{ path: 'cursor', message: 'another view' }] });
   }
   if (content !== sha.slice(0, 16)) {
     throw new ProblemError(409, 'stale_cursor', 'The document changed since this cursor was given; read it again from the first page.');
+  }
+  if (at >= blockCount) {
+    throw new ProblemError(400, 'invalid_cursor', 'This cursor points past the end of the document.', { errors: [{ path: 'cursor', message: 'not a position in this document' }] });
   }
   return at;
 }

@@ -2,12 +2,25 @@ import { REPORT_COLUMNS } from '../../contract/report';
 import type { DecisionReport } from './decision-report';
 
 /**
- * A cell that a spreadsheet would read as a formula (OWASP "CSV injection": = + - @, and tab
- * or carriage return, which some spreadsheets skip before looking) is prefixed with an
- * apostrophe, so it shows as the text it is.
+ * What a spreadsheet may pass over before it looks for a formula sign: white space of any kind
+ * (tab, CR, LF, no-break and other Zs spaces, line and paragraph separators), controls, format
+ * characters (zero-width space and joiners, the byte-order mark, bidi marks) and whatever else
+ * Unicode says is default-ignorable (soft hyphen, variation selectors, Hangul fillers).
+ */
+const SKIPPED_BEFORE_FORMULA = /^[\s\p{Cc}\p{Cf}\p{Z}\p{Default_Ignorable_Code_Point}]*/u;
+/** The formula signs (OWASP "CSV injection"), and their full-width forms an IME may type. */
+const FORMULA_SIGN = /^[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/;
+/** A leading tab, CR or LF: some spreadsheets drop it and read on (OWASP lists tab and CR). */
+const LEADING_BREAK = /^[\t\r\n]/;
+
+/**
+ * A cell that a spreadsheet would read as a formula is prefixed with an apostrophe, so it shows as
+ * the text it is: one whose first sign, after anything invisible, is = + - or @ (`\u00a0=HYPERLINK(...)`,
+ * `\u200b=1+1`, `\uFEFF@SUM(...)`), and one that starts with a tab or line break.
  */
 export function neutraliseFormula(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const visible = value.slice(SKIPPED_BEFORE_FORMULA.exec(value)![0].length);
+  return FORMULA_SIGN.test(visible) || LEADING_BREAK.test(value) ? `'${value}` : value;
 }
 
 /** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled. */

@@ -158,11 +158,24 @@ describe('the decision report', () => {
     for (const item of after.track!.items) expect(text).toContain(`${item.label} (ref ${item.id})`);
   });
 
-  it('neutralises exactly the cells a spreadsheet would run', () => {
-    fc.assert(fc.property(fc.string(), (s) => {
-      const out = neutraliseFormula(s);
-      if (/^[=+\-@\t\r]/.test(s)) expect(out).toBe(`'${s}`);
-      else expect(out).toBe(s);
+  it('neutralises exactly the cells a spreadsheet would run, also behind invisible characters', () => {
+    // Issue 31 item 8: what a spreadsheet may skip before a formula sign, by kind.
+    const invisible = fc.constantFrom(' ', '\t', '\r', '\n', '\u00a0', '\u2007', '\u202f', '\u3000', '\u2028', '\u2029', '\u200b', '\u200c',
+      '\u200d', '\u2060', '\ufeff', '\u200e', '\u200f', '\u202e', '\u00ad', '\u034f', '\ufe0f', '\u180e', '\u115f', '\u3164', '\u0000', '\u001f', '\u0085');
+    const sign = fc.constantFrom('=', '+', '-', '@', '\uff1d', '\uff0b', '\uff0d', '\uff20');
+    const formula = fc.tuple(fc.array(invisible, { maxLength: 4 }), sign, fc.string()).map(([lead, s, rest]) => `${lead.join('')}${s}${rest}`);
+    fc.assert(fc.property(formula, (s) => {
+      expect(neutraliseFormula(s)).toBe(`'${s}`);
+    }), { seed: 31, numRuns: 1000 });
+    for (const cell of ['\u00a0=HYPERLINK("http://evil.example","x")', '\u200b=1+1', '\ufeff@SUM(A1)', '\t\u00a0-2+3', '\r\n+1']) {
+      expect(neutraliseFormula(cell)).toBe(`'${cell}`);
+    }
+    // Text whose first visible sign is anything else, with nothing invisible in front of it, goes out as it is.
+    const plain = fc.tuple(fc.string({ minLength: 1, maxLength: 1, unit: 'grapheme' }), fc.string())
+      .filter(([first]) => !/^[\s\p{Cc}\p{Cf}\p{Z}\p{Default_Ignorable_Code_Point}=+\-@\uff1d\uff0b\uff0d\uff20]/u.test(first))
+      .map(([first, rest]) => first + rest);
+    fc.assert(fc.property(plain, (s) => {
+      expect(neutraliseFormula(s)).toBe(s);
     }), { seed: 14, numRuns: 500 });
   });
 

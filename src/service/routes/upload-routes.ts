@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { FileName, UploadPurpose } from '../../contract/document';
-import { ROUTES } from '../../contract/routes';
+import { CreateUploadForm, ROUTES } from '../../contract/routes';
 import type { ServiceContext } from '../context';
 import { defineRoute } from '../http/define-route';
+import { zodProblem } from '../http/error-handler';
 import { ProblemError } from '../http/problem';
 import type { IncomingFile } from '../uploads/uploads-service';
 
@@ -50,14 +52,22 @@ async function readParts(request: FastifyRequest): Promise<MultipartUpload> {
         throw new ProblemError(400, 'invalid_request', 'Send exactly one file, in a part named "file".');
       }
       const bytes = await part.toBuffer();
-      const name = FileName.safeParse(part.filename || 'document.docx');
-      file = { fileName: name.success ? name.data : 'document.docx', bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+      const name = formField('filename', FileName, part.filename || 'document.docx');
+      // A name with slashes or controls is replaced; one with a character a Word document cannot hold is refused (422).
+      if (name instanceof ProblemError && name.code === 'forbidden_character') throw name;
+      file = { fileName: name instanceof ProblemError ? 'document.docx' : name, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
     } else {
       fields[part.fieldname] = String(part.value);
     }
   }
   if (!file) throw new ProblemError(400, 'invalid_request', 'The form has no file: send the .docx in a part named "file".');
   return { file, fields };
+}
+
+/** One form field read with its contract schema: the value, or the problem naming the field (400, or 422 forbidden_character). */
+function formField<T extends z.ZodType<string | undefined>>(name: string, schema: T, value: string): z.infer<T> | ProblemError {
+  const parsed = z.object({ [name]: schema }).safeParse({ [name]: value });
+  return parsed.success ? (parsed.data[name] as z.infer<T>) : zodProblem(parsed.error, 'form');
 }
 
 export function registerUploadRoutes(app: FastifyInstance, ctx: ServiceContext): void {
@@ -69,9 +79,9 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: ServiceContext):
     if (!purpose.success) {
       throw new ProblemError(400, 'invalid_request', 'purpose must be source_doc or playbook.', { errors: [{ path: 'purpose', message: 'must be source_doc or playbook' }] });
     }
-    const reference = fields.clientReferenceId?.trim() || null;
-    if (reference && reference.length > 200) throw new ProblemError(400, 'invalid_request', 'clientReferenceId must be at most 200 characters.');
-    return uploads.create(auth.orgId, auth.userId, file, purpose.data, reference);
+    const reference = fields.clientReferenceId === undefined ? null : formField('clientReferenceId', CreateUploadForm.shape.clientReferenceId, fields.clientReferenceId.trim());
+    if (reference instanceof ProblemError) throw reference;
+    return uploads.create(auth.orgId, auth.userId, file, purpose.data, reference || null);
   });
 
   defineRoute(app, ctx.authenticate, ROUTES.listUploads, async ({ auth, query }) => uploads.list(auth.orgId, query));

@@ -54,14 +54,28 @@ function encodeCursor(row: UploadRecord): string {
   return Buffer.from(JSON.stringify({ t: row.created_at.toISOString(), id: row.id } satisfies Cursor)).toString('base64url');
 }
 
+/** The only shape encodeCursor writes: a Date's own ISO form, four-digit year, and a row id. */
+const CURSOR_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const CURSOR_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Decodes a cursor to a position the database can compare against, or refuses it: a well-formed
+ * JSON cursor whose date Date.parse accepts but Postgres cannot hold (`+275760-09-13...`), or
+ * whose id is not a row id, must be a 400 like any other foreign cursor, not a failed query.
+ */
 function decodeCursor(raw: string): Cursor {
+  let value: unknown;
   try {
-    const value = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Cursor;
-    if (typeof value.t !== 'string' || typeof value.id !== 'string' || Number.isNaN(Date.parse(value.t))) throw new Error('shape');
-    return value;
+    value = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
   } catch {
-    throw new ProblemError(400, 'invalid_request', 'The cursor is not one this service issued.');
+    value = null;
   }
+  const { t, id } = (value ?? {}) as Partial<Record<keyof Cursor, unknown>>;
+  if (typeof t === 'string' && typeof id === 'string' && CURSOR_TIME.test(t) && CURSOR_ID.test(id)) {
+    const time = new Date(t);
+    if (!Number.isNaN(time.getTime()) && time.toISOString() === t) return { t, id };
+  }
+  throw new ProblemError(400, 'invalid_cursor', 'The cursor is not one this service issued; list again from the first page.', { errors: [{ path: 'cursor', message: 'not a cursor of this list' }] });
 }
 
 export interface IncomingFile {
