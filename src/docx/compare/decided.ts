@@ -10,13 +10,14 @@ export type DecidedView = 'accepted' | 'rejected';
 /** Whether source text may hold revision markup the engine decides (a cheap test before scanning). */
 export const MAY_HOLD_REVISIONS = /<w:(?:ins|del|moveFrom|moveTo|cellIns|cellDel|cellMerge|numberingChange|[a-zA-Z]+PrChange|tblGridChange|customXml(?:Ins|Del|MoveFrom|MoveTo)RangeStart)[\s>/]|redline:proposed:/;
 
-/** Accepts (or rejects) every tracked change the scans found, with the engine's own decisions. */
-export function decideEverything(scans: readonly PartScan[], view: DecidedView): void {
-  if (!scans.some((s) => s.sites.length)) return;
+/** Accepts (or rejects) every tracked change the scans found, with the engine's own decisions; how many changes (entries) that was. */
+export function decideEverything(scans: readonly PartScan[], view: DecidedView): number {
+  if (!scans.some((s) => s.sites.length)) return 0;
   assignUniqueIds(scans);
   const changes = groupChanges(scans);
   const ids = changes.map((c) => c.changeId);
   applyToScans(scans, changes, view === 'accepted' ? { accept: ids, reject: [] } : { accept: [], reject: ids });
+  return changes.length;
 }
 
 /**

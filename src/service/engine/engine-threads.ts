@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { DocxError, type CompareDifference, type CompareOptions, type CompareResult, type DocxErrorCode, type OpenOptions, type WorkLimit, type WorkLimits } from '../../docx';
+import { DocxError, type CompareDifference, type CompareOptions, type CompareResult, type DocxErrorCode, type PendingSummary, type OpenOptions, type WorkLimit, type WorkLimits } from '../../docx';
 
 export interface CompareJob {
   kind: 'compare';
@@ -43,7 +43,7 @@ export interface JobTiming {
 }
 
 export type EngineJobAnswer =
-  | { id: number; ok: true; bytes: Uint8Array; differences: CompareDifference[]; timing: JobTiming }
+  | { id: number; ok: true; bytes: Uint8Array; differences: CompareDifference[]; pending: PendingSummary | null; timing: JobTiming }
   | { id: number; warmed: true }
   | { id: number; ok: false; docx: { code: DocxErrorCode; message: string; limit?: WorkLimit } }
   | { id: number; ok: false; failure: string };
@@ -150,6 +150,7 @@ export class EngineThreads {
     return {
       bytes: answer.bytes,
       differences: answer.differences,
+      pending: answer.pending!,
       timing: { queueMs: t.startedAt - postedAt, engineMs: t.engineMs, ingestMs: t.ingestMs, replyMs: receivedAt - t.postedAt, warm: t.jobsBefore > 0 },
     };
   }
