@@ -46,7 +46,8 @@ export const ComparisonSummary = z.object({
   against: z.string().describe('The older version it was compared with.'),
   view: CompareView,
   author: z.string().describe('Author of the comparison\'s tracked changes.'),
-  changes: z.number().int().nonnegative().describe('Differences the comparison wrote as tracked changes (entries).'),
+  changes: z.number().int().nonnegative().describe('Changes the comparison wrote (the Redline-Changes header): a replaced word is a deletion and an insertion.'),
+  entries: z.number().int().nonnegative().describe('How many entries a review lists for them (a replaced word is one).'),
   pending: ComparisonPending,
 });
 export type ComparisonSummary = z.infer<typeof ComparisonSummary>;
@@ -98,8 +99,13 @@ export type UntrackedChange = z.infer<typeof UntrackedChange>;
 /** GET /uploads/{id}/untracked, once the check is done. `against: null`: the upload has no previous version. */
 export const UntrackedReport = z.object({
   against: z.string().nullable().describe('The previous version compared with (the upload the version was added to).'),
-  count: z.number().int().nonnegative(),
+  count: z.number().int().nonnegative().describe('How many changes (`changes`): a replaced word is a deletion and an insertion.'),
+  entries: z.number().int().nonnegative().describe('How many entries a review lists for them (a replaced word is one): the count to show a person. Checks stored before entries were counted give `count`.'),
   changes: z.array(UntrackedChange),
+  pending: z.object({
+    older: z.number().int().nonnegative().describe('Pending tracked changes (entries) the previous version holds.'),
+    newer: z.number().int().nonnegative().describe('Pending tracked changes this version holds.'),
+  }).nullable().describe('The pending tracked changes of both versions; null without a previous version, or on a check stored before they were counted.'),
 });
 export type UntrackedReport = z.infer<typeof UntrackedReport>;
 

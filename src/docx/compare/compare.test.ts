@@ -599,6 +599,17 @@ describe('compareDocx: pending changes kept (issue 34)', () => {
       ['Author', 'insert', 'Data Protection. The Company will comply with the law.'],
     ]);
     expect(result.differences.map((d) => d.textPreview)).toEqual(['five', 'three']);
+    // A replaced word is one entry of the review's list, as Word shows it.
+    expect(result.entries).toBe(1);
+    expect(result.pending).toEqual({ treatment: 'kept', older: 1, newer: 1, kept: 1, olderStillPending: 1, olderResolved: 0 });
+  });
+
+  it('counts pending changes in entries: an inserted paragraph (its text and its mark) is one, matched as one across versions', () => {
+    const insertedParagraph = (id: number) => pp(`<w:rPr><w:ins w:id="${id}" w:author="Author" w:date="2025-01-01T00:00:00Z"/></w:rPr>`, ins(id + 1, r('A new clause.'), 'Author'));
+    const older = minimalDocx(p(r('Preamble.')) + insertedParagraph(30) + p(r('End.')));
+    const newer = minimalDocx(p(r('Preamble here.')) + insertedParagraph(40) + p(r('End.')));
+    const { result } = kept(older, newer, decideAll(older, 'reject'));
+    expect(openDocx(newer).revisions()).toHaveLength(2);
     expect(result.pending).toEqual({ treatment: 'kept', older: 1, newer: 1, kept: 1, olderStillPending: 1, olderResolved: 0 });
   });
 

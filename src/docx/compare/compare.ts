@@ -1,6 +1,7 @@
 import type { RevisionKind } from '../../contract/revision';
 import { DocxPackage, type OpenOptions } from '../package/package';
 import { groupChanges } from '../revisions/changes';
+import { editGroups } from '../revisions/groups';
 import { assignUniqueIds } from '../revisions/ids';
 import { previewOf } from '../revisions/preview';
 import { scanPart, type PartScan } from '../revisions/sites';
@@ -62,6 +63,11 @@ export interface CompareResult {
   /** Newer's .docx carrying the differences as tracked changes (empty with `listOnly`). */
   bytes: Uint8Array;
   differences: CompareDifference[];
+  /**
+   * How many entries a review lists for the differences: what Word shows as one edit (a replaced
+   * word: its deletion and insertion) is one entry (revisions/groups.ts).
+   */
+  entries: number;
   /** The pending tracked changes each version held, and what the comparison did with them. */
   pending: PendingSummary;
 }
@@ -91,8 +97,8 @@ export function compareDocx(older: Uint8Array, newer: Uint8Array, options: Compa
   // Unique ids for every revision (what ingest would do), then the listing of our changes.
   const scans = newPkg.stories().map(({ part, doc }) => scanPart(part.name, part.role, doc, scanned.get(part.name)));
   assignUniqueIds(scans);
-  const differences = listDifferences(scans, rw.written, plan.fromOlder);
-  return { bytes: options.listOnly ? new Uint8Array(0) : newPkg.toBytes(), differences, pending };
+  const { differences, entries } = listDifferences(scans, rw.written, plan.fromOlder);
+  return { bytes: options.listOnly ? new Uint8Array(0) : newPkg.toBytes(), differences, entries, pending };
 }
 
 /**
@@ -137,11 +143,11 @@ function planChanges(
   return { plan, older: olderPending };
 }
 
-/** Accepts (or rejects) every tracked change of a package in place; the scans it made, by part, and how many changes it decided. */
+/** Accepts (or rejects) every tracked change of a package in place; the scans it made, by part, and how many entries it decided. */
 function resolveAll(pkg: DocxPackage, view: 'accepted' | 'rejected'): { scans: Map<string, PartScan>; changes: number } {
   // Only parts whose text can hold revision markup are scanned (most parts of most inputs hold none).
   const scans = scanRevisionStories(pkg);
-  const changes = decideEverything(scans, view);
+  const changes = decideEverything(scans, view, true);
   return { scans: new Map(scans.map((s) => [s.part, s])), changes };
 }
 
@@ -207,7 +213,7 @@ function storyPairs(oldPkg: DocxPackage, newPkg: DocxPackage, notePairs: Readonl
 }
 
 /** Our changes (those whose first revision element the comparison wrote), with where they are in newer. */
-function listDifferences(scans: readonly PartScan[], ours: ReadonlySet<XmlElement>, fromOlder: ReadonlySet<XmlElement>): CompareDifference[] {
+function listDifferences(scans: readonly PartScan[], ours: ReadonlySet<XmlElement>, fromOlder: ReadonlySet<XmlElement>): { differences: CompareDifference[]; entries: number } {
   const paragraphIndex = new Map<XmlElement, number>();
   for (const scan of scans) {
     let n = 0;
@@ -224,12 +230,17 @@ function listDifferences(scans: readonly PartScan[], ours: ReadonlySet<XmlElemen
     visit(scan.doc.root, false);
   }
   const out: CompareDifference[] = [];
-  for (const change of groupChanges(scans)) {
+  const changes = groupChanges(scans);
+  const oursById = new Set<string>();
+  for (const change of changes) {
     const lead = change.sites[0]!;
     if (!ours.has(lead.el)) continue;
+    oursById.add(change.changeId);
     out.push({ kind: change.kind, story: lead.part, paragraph: paragraphOf(lead.el, paragraphIndex), textPreview: previewOf(change.sites) });
   }
-  return out;
+  // A group is one author's at one date, so ours never share one with newer's own changes.
+  const entries = out.length ? editGroups(changes).filter((g) => oursById.has(g.id)).length : 0;
+  return { differences: out, entries };
 }
 
 /** The paragraph a change is in (the outermost, for a text box's), or for a row or cell change its first paragraph. */

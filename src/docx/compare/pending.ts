@@ -1,6 +1,7 @@
 import type { DocxPackage } from '../package/package';
 import { applyToScans } from '../revisions/apply';
 import { groupChanges, type Change } from '../revisions/changes';
+import { editGroups } from '../revisions/groups';
 import { assignUniqueIds } from '../revisions/ids';
 import { visibleText } from '../revisions/preview';
 import { MOVE_TYPES, scanPart, type PartScan } from '../revisions/sites';
@@ -20,23 +21,28 @@ import { MAY_HOLD_REVISIONS } from './decided';
  */
 export interface PendingSummary {
   treatment: 'kept' | 'accepted' | 'rejected';
-  /** Pending changes (entries, as a review lists them) older held. */
+  /** Pending changes older held, in entries as a review lists them (a replaced word is one). */
   older: number;
   /** Pending changes newer held. */
   newer: number;
   /** Of newer's, how many the redline keeps tracked under their own authors (all with `kept`, else 0). */
   kept: number;
-  /** Of older's, how many newer still holds pending (the same author, kind and text); 0 unless `kept`. */
+  /** Of older's, how many newer still holds pending (the same author, and changes of the same kinds and text); 0 unless `kept`. */
   olderStillPending: number;
   /** Of older's, how many newer no longer holds pending: each shown as a difference; 0 unless `kept`. */
   olderResolved: number;
 }
 
-/** A pending change as the comparison matches it across versions: kind, author and text. */
-function keyOf(change: Change): string {
-  const lead = change.sites[0]!;
-  const author = lead.el.attr('w:author') ?? '';
-  return `${change.kind}\u0000${author}\u0000${changeText(change)}`;
+/** The entries (what a review lists as one edit) of changes whose ids are unique, each with its changes. */
+export function entriesOf(changes: readonly Change[]): Change[][] {
+  const byId = new Map(changes.map((c) => [c.changeId, c]));
+  return editGroups(changes).map((g) => g.members.map((id) => byId.get(id)!));
+}
+
+/** A pending entry as the comparison matches it across versions: author, and each change's kind and text. */
+function keyOf(entry: readonly Change[]): string {
+  const author = entry[0]!.sites[0]!.el.attr('w:author') ?? '';
+  return [author, ...entry.map((c) => `${c.kind}:${changeText(c)}`)].join('\u0000');
 }
 
 function changeText(change: Change): string {
@@ -51,11 +57,16 @@ export function scanRevisionStories(pkg: DocxPackage): PartScan[] {
     .map(({ part, doc }) => scanPart(part.name, part.role, doc));
 }
 
-/** The pending changes of scans, by their cross-version key (a multiset: the same words twice count twice). */
+/**
+ * The pending entries of scans, by their cross-version key (a multiset: the same words twice count
+ * twice). Ids are made unique first (as ingest makes them), so entries can name their changes.
+ */
 export function pendingKeys(scans: readonly PartScan[]): Map<string, number> {
   const keys = new Map<string, number>();
-  for (const change of groupChanges(scans)) {
-    const key = keyOf(change);
+  if (!scans.some((s) => s.sites.length)) return keys;
+  assignUniqueIds(scans);
+  for (const entry of entriesOf(groupChanges(scans))) {
+    const key = keyOf(entry);
     keys.set(key, (keys.get(key) ?? 0) + 1);
   }
   return keys;
@@ -82,34 +93,37 @@ export function decideOlderAgainst(oldPkg: DocxPackage, newerPending: ReadonlyMa
   if (!scans.some((s) => s.sites.length)) return { older: 0, stillPending: 0 };
   assignUniqueIds(scans);
   const changes = groupChanges(scans);
+  const entries = entriesOf(changes);
   const left = new Map(newerPending);
   const accept: string[] = [];
   const reject: string[] = [];
   let stillPending = 0;
   let text: string | null = null;
-  for (const change of changes) {
-    const key = keyOf(change);
+  for (const entry of entries) {
+    const key = keyOf(entry);
     const held = left.get(key) ?? 0;
     if (held > 0) {
       left.set(key, held - 1);
       stillPending++;
-      reject.push(change.changeId);
+      for (const change of entry) reject.push(change.changeId);
       continue;
     }
-    // A move's halves are both in older's text; it is read rejected (its source), as other structure is.
-    const moved = change.sites.some((s) => MOVE_TYPES.has(s.type));
-    const words = !moved && (change.kind === 'insert' || change.kind === 'delete') ? changeText(change) : '';
-    if (!words) {
-      reject.push(change.changeId);
-      continue;
+    for (const change of entry) {
+      // A move's halves are both in older's text; it is read rejected (its source), as other structure is.
+      const moved = change.sites.some((s) => MOVE_TYPES.has(s.type));
+      const words = !moved && (change.kind === 'insert' || change.kind === 'delete') ? changeText(change) : '';
+      if (!words) {
+        reject.push(change.changeId);
+        continue;
+      }
+      text ??= newerText();
+      const present = text.includes(words);
+      const acceptIt = change.kind === 'insert' ? !present : present;
+      (acceptIt ? accept : reject).push(change.changeId);
     }
-    text ??= newerText();
-    const present = text.includes(words);
-    const acceptIt = change.kind === 'insert' ? !present : present;
-    (acceptIt ? accept : reject).push(change.changeId);
   }
   applyToScans(scans, changes, { accept, reject });
-  return { older: changes.length, stillPending };
+  return { older: entries.length, stillPending };
 }
 
 /** The visible text of a set of story roots, normalised as `changeText` normalises a change's. */

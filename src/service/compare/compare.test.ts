@@ -157,7 +157,7 @@ describe('comparing versions and checking for untracked edits', () => {
     const summary = await call(alice, 'GET', `/api/uploads/${draft.id}/comparison`);
     expect(summary.statusCode, summary.body).toBe(200);
     expect(ComparisonSummary.parse(summary.json())).toEqual({
-      draftId: draft.id, kind: 'compare', uploadId: v2.id, against: v1.id, view: 'pending', author: 'Comparison', changes: 4,
+      draftId: draft.id, kind: 'compare', uploadId: v2.id, against: v1.id, view: 'pending', author: 'Comparison', changes: 4, entries: 2,
       pending: { treatment: 'kept', older: 1, newer: 1, kept: 1, olderStillPending: 1, olderResolved: 0 },
     });
     // No comparison made these: 404; another organisation's draft: 404.
@@ -269,6 +269,9 @@ describe('comparing versions and checking for untracked edits', () => {
     expect(report.against).toBe(v1.id);
     // 30 -> 90 days was not tracked; clause 4 and " by post" were, and are not counted.
     expect(report.count).toBe(report.changes.length);
+    // The replaced word is one entry, as the review lists it; their clause 4 (text and mark) and " by post" are two.
+    expect(report.entries).toBe(1);
+    expect(report.pending).toEqual({ older: 0, newer: 2 });
     expect(report.count).toBeGreaterThan(0);
     const previews = report.changes.map((c) => c.text_preview).join(' | ');
     expect(previews).toMatch(/90|30/);
@@ -293,9 +296,9 @@ describe('comparing versions and checking for untracked edits', () => {
 
   it('reports no untracked edits for a first upload or a working draft, and none for an unchanged version', async () => {
     const v1 = await upload(alice, COUNTERPARTY_BASE);
-    expect(await untrackedOf(alice, v1.id)).toEqual({ against: null, count: 0, changes: [] });
+    expect(await untrackedOf(alice, v1.id)).toEqual({ against: null, count: 0, entries: 0, changes: [], pending: null });
     const draft = expectRow((await call(alice, 'POST', `/api/uploads/${v1.id}/working-draft`)).json());
-    expect(await untrackedOf(alice, draft.id)).toEqual({ against: null, count: 0, changes: [] });
+    expect(await untrackedOf(alice, draft.id)).toEqual({ against: null, count: 0, entries: 0, changes: [], pending: null });
     const refused = await call(alice, 'POST', `/api/uploads/${v1.id}/untracked/working-draft`);
     expect(refused.statusCode).toBe(409);
     expect(refused.json().code).toBe('conflict');
@@ -306,7 +309,7 @@ describe('comparing versions and checking for untracked edits', () => {
       p(r('3. This agreement is governed by the laws of England.')) +
       p(r('5. Notices are given in writing'), del(902, r(' by post'), 'Counterparty'), r('.')),
     ))).json());
-    expect(await untrackedOf(alice, v2.id)).toEqual({ against: v1.id, count: 0, changes: [] });
+    expect(await untrackedOf(alice, v2.id)).toEqual({ against: v1.id, count: 0, entries: 0, changes: [], pending: { older: 0, newer: 1 } });
     expect((await call(bob, 'GET', `/api/uploads/${v2.id}/untracked`)).statusCode).toBe(404);
     // Nothing to review: said (200), and no draft, version or redline bytes stored.
     const [rowsBefore, blobsBefore] = [await uploadCount(), blobCount()];
@@ -514,8 +517,9 @@ describe('comparing versions and checking for untracked edits', () => {
     expect(Object.keys(compare.requestBody.content['application/json'].schema.properties)).toEqual(['against', 'author', 'view']);
     expect(compare.responses['201'].headers[CHANGES_HEADER]).toBeDefined();
     const untracked = doc.paths['/uploads/{uploadId}/untracked'].get;
-    expect(Object.keys(untracked.responses['200'].content['application/json'].schema.properties)).toEqual(['against', 'count', 'changes']);
+    expect(Object.keys(untracked.responses['200'].content['application/json'].schema.properties)).toEqual(['against', 'count', 'entries', 'changes', 'pending']);
     expect(untracked.responses['202'].headers['Retry-After']).toBeDefined();
+    expect(Object.keys(doc.paths['/uploads/{uploadId}/comparison'].get.responses['200'].content['application/json'].schema.properties)).toContain('pending');
     const untrackedDraft = doc.paths['/uploads/{uploadId}/untracked/working-draft'].post;
     expect(untrackedDraft.responses['201'].headers[CHANGES_HEADER]).toBeDefined();
     expect(Object.keys(untrackedDraft.responses['200'].content['application/json'].schema.properties)).toEqual(['nothingToReview', 'uploadId', 'against']);

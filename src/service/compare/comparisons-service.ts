@@ -95,12 +95,12 @@ export class ComparisonsService {
 
   private async store(
     actor: Actor, kind: ComparisonKind, sourceId: string, againstId: string, how: { view: CompareView; author: string },
-    result: { bytes: Uint8Array; differences: unknown[]; pending: ComparisonPending },
+    result: { bytes: Uint8Array; differences: unknown[]; entries: number; pending: ComparisonPending },
   ): Promise<ComparisonDraft> {
     const stored = await this.content.put(result.bytes);
     const document = await this.uploads.addWorkingDraft(actor.orgId, actor.userId, sourceId, stored, comparisonArtifactId(kind, againstId));
     const summary: ComparisonSummary = {
-      draftId: document.id, kind, uploadId: sourceId, against: againstId, ...how, changes: result.differences.length, pending: result.pending,
+      draftId: document.id, kind, uploadId: sourceId, against: againstId, ...how, changes: result.differences.length, entries: result.entries, pending: result.pending,
     };
     await this.db.query('INSERT INTO comparison_summaries (draft_id, summary) VALUES ($1, $2)', [document.id, JSON.stringify(summary)]);
     return { document, changes: result.differences.length, pending: result.pending };

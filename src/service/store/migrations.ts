@@ -319,6 +319,10 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
         draft_id text PRIMARY KEY REFERENCES uploads(id) ON DELETE CASCADE,
         summary jsonb NOT NULL
       );
+      -- The untracked check's count in the list's unit (entries), and the pending tracked changes
+      -- of both versions ({"older": n, "newer": n}); null on checks stored before.
+      ALTER TABLE untracked_checks ADD COLUMN entries integer;
+      ALTER TABLE untracked_checks ADD COLUMN pending jsonb;
     `,
   },
 ];
