@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { buildDocx, by, del, ins, p } from '../src/docx/fixture/index';
 import { comparisonAnswer } from '../src/app/api/compare';
+import { contractText, decideAll } from '../test/support/compare-contract';
 import { NoUntrackedEdits } from '../src/contract/compare';
 import { ROUTES } from '../src/contract/routes';
 import { codeSessionThroughApi, expectNoAxeViolations, signInThroughUi } from './helpers';
@@ -135,7 +136,7 @@ test('a version with untracked edits is flagged, reviewed as tracked changes, an
   await screenshot(page, 'compare-dialog');
   await dialog.getByRole('button', { name: 'Compare and review' }).click();
   await expect(page).toHaveURL(/\/documents\/[0-9a-f-]{36}$/);
-  await expect(page.getByTestId('comparison-banner')).toContainText(/Comparison: what changed in v2 since v1, as \d+ tracked changes?\./);
+  await expect(page.getByTestId('comparison-banner')).toContainText(/Comparison: what changed in v2 since v1, as \d+ changes? by “Comparison”\./);
   // The version compared has untracked edits: the review says so at the top too.
   await expect(page.getByTestId('untracked-warning')).toContainText(`in v2 ${untrackedCount === 1 ? 'was' : 'were'} made without tracking`);
   await expect(list.getByRole('option').first()).toContainText('Comparison');
@@ -280,3 +281,101 @@ test('a moved clause is one change that shows, and jumps, in both its places', a
   await expectNoAxeViolations(page);
   await screenshot(page, 'review-move');
 });
+
+/**
+ * Issue 34's NDA: both versions carry the same pending insertion by "Author" (the counterparty's
+ * undecided clause); v2 adds edits nobody tracked. The comparison must keep that clause pending
+ * under its author, not show it as agreed text, and list only the edits as the comparison's.
+ */
+test('a comparison keeps the pending insertion both versions carry under its author, beside the untracked edits', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const author = by('Author', '2026-10-01T09:00:00Z');
+  const clause = 'Data Protection. The Company will comply with all applicable data protection laws.';
+  const nda = (term: string, law: string) => buildDocx({
+    body: [
+      p('Mutual Non-Disclosure Agreement'),
+      p(`1. Each party keeps the other's Confidential Information secret for ${term} years.`),
+      p('2. ', ins(author, clause)),
+      p(`3. This agreement is governed by the laws of ${law}.`),
+    ],
+  });
+  const V1 = nda('five', 'England');
+  const V2 = nda('three', 'Scotland');
+  const email = `nda-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;
+  const session = await codeSessionThroughApi(request, email, '/api/auth/sign-up/request-code', { identifier: email, name: 'Nora Counsel', organisation: 'Counsel LLP' });
+  const FILE = `Mutual NDA ${Date.now()}.docx`;
+  const v1 = (await (await request.post('/api/uploads', {
+    headers: session.headers, multipart: { purpose: 'source_doc', file: { name: FILE, mimeType: DOCX_MIME, buffer: Buffer.from(V1) } },
+  })).json()) as { id: string };
+  expect((await request.post(`/api/uploads/${v1.id}/versions`, {
+    headers: session.headers, multipart: { file: { name: FILE, mimeType: DOCX_MIME, buffer: Buffer.from(V2) } },
+  })).status()).toBe(201);
+
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signInThroughUi(page, email);
+  await page.getByRole('button', { name: `Versions of ${FILE}` }).click();
+  await page.getByRole('button', { name: `Compare with… (v2 of ${FILE})` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Compare v2 with…' });
+  // The dialog says what each version holds and what will be done with it; keeping them is the default.
+  await expect(dialog.getByTestId('compare-pending-counts')).toHaveText('v1 holds 1 pending tracked change; v2 holds 1.');
+  await expect(dialog.getByRole('radio', { name: /Keep v2's pending tracked changes/ })).toBeChecked();
+  await expect(dialog.getByRole('radio', { name: /Compare as Word does/ })).not.toBeChecked();
+  await expectNoAxeViolations(page);
+  await shoot(page, 'compare-dialog');
+  await dialog.getByRole('button', { name: 'Compare and review' }).click();
+  await expect(page).toHaveURL(/\/documents\/[0-9a-f-]{36}$/);
+
+  const banner = page.getByTestId('comparison-banner');
+  // Counted as the list counts: a replaced word is one change.
+  await expect(banner).toContainText('Comparison: what changed in v2 since v1, as 2 changes by “Comparison”.');
+  await expect(banner.getByTestId('comparison-pending')).toHaveText(
+    'Pending tracked changes: v1 held 1, v2 held 1. v2\'s stays tracked under its own author. 1 of v1\'s is still pending in v2.');
+  const list = page.getByRole('listbox', { name: 'Changes' });
+  await expect(list.getByRole('option').filter({ hasText: 'Data Protection' })).toContainText('Author');
+  await expect(list.getByRole('option').filter({ hasText: 'Data Protection' })).not.toContainText('Comparison');
+  // The edits, each one entry by "Comparison" (a replaced word is one entry).
+  await expect(list.getByRole('option').filter({ hasText: 'Comparison' })).toHaveCount(2);
+  await expect(list.getByRole('option')).toHaveCount(3);
+  await expectNoAxeViolations(page);
+  await shoot(page, 'comparison-banner');
+
+  // Accepting everything gives v2's accepted text.
+  await page.getByRole('button', { name: 'Accept all shown' }).click();
+  await page.getByRole('dialog', { name: 'Accept all 3 shown changes?' }).getByRole('button', { name: /Accept/ }).first().click();
+  await expect(page.getByTestId('progress')).toHaveText('3 of 3 decided');
+  const draftId = page.url().split('/').pop()!;
+  const review = await page.evaluate(async (id) => {
+    const s = JSON.parse(sessionStorage.getItem('redline.session') ?? 'null') as { token: string; orgId: string } | null;
+    const res = await fetch(`/api/documents/${id}/review`, { headers: { authorization: `Bearer ${s?.token ?? ''}`, 'x-org-id': s?.orgId ?? '' } });
+    return (await res.json()) as { contentBase64: string };
+  }, draftId);
+  expect(contractText(new Uint8Array(Buffer.from(review.contentBase64, 'base64')))).toEqual(contractText(decideAll(V2, 'accept')));
+
+  // Compared as Word does, the banner says so; the dialog remembers the choice for this user.
+  await page.getByRole('link', { name: 'All documents' }).click();
+  const openDialog = async () => {
+    const toggle = page.getByRole('button', { name: `Versions of ${FILE}` });
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+    await page.getByRole('button', { name: `Compare with… (v2 of ${FILE})` }).click();
+    return page.getByRole('dialog', { name: 'Compare v2 with…' });
+  };
+  const again = await openDialog();
+  await again.getByRole('radio', { name: /Compare as Word does/ }).check();
+  await again.getByRole('button', { name: 'Compare and review' }).click();
+  await expect(banner.getByTestId('comparison-pending')).toHaveText(
+    'Compared as if every tracked change were accepted (as Word compares). Pending tracked changes: v1 held 1, v2 held 1; none of them is shown as pending.');
+  await expect(list.getByRole('option').filter({ hasText: 'Author' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'All documents' }).click();
+  await expect((await openDialog()).getByRole('radio', { name: /Compare as Word does/ })).toBeChecked();
+});
+
+/** Screenshots at 1440x900 and 390x844, kept under /tmp/h34-shots (issue 34's notes show them). */
+async function shoot(page: Page, name: string): Promise<void> {
+  const dir = process.env.H34_SHOTS ?? SCREENS;
+  mkdirSync(dir, { recursive: true });
+  for (const [width, height] of [[1440, 900], [390, 844]] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: path.join(dir, `${name}-${width}x${height}.png`) });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}

@@ -8,16 +8,50 @@ import { RevisionKind } from './revision';
  * the `Redline-Changes` header (created drafts) or in the untracked report.
  */
 
-/** Which view of inputs that already carry tracked changes is compared (as Word: accepted by default). */
-export const CompareView = z.enum(['accepted', 'rejected']);
+/**
+ * How the pending tracked changes the two versions carry are treated (issue 34):
+ * - `pending` (default): the newer version's pending changes stay tracked under their own authors
+ *   and dates beside the comparison's; an older version's pending change the newer one no longer
+ *   holds pending (accepted, rejected or edited away without tracking) is itself a difference.
+ * - `accepted`: both read as if every change were accepted, as Word compares; none is kept.
+ * - `rejected`: both read as if every change were rejected; none is kept.
+ */
+export const CompareView = z.enum(['pending', 'accepted', 'rejected']);
 export type CompareView = z.infer<typeof CompareView>;
 
 export const CompareBody = z.strictObject({
   against: clientString().min(1).max(200).describe('The older upload to compare {uploadId} with (same organisation).'),
   author: clientString().trim().min(1).max(200).optional().describe('Author of the tracked changes; default "Comparison".'),
-  view: CompareView.optional().describe('Compare the accepted (default) or the rejected view of inputs with tracked changes.'),
+  view: CompareView.optional().describe(
+    '"pending" (default): the newer version\'s pending tracked changes stay tracked under their own authors, and an older version\'s pending change the newer one no longer holds pending is a difference; ' +
+    '"accepted": both compared as if every tracked change were accepted (as Word compares); "rejected": as if every one were rejected.'),
 });
 export type CompareBody = z.infer<typeof CompareBody>;
+
+/** What a comparison did with the pending tracked changes each version held (counted in entries, as a review lists them). */
+export const ComparisonPending = z.object({
+  treatment: z.enum(['kept', 'accepted', 'rejected']).describe('kept: the newer version\'s pending changes are in the draft under their own authors; accepted / rejected: both versions were read so, and no pending change is in the draft.'),
+  older: z.number().int().nonnegative().describe('Pending tracked changes the older version held.'),
+  newer: z.number().int().nonnegative().describe('Pending tracked changes the newer version held.'),
+  kept: z.number().int().nonnegative().describe('Of the newer version\'s, how many the draft keeps tracked under their own authors.'),
+  olderStillPending: z.number().int().nonnegative().describe('Of the older version\'s, how many the newer version still holds pending (no difference).'),
+  olderResolved: z.number().int().nonnegative().describe('Of the older version\'s, how many the newer version no longer holds pending: each shown as a difference by the comparison.'),
+});
+export type ComparisonPending = z.infer<typeof ComparisonPending>;
+
+/** GET /uploads/{id}/comparison: what made a working draft that a comparison made. */
+export const ComparisonSummary = z.object({
+  draftId: z.string(),
+  kind: z.enum(['compare', 'untracked']),
+  uploadId: z.string().describe('The newer version compared (the draft\'s parent).'),
+  against: z.string().describe('The older version it was compared with.'),
+  view: CompareView,
+  author: z.string().describe('Author of the comparison\'s tracked changes.'),
+  changes: z.number().int().nonnegative().describe('Changes the comparison wrote (the Redline-Changes header): a replaced word is a deletion and an insertion.'),
+  entries: z.number().int().nonnegative().describe('How many entries a review lists for them (a replaced word is one).'),
+  pending: ComparisonPending,
+});
+export type ComparisonSummary = z.infer<typeof ComparisonSummary>;
 
 /**
  * The 200 answer of POST /uploads/{id}/compare when the two documents are identical (for the
@@ -28,6 +62,7 @@ export const ComparisonIdentical = z.object({
   uploadId: z.string().describe('The upload compared ({uploadId}).'),
   against: z.string().describe('The older upload it was compared with.'),
   view: CompareView,
+  pending: ComparisonPending.describe('The pending tracked changes each version held, and what the comparison did with them.'),
 });
 export type ComparisonIdentical = z.infer<typeof ComparisonIdentical>;
 
@@ -65,8 +100,13 @@ export type UntrackedChange = z.infer<typeof UntrackedChange>;
 /** GET /uploads/{id}/untracked, once the check is done. `against: null`: the upload has no previous version. */
 export const UntrackedReport = z.object({
   against: z.string().nullable().describe('The previous version compared with (the upload the version was added to).'),
-  count: z.number().int().nonnegative(),
+  count: z.number().int().nonnegative().describe('How many changes (`changes`): a replaced word is a deletion and an insertion.'),
+  entries: z.number().int().nonnegative().describe('How many entries a review lists for them (a replaced word is one): the count to show a person. Checks stored before entries were counted give `count`.'),
   changes: z.array(UntrackedChange),
+  pending: z.object({
+    older: z.number().int().nonnegative().describe('Pending tracked changes (entries) the previous version holds.'),
+    newer: z.number().int().nonnegative().describe('Pending tracked changes this version holds.'),
+  }).nullable().describe('The pending tracked changes of both versions; null without a previous version, or on a check stored before they were counted.'),
 });
 export type UntrackedReport = z.infer<typeof UntrackedReport>;
 

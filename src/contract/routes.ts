@@ -27,7 +27,7 @@ import {
   SignOutEverywhereResult,
   SignUpRequestCodeBody,
 } from './account';
-import { CHANGES_HEADER, CompareBody, ComparisonIdentical, NoUntrackedEdits, UntrackedPending, UntrackedReport } from './compare';
+import { CHANGES_HEADER, CompareBody, ComparisonIdentical, ComparisonSummary, NoUntrackedEdits, UntrackedPending, UntrackedReport } from './compare';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_TTL_HOURS, IDEMPOTENT_REPLAY_HEADER } from './events';
 import { DocumentText, OutlineAnswer, OutlineQuery, ReadingQuery, SearchAnswer, SearchQuery } from './reading';
 import { DocumentRow, RenameUploadBody, UploadList, UploadListQuery } from './document';
@@ -288,12 +288,17 @@ export const ROUTES = {
   // Issue 12: compare two versions into a redline; the untracked-edit check of a new version.
   compareVersions: route({
     method: 'POST', path: '/uploads/{uploadId}/compare', access: 'session', credentials: WEB_OR_CONNECTOR, bodyKind: 'json', body: CompareBody,
-    summary: 'Compare {uploadId} with an older upload (`against`) into a new working draft in the series of {uploadId}: its changes since `against` as tracked changes.',
+    summary: 'Compare {uploadId} with an older upload (`against`) into a new working draft in the series of {uploadId}: its changes since `against` as tracked changes, beside the pending tracked changes of {uploadId} (kept under their own authors unless `view` says otherwise). GET /uploads/{draft}/comparison says what was done with each version\'s pending changes.',
     status: 201, response: DocumentRow,
     responseHeaders: { [CHANGES_HEADER]: 'How many differences the draft carries as tracked changes (at least 1).' },
     otherResponses: [{
       status: 200, description: 'The two documents are identical (for the view compared): nothing to review, so no working draft is made.', response: ComparisonIdentical,
     }],
+  }),
+  getComparison: route({
+    method: 'GET', path: '/uploads/{uploadId}/comparison', access: 'session', bodyKind: 'none',
+    summary: 'What made a working draft that a comparison made: the versions compared, the view, how many differences, and the pending tracked changes each version held and what was done with them. 404 for any other upload.',
+    status: 200, response: ComparisonSummary,
   }),
   getUntracked: route({
     method: 'GET', path: '/uploads/{uploadId}/untracked', access: 'session', bodyKind: 'none',

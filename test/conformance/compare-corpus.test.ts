@@ -19,6 +19,8 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DecidedStories } from '../../src/docx/compare/decided';
+import { normaliseContainers } from '../../src/docx/compare/containers';
+import { decideOlderAgainst, pendingKeys, scanRevisionStories, storiesText } from '../../src/docx/compare/pending';
 import { StoryReader, elementText, type Block } from '../../src/docx/compare/model';
 import { compareDocx, ingestDocx, openDocx } from '../../src/docx/index';
 import { DocxPackage } from '../../src/docx/package/package';
@@ -224,13 +226,8 @@ describe.skipIf(!HAS_FILES)('compare property: reject-all(d) against accept-all(
       const d = ingestDocx(raw).bytes;
       const ids = openDocx(d).changeIds();
       for (const seed of [3, 7, 11]) {
-        const pick = (salt: number) => ids.filter((_, i) => ((seed * (i + 5) + salt) >>> 2) % 3 === 0);
-        const decideSome = (salt: number): Uint8Array => {
-          const accept = pick(salt);
-          return openDocx(d).apply({ accept, reject: pick(salt + 1).filter((x) => !accept.includes(x)) }).toBytes();
-        };
-        const older = decideAll(decideSome(1), 'reject');
-        const newer = decideSome(2);
+        const older = decideAll(decideSeededThirds(d, ids, seed, 1), 'reject');
+        const newer = decideSeededThirds(d, ids, seed, 2);
         const result = compareDocx(older, newer, { view: 'rejected', keepNewerRevisions: true, author: 'Untracked edit', date: DATE });
         const problems = checkContract(older, decideAll(newer, 'accept'), result.bytes).problems;
         if (problems.length) failing.push(`${f} ${seed}`);
@@ -238,6 +235,34 @@ describe.skipIf(!HAS_FILES)('compare property: reject-all(d) against accept-all(
     }
     expect(failing).toEqual([]);
   }, 240_000);
+
+  it('the compare route\'s default (pending changes kept, older\'s resolved ones shown) keeps the contract between partly decided versions, and adds nothing between a file and itself (seeded)', () => {
+    // Older and newer each decide a seeded third of the file's changes each way and keep the rest
+    // pending. Accept-all of the output gives newer's accepted view; reject-all gives older as
+    // pending.ts decides it (its changes newer still holds rejected, the others read unlike newer).
+    const KEEP = { view: 'rejected', keepNewerRevisions: true, showOlderPending: true, date: DATE } as const;
+    const failing: string[] = [];
+    let checked = 0;
+    for (const f of files) {
+      const raw = load(f);
+      if (!raw) continue;
+      const d = ingestDocx(raw).bytes;
+      const itself = compareDocx(d, d, KEEP);
+      if (itself.differences.length) failing.push(`${f} itself: ${itself.differences.length} differences`);
+      if (itself.pending.olderStillPending !== itself.pending.older || itself.pending.older !== itself.pending.newer) failing.push(`${f} itself: ${JSON.stringify(itself.pending)}`);
+      const ids = openDocx(d).changeIds();
+      for (const seed of [3, 7]) {
+        const older = decideSeededThirds(d, ids, seed, 1);
+        const newer = decideSeededThirds(d, ids, seed, 2);
+        const result = compareDocx(older, newer, KEEP);
+        const problems = checkContract(olderAsKept(older, newer), decideAll(newer, 'accept'), result.bytes).problems;
+        if (problems.length) failing.push(`${f} ${seed}: ${problems[0]}`);
+        checked++;
+      }
+    }
+    expect(failing).toEqual([]);
+    expect(checked).toBeGreaterThan(0);
+  }, 400_000);
 
   it('keeps the contract on random mixes of accepted and rejected changes on either side', () => {
     fc.assert(
@@ -264,4 +289,23 @@ function allElements(root: XmlElement): Map<XmlElement, number> {
   const out = new Map<XmlElement, number>();
   walk(root, (e) => void out.set(e, out.size));
   return out;
+}
+
+/** Older as the comparison's default reads it against newer (pending.ts's decisions): what reject-all of its redline gives. */
+function olderAsKept(older: Uint8Array, newer: Uint8Array): Uint8Array {
+  const newPkg = DocxPackage.open(newer);
+  normaliseContainers(newPkg);
+  const keys = pendingKeys(scanRevisionStories(newPkg));
+  const decided = new DecidedStories(newPkg, 'rejected');
+  const oldPkg = DocxPackage.open(older);
+  normaliseContainers(oldPkg);
+  decideOlderAgainst(oldPkg, keys, () => storiesText(newPkg.stories().map(({ doc }) => decided.read(doc.root))));
+  return oldPkg.toBytes();
+}
+
+/** A version of d that accepts a seeded third of its changes, rejects another third and leaves the rest pending. */
+function decideSeededThirds(d: Uint8Array, ids: readonly string[], seed: number, salt: number): Uint8Array {
+  const pick = (k: number) => ids.filter((_, i) => ((seed * (i + 5) + k) >>> 2) % 3 === 0);
+  const accept = pick(salt);
+  return openDocx(d).apply({ accept, reject: pick(salt + 1).filter((x) => !accept.includes(x)) }).toBytes();
 }

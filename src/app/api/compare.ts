@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { CHANGES_HEADER, ComparisonIdentical, NoUntrackedEdits, UntrackedPending, UntrackedReport, type CompareView } from '../../contract/compare';
+import { CHANGES_HEADER, ComparisonIdentical, NoUntrackedEdits, UntrackedPending, UntrackedReport, ComparisonSummary, type CompareView } from '../../contract/compare';
 import { DocumentRow } from '../../contract/document';
 import { ROUTES, type RouteSpec } from '../../contract/routes';
 import { sessionStore } from '../auth/session';
@@ -20,6 +20,7 @@ export type UntrackedCheck = { state: 'ready'; report: UntrackedReport } | Untra
 export const compareQueryKeys = {
   untracked: (orgId: string, uploadId: string) => ['org', orgId, 'untracked', uploadId] as const,
   upload: (orgId: string, uploadId: string) => ['org', orgId, 'upload', uploadId] as const,
+  comparison: (orgId: string, draftId: string) => ['org', orgId, 'comparison', draftId] as const,
 };
 
 function orgId(): string {
@@ -97,5 +98,25 @@ export function useUpload(uploadId: string | null) {
     enabled: uploadId !== null,
     queryFn: ({ signal }) => callApi(ROUTES.getUpload, { params: { uploadId: uploadId ?? '' }, signal }),
     staleTime: 60_000,
+  });
+}
+
+/**
+ * What made a comparison's draft (the view, the pending changes of each version and what was done
+ * with them); null for a draft made before comparisons kept it (404). It never changes.
+ */
+export function useComparisonSummary(draftId: string | null) {
+  const org = orgId();
+  return useQuery<ComparisonSummary | null>({
+    queryKey: compareQueryKeys.comparison(org, draftId ?? ''),
+    enabled: draftId !== null,
+    queryFn: async ({ signal }) => {
+      const spec = ROUTES.getComparison;
+      const response = await fetchRoute(spec, { params: { uploadId: draftId ?? '' }, signal });
+      if (response.status === 404) return null;
+      return readAnswer(spec, response, ComparisonSummary);
+    },
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
   });
 }

@@ -1,8 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import type { DocumentRow } from '../../contract/document';
-import { useCompareVersions } from '../api/compare';
+import { useCompareVersions, useUntrackedCheck } from '../api/compare';
 import { describeError } from '../api/client';
+import { sessionStore } from '../auth/session';
+import { loadCompareSettings, saveCompareSettings, type CompareSettings } from './compare-settings';
+import { pendingSentence } from './pending-sentence';
+import { isCheckedVersion } from './UntrackedWarning';
 import { Dialog } from '../components/Dialog';
 import { formatDateTime } from '../components/format';
 
@@ -46,6 +50,14 @@ function CompareForm({ target, series, onClose }: { target: DocumentRow; series:
   const [against, setAgainst] = useState(previousVersionOf(target, series)?.id ?? '');
   const [error, setError] = useState<string | null>(null);
   const [identical, setIdentical] = useState<string | null>(null);
+  const userId = sessionStore.get()?.user.id ?? '';
+  const [settings, setSettings] = useState<CompareSettings>(() => loadCompareSettings(userId));
+  const change = (next: CompareSettings) => {
+    setSettings(next);
+    setIdentical(null);
+    saveCompareSettings(userId, next);
+  };
+  const older = series.find((row) => row.id === against) ?? null;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -53,11 +65,11 @@ function CompareForm({ target, series, onClose }: { target: DocumentRow; series:
     setError(null);
     setIdentical(null);
     try {
-      const draft = await compare.mutateAsync({ uploadId: target.id, against });
+      const draft = await compare.mutateAsync({ uploadId: target.id, against, view: settings.view });
       if ('identical' in draft) {
         // Nothing to review: say so here and stay, rather than open an empty draft.
-        const older = series.find((row) => row.id === against);
-        return setIdentical(`v${target.documentVersion} and v${older?.documentVersion ?? '?'} are identical: nothing to review.`);
+        const name = `v${older?.documentVersion ?? '?'}`;
+        return setIdentical(`v${target.documentVersion} and ${name} are identical: nothing to review. ${pendingSentence(draft.pending, name, `v${target.documentVersion}`, 'Comparison')}`);
       }
       onClose();
       navigate(`/documents/${draft.document.id}`);
@@ -86,6 +98,7 @@ function CompareForm({ target, series, onClose }: { target: DocumentRow; series:
           <option key={row.id} value={row.id}>{describeVersion(row, target)}</option>
         ))}
       </select>
+      <PendingChoice target={target} older={older} settings={settings} onChange={change} />
       {error && <p role="alert" className="rounded border border-danger bg-danger-soft p-2 text-danger">{error}</p>}
       <p role="status" className={identical ? 'rounded border border-line bg-canvas p-2' : 'sr-only'}>{identical}</p>
       <div className="mt-3 flex justify-end gap-2">
@@ -95,5 +108,40 @@ function CompareForm({ target, series, onClose }: { target: DocumentRow; series:
         </button>
       </div>
     </form>
+  );
+}
+
+/**
+ * What happens to the tracked changes the two versions already carry: kept (the default), or
+ * compared as Word does; with how many each version holds, when the newer version's untracked
+ * check (made against the version it was added to) has counted them.
+ */
+function PendingChoice({ target, older, settings, onChange }: {
+  target: DocumentRow; older: DocumentRow | null; settings: CompareSettings; onChange: (next: CompareSettings) => void;
+}) {
+  const name = useId();
+  const counted = useUntrackedCheck(isCheckedVersion(target) ? target.id : null).data;
+  const pending = counted?.state === 'ready' && older && counted.report.against === older.id ? counted.report.pending : null;
+  const newer = `v${target.documentVersion}`;
+  const olderName = older ? `v${older.documentVersion}` : 'the older version';
+  const choices = [
+    { view: 'pending', label: `Keep ${newer}'s pending tracked changes`, help: `They stay tracked under their own authors beside the comparison's; a pending change of ${olderName} that ${newer} no longer holds is shown as a difference.` },
+    { view: 'accepted', label: 'Compare as Word does', help: 'Both versions as if every tracked change were accepted: no pending change is shown.' },
+  ] as const;
+  return (
+    <fieldset className="mt-2 flex flex-col gap-1.5" data-testid="compare-pending">
+      <legend className="font-medium">Tracked changes already in the versions</legend>
+      <p className="text-ink-soft" data-testid="compare-pending-counts">
+        {pending
+          ? `${olderName} holds ${pending.older} pending tracked change${pending.older === 1 ? '' : 's'}; ${newer} holds ${pending.newer}.`
+          : 'How many each version holds is shown with the comparison.'}
+      </p>
+      {choices.map((choice) => (
+        <label key={choice.view} className="flex items-start gap-2">
+          <input type="radio" name={name} className="mt-1" checked={settings.view === choice.view} onChange={() => onChange({ ...settings, view: choice.view })} />
+          <span><span className="font-medium">{choice.label}</span><span className="block text-xs text-ink-soft">{choice.help}</span></span>
+        </label>
+      ))}
+    </fieldset>
   );
 }

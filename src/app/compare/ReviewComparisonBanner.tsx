@@ -1,6 +1,7 @@
 import { parseComparisonArtifactId, UNTRACKED_EDIT_AUTHOR } from '../../contract/compare';
 import type { DocumentRow } from '../../contract/document';
-import { useUpload } from '../api/compare';
+import { useComparisonSummary, useUpload } from '../api/compare';
+import { pendingSentence } from './pending-sentence';
 import { UntrackedWarning } from './UntrackedWarning';
 
 /**
@@ -12,7 +13,15 @@ export function ReviewComparisonBanner({ draft, changes }: { draft: DocumentRow;
   const comparison = parseComparisonArtifactId(draft.artifactId);
   const source = useUpload(draft.parentUploadId).data ?? null;
   const against = useUpload(comparison?.kind === 'compare' ? comparison.against : null).data ?? null;
-  if (!source) return null;
+  const summaryQuery = useComparisonSummary(comparison ? draft.id : null);
+  const summary = summaryQuery.data ?? null;
+  // The summary's counts replace the draft's: wait for it rather than show one count, then another.
+  if (!source || (comparison && summaryQuery.isPending)) return null;
+  const pending = summary && (
+    <span data-testid="comparison-pending" className="block text-xs md:text-sm">
+      {pendingSentence(summary.pending, against ? `v${against.documentVersion}` : 'the older version', `v${source.documentVersion}`, summary.author)}
+    </span>
+  );
   if (comparison?.kind === 'untracked') {
     return (
       <p role="status" data-testid="comparison-banner" className="border-b border-line bg-open-soft px-4 py-1.5 text-sm text-open">
@@ -26,10 +35,20 @@ export function ReviewComparisonBanner({ draft, changes }: { draft: DocumentRow;
         <p role="status" data-testid="comparison-banner" className="border-b border-line bg-paper px-4 py-1.5 text-sm text-ink-soft">
           {changes === 0
             ? `No differences: v${source.documentVersion} is identical to ${against ? `v${against.documentVersion}` : 'the version it was compared with'}.`
-            : `Comparison: what changed in v${source.documentVersion} since ${against ? `v${against.documentVersion}` : 'the older version'}, as ${changes} tracked change${changes === 1 ? '' : 's'}.`}
+            : comparedSentence(source.documentVersion, against?.documentVersion ?? null, summary ? { entries: summary.entries, author: summary.author } : { entries: changes, author: null })}
+          {pending}
         </p>
       )}
       <UntrackedWarning version={source} banner />
     </>
   );
+}
+
+/**
+ * "Comparison: what changed in v2 since v1, as 2 changes by “Comparison”." The count is the list's
+ * (entries: a replaced word is one); without the comparison's summary, the draft's own count.
+ */
+export function comparedSentence(newer: number, older: number | null, made: { entries: number; author: string | null }): string {
+  const what = `${made.entries} ${made.author ? '' : 'tracked '}change${made.entries === 1 ? '' : 's'}${made.author ? ` by “${made.author}”` : ''}`;
+  return `Comparison: what changed in v${newer} since ${older === null ? 'the older version' : `v${older}`}, as ${what}.`;
 }

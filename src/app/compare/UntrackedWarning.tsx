@@ -4,7 +4,7 @@ import type { DocumentRow } from '../../contract/document';
 import { useUntrackedCheck, useUntrackedWorkingDraft } from '../api/compare';
 import { describeError } from '../api/client';
 
-/** "4 edits in v5 were made without tracking". */
+/** "4 edits in v5 were made without tracking", counted in entries as the review lists them (a replaced word is one edit). */
 export function untrackedSentence(count: number, version: number): string {
   return `${count} edit${count === 1 ? '' : 's'} in v${version} ${count === 1 ? 'was' : 'were'} made without tracking`;
 }
@@ -48,7 +48,7 @@ export function UntrackedWarning({ version, banner = false, existing = null }: {
     }
   }
 
-  const sentence = untrackedSentence(report.count, version.documentVersion);
+  const sentence = untrackedSentence(report.entries, version.documentVersion);
   if (nothing) {
     return (
       <p role="status" data-testid="untracked-warning" className={banner ? 'border-b border-line px-4 py-1.5 text-sm' : 'mt-1 text-xs text-ink-soft'}>

@@ -579,3 +579,75 @@ describe('compareDocx: paragraph marks at a content control edge (issue 26 item 
     compare(base, next.bytes, { view: 'rejected', keepNewerRevisions: true });
   });
 });
+
+describe('compareDocx: pending changes kept (issue 34)', () => {
+  const KEEP: CompareOptions = { view: 'rejected', keepNewerRevisions: true, showOlderPending: true, date: DATE };
+  const clause = (id: number) => ins(id, r('Data Protection. The Company will comply with the law.'), 'Author');
+  const kept = (older: Uint8Array, newer: Uint8Array, rejectAll: Uint8Array) => {
+    const result = compareDocx(older, newer, KEEP);
+    expect(checkContract(rejectAll, decideAll(newer, 'accept'), result.bytes).problems).toEqual([]);
+    const listed = openDocx(result.bytes).revisions();
+    return { result, listed: listed.map((x) => [x.author, x.kind, x.text_preview]) };
+  };
+
+  it('a pending insertion both versions hold stays under its author, beside the untracked edit, and is no difference', () => {
+    const older = minimalDocx(p(r('1. Each party keeps secrets for five years.')) + p(r('2. '), clause(11)));
+    const newer = minimalDocx(p(r('1. Each party keeps secrets for three years.')) + p(r('2. '), clause(21)));
+    const { result, listed } = kept(older, newer, decideAll(older, 'reject'));
+    expect(listed).toEqual([
+      ['Comparison', 'delete', 'five'], ['Comparison', 'insert', 'three'],
+      ['Author', 'insert', 'Data Protection. The Company will comply with the law.'],
+    ]);
+    expect(result.differences.map((d) => d.textPreview)).toEqual(['five', 'three']);
+    // A replaced word is one entry of the review's list, as Word shows it.
+    expect(result.entries).toBe(1);
+    expect(result.pending).toEqual({ treatment: 'kept', older: 1, newer: 1, kept: 1, olderStillPending: 1, olderResolved: 0 });
+  });
+
+  it('counts pending changes in entries: an inserted paragraph (its text and its mark) is one, matched as one across versions', () => {
+    const insertedParagraph = (id: number) => pp(`<w:rPr><w:ins w:id="${id}" w:author="Author" w:date="2025-01-01T00:00:00Z"/></w:rPr>`, ins(id + 1, r('A new clause.'), 'Author'));
+    const older = minimalDocx(p(r('Preamble.')) + insertedParagraph(30) + p(r('End.')));
+    const newer = minimalDocx(p(r('Preamble here.')) + insertedParagraph(40) + p(r('End.')));
+    const { result } = kept(older, newer, decideAll(older, 'reject'));
+    expect(openDocx(newer).revisions()).toHaveLength(2);
+    expect(result.pending).toEqual({ treatment: 'kept', older: 1, newer: 1, kept: 1, olderStillPending: 1, olderResolved: 0 });
+  });
+
+  it('a pending insertion the newer version took in without tracking is a difference: the text inserted by Comparison', () => {
+    const older = minimalDocx(p(r('Preamble.')) + p(r('2. '), clause(11)));
+    const newer = minimalDocx(p(r('Preamble.')) + p(r('2. Data Protection. The Company will comply with the law.')));
+    const { result, listed } = kept(older, newer, decideAll(older, 'reject'));
+    expect(listed).toEqual([['Comparison', 'insert', 'Data Protection. The Company will comply with the law.']]);
+    expect(result.pending).toMatchObject({ older: 1, newer: 0, kept: 0, olderStillPending: 0, olderResolved: 1 });
+  });
+
+  it('a pending insertion the newer version dropped is a difference: the text deleted by Comparison (reject all: the insertion taken in)', () => {
+    const older = minimalDocx(p(r('Preamble.')) + p(r('2. '), clause(11)));
+    const newer = minimalDocx(p(r('Preamble.')) + p(r('2. ')));
+    const { result, listed } = kept(older, newer, decideAll(older, 'accept'));
+    expect(listed).toEqual([['Comparison', 'delete', 'Data Protection. The Company will comply with the law.']]);
+    expect(result.pending).toMatchObject({ older: 1, newer: 0, olderResolved: 1 });
+  });
+
+  it('a pending deletion the newer version dropped (text kept) is a difference: the text inserted again by Comparison', () => {
+    const older = minimalDocx(p(r('Fees are '), del(5, '<w:r><w:delText xml:space="preserve">payable in advance and </w:delText></w:r>', 'Author'), r('due monthly.')));
+    const newer = minimalDocx(p(r('Fees are payable in advance and due monthly.')));
+    const { listed } = kept(older, newer, decideAll(older, 'accept'));
+    expect(listed).toEqual([['Comparison', 'insert', 'payable in advance and']]);
+  });
+
+  it('a pending deletion the newer version made without tracking is a difference: the text deleted by Comparison', () => {
+    const older = minimalDocx(p(r('Fees are '), del(5, '<w:r><w:delText xml:space="preserve">payable in advance and </w:delText></w:r>', 'Author'), r('due monthly.')));
+    const newer = minimalDocx(p(r('Fees are due monthly.')));
+    const { listed } = kept(older, newer, decideAll(older, 'reject'));
+    expect(listed).toEqual([['Comparison', 'delete', 'payable in advance and']]);
+  });
+
+  it('as Word compares (accepted view): nothing kept, and the counts say what the view hid', () => {
+    const older = minimalDocx(p(r('1. Each party keeps secrets for five years.')) + p(r('2. '), clause(11)));
+    const newer = minimalDocx(p(r('1. Each party keeps secrets for three years.')) + p(r('2. '), clause(21)));
+    const result = compareDocx(older, newer, { view: 'accepted', date: DATE });
+    expect(openDocx(result.bytes).revisions().map((x) => x.author)).toEqual(['Comparison', 'Comparison']);
+    expect(result.pending).toEqual({ treatment: 'accepted', older: 1, newer: 1, kept: 0, olderStillPending: 0, olderResolved: 0 });
+  });
+});

@@ -1,13 +1,15 @@
 import type { RevisionKind } from '../../contract/revision';
 import { DocxPackage, type OpenOptions } from '../package/package';
 import { groupChanges } from '../revisions/changes';
+import { editGroups } from '../revisions/groups';
 import { assignUniqueIds } from '../revisions/ids';
 import { previewOf } from '../revisions/preview';
 import { scanPart, type PartScan } from '../revisions/sites';
 import { walk, type XmlElement } from '../xml/tree';
 import { Interner } from './diff';
 import { isContentNote, normaliseContainers } from './containers';
-import { DecidedStories, MAY_HOLD_REVISIONS, decideEverything } from './decided';
+import { DecidedStories, decideEverything } from './decided';
+import { decideOlderAgainst, pendingKeys, scanRevisionStories, storiesText, type PendingSummary } from './pending';
 import { PackageImport } from './import';
 import { Plan, RevisionWriter } from './mark';
 import { StoryReader } from './model';
@@ -34,6 +36,12 @@ export interface CompareOptions {
   /** Keep newer's own tracked changes untouched and add the differences beside them (use with view 'rejected'). */
   keepNewerRevisions?: boolean;
   /**
+   * With `keepNewerRevisions`: older's pending changes that newer no longer holds pending are each
+   * a difference (pending.ts decides older so they read unlike newer's rejected view); without,
+   * older is read wholly in `view`, and one newer resolved the way that view reads is no difference.
+   */
+  showOlderPending?: boolean;
+  /**
    * Only the differences are wanted (the untracked check): the redline is planned and listed but
    * not serialised and zipped, and `bytes` is empty. On a 600-page pair that is a tenth of the work.
    */
@@ -55,6 +63,13 @@ export interface CompareResult {
   /** Newer's .docx carrying the differences as tracked changes (empty with `listOnly`). */
   bytes: Uint8Array;
   differences: CompareDifference[];
+  /**
+   * How many entries a review lists for the differences: what Word shows as one edit (a replaced
+   * word: its deletion and insertion) is one entry (revisions/groups.ts).
+   */
+  entries: number;
+  /** The pending tracked changes each version held, and what the comparison did with them. */
+  pending: PendingSummary;
 }
 
 export function compareDocx(older: Uint8Array, newer: Uint8Array, options: CompareOptions = {}): CompareResult {
@@ -64,19 +79,26 @@ export function compareDocx(older: Uint8Array, newer: Uint8Array, options: Compa
   normaliseContainers(newPkg);
   // Newer's own scans (made to resolve its changes, or to number ours after its own): the blocks
   // they found nothing in and nobody touched since are not walked again by the scan of the result.
-  const scanned = keep ? scanStories(newPkg) : resolveAll(newPkg, view);
+  const resolved = keep ? null : resolveAll(newPkg, view);
+  const scanned = resolved?.scans ?? scanStories(newPkg);
+  const newerPending = keep ? pendingKeys([...scanned.values()]) : null;
   const firstId = keep ? highestRevisionId(newPkg, scanned) + 1 : 1;
   const rw = new RevisionWriter(options.author ?? 'Comparison', options.date ?? new Date().toISOString(), firstId);
   // Kept, newer's own changes stay in its tree; the view compared is the engine's decision of a copy.
   const decided = keep ? new DecidedStories(newPkg, view) : null;
-  const plan = planChanges(older, newPkg, rw, options, decided);
+  const { plan, older: olderPending } = planChanges(older, newPkg, rw, options, decided, newerPending);
   plan.write();
+  const newerCount = newerPending ? [...newerPending.values()].reduce((a, b) => a + b, 0) : resolved!.changes;
+  const pending: PendingSummary = {
+    treatment: keep ? 'kept' : view, older: olderPending.older, newer: newerCount, kept: keep ? newerCount : 0,
+    olderStillPending: olderPending.stillPending, olderResolved: keep && options.showOlderPending ? olderPending.older - olderPending.stillPending : 0,
+  };
 
   // Unique ids for every revision (what ingest would do), then the listing of our changes.
   const scans = newPkg.stories().map(({ part, doc }) => scanPart(part.name, part.role, doc, scanned.get(part.name)));
   assignUniqueIds(scans);
-  const differences = listDifferences(scans, rw.written, plan.fromOlder);
-  return { bytes: options.listOnly ? new Uint8Array(0) : newPkg.toBytes(), differences };
+  const { differences, entries } = listDifferences(scans, rw.written, plan.fromOlder);
+  return { bytes: options.listOnly ? new Uint8Array(0) : newPkg.toBytes(), differences, entries, pending };
 }
 
 /**
@@ -84,11 +106,15 @@ export function compareDocx(older: Uint8Array, newer: Uint8Array, options: Compa
  * Older's parsed package is not needed once this returns, so it can be collected before newer
  * is rebuilt and written: a 300-page comparison never holds both trees and the output at once.
  */
-function planChanges(older: Uint8Array, newPkg: DocxPackage, rw: RevisionWriter, options: CompareOptions, decided: DecidedStories | null): Plan {
+function planChanges(
+  older: Uint8Array, newPkg: DocxPackage, rw: RevisionWriter, options: CompareOptions, decided: DecidedStories | null, newerPending: ReadonlyMap<string, number> | null,
+): { plan: Plan; older: { older: number; stillPending: number } } {
   const view = options.view ?? 'accepted';
   const oldPkg = DocxPackage.open(older, options.open);
   normaliseContainers(oldPkg);
-  resolveAll(oldPkg, view);
+  const olderPending = decided && newerPending && options.showOlderPending
+    ? decideOlderAgainst(oldPkg, newerPending, () => storiesText(newPkg.stories().map(({ doc }) => decided.read(doc.root))))
+    : { older: resolveAll(oldPkg, view).changes, stillPending: 0 };
   const plan = new Plan(rw);
   const olderNumbering = new Numbering(oldPkg);
   const newerNumbering = new Numbering(newPkg);
@@ -114,18 +140,15 @@ function planChanges(older: Uint8Array, newPkg: DocxPackage, rw: RevisionWriter,
     for (const tail of ctx.newer.backwardJoins) plan.backwardJoin(tail);
   }
   importer.finish();
-  return plan;
+  return { plan, older: olderPending };
 }
 
-/** Accepts (or rejects) every tracked change of a package in place; the scans it made, by part. */
-function resolveAll(pkg: DocxPackage, view: 'accepted' | 'rejected'): Map<string, PartScan> {
+/** Accepts (or rejects) every tracked change of a package in place; the scans it made, by part, and how many entries it decided. */
+function resolveAll(pkg: DocxPackage, view: 'accepted' | 'rejected'): { scans: Map<string, PartScan>; changes: number } {
   // Only parts whose text can hold revision markup are scanned (most parts of most inputs hold none).
-  const scans = pkg
-    .stories()
-    .filter(({ doc }) => MAY_HOLD_REVISIONS.test(doc.src))
-    .map(({ part, doc }) => scanPart(part.name, part.role, doc));
-  decideEverything(scans, view);
-  return new Map(scans.map((s) => [s.part, s]));
+  const scans = scanRevisionStories(pkg);
+  const changes = decideEverything(scans, view, true);
+  return { scans: new Map(scans.map((s) => [s.part, s])), changes };
 }
 
 
@@ -190,7 +213,7 @@ function storyPairs(oldPkg: DocxPackage, newPkg: DocxPackage, notePairs: Readonl
 }
 
 /** Our changes (those whose first revision element the comparison wrote), with where they are in newer. */
-function listDifferences(scans: readonly PartScan[], ours: ReadonlySet<XmlElement>, fromOlder: ReadonlySet<XmlElement>): CompareDifference[] {
+function listDifferences(scans: readonly PartScan[], ours: ReadonlySet<XmlElement>, fromOlder: ReadonlySet<XmlElement>): { differences: CompareDifference[]; entries: number } {
   const paragraphIndex = new Map<XmlElement, number>();
   for (const scan of scans) {
     let n = 0;
@@ -207,12 +230,17 @@ function listDifferences(scans: readonly PartScan[], ours: ReadonlySet<XmlElemen
     visit(scan.doc.root, false);
   }
   const out: CompareDifference[] = [];
-  for (const change of groupChanges(scans)) {
+  const changes = groupChanges(scans);
+  const oursById = new Set<string>();
+  for (const change of changes) {
     const lead = change.sites[0]!;
     if (!ours.has(lead.el)) continue;
+    oursById.add(change.changeId);
     out.push({ kind: change.kind, story: lead.part, paragraph: paragraphOf(lead.el, paragraphIndex), textPreview: previewOf(change.sites) });
   }
-  return out;
+  // A group is one author's at one date, so ours never share one with newer's own changes.
+  const entries = out.length ? editGroups(changes).filter((g) => oursById.has(g.id)).length : 0;
+  return { differences: out, entries };
 }
 
 /** The paragraph a change is in (the outermost, for a text box's), or for a row or cell change its first paragraph. */

@@ -1,6 +1,7 @@
 import type { DocxPackage } from '../package/package';
 import { applyToScans } from '../revisions/apply';
 import { groupChanges } from '../revisions/changes';
+import { editGroups } from '../revisions/groups';
 import { assignUniqueIds } from '../revisions/ids';
 import { scanPart, type PartScan } from '../revisions/sites';
 import { XmlDocument, XmlElement, walk } from '../xml/tree';
@@ -10,13 +11,18 @@ export type DecidedView = 'accepted' | 'rejected';
 /** Whether source text may hold revision markup the engine decides (a cheap test before scanning). */
 export const MAY_HOLD_REVISIONS = /<w:(?:ins|del|moveFrom|moveTo|cellIns|cellDel|cellMerge|numberingChange|[a-zA-Z]+PrChange|tblGridChange|customXml(?:Ins|Del|MoveFrom|MoveTo)RangeStart)[\s>/]|redline:proposed:/;
 
-/** Accepts (or rejects) every tracked change the scans found, with the engine's own decisions. */
-export function decideEverything(scans: readonly PartScan[], view: DecidedView): void {
-  if (!scans.some((s) => s.sites.length)) return;
+/**
+ * Accepts (or rejects) every tracked change the scans found, with the engine's own decisions.
+ * `countEntries`: answer how many entries a review would have listed for them (else 0).
+ */
+export function decideEverything(scans: readonly PartScan[], view: DecidedView, countEntries = false): number {
+  if (!scans.some((s) => s.sites.length)) return 0;
   assignUniqueIds(scans);
   const changes = groupChanges(scans);
+  const entries = countEntries ? editGroups(changes).length : 0;
   const ids = changes.map((c) => c.changeId);
   applyToScans(scans, changes, view === 'accepted' ? { accept: ids, reject: [] } : { accept: [], reject: ids });
+  return entries;
 }
 
 /**

@@ -5,7 +5,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionGrant } from '../../contract/auth';
-import { CHANGES_HEADER, ComparisonIdentical, NoUntrackedEdits, UNTRACKED_EDIT_AUTHOR, UntrackedPending, UntrackedReport } from '../../contract/compare';
+import { CHANGES_HEADER, ComparisonIdentical, ComparisonSummary, NoUntrackedEdits, UNTRACKED_EDIT_AUTHOR, UntrackedPending, UntrackedReport } from '../../contract/compare';
 import { DOCUMENT_ROW_FIELDS, DocumentRow } from '../../contract/document';
 import type { ReviewResponse } from '../../contract/review';
 import { createMcpServer } from '../connector/mcp-tools';
@@ -141,13 +141,48 @@ describe('comparing versions and checking for untracked edits', () => {
     expect(await decideAll(alice, again.id, 'reject')).toEqual(paragraphsOf(OLDER));
   });
 
+  it('keeps the newer version\'s pending changes under their authors beside the comparison\'s, and says what it did with each version\'s (issue 34)', async () => {
+    const pending = (id: number) => ins(id, r('Data Protection. The Company will comply with the law.'), 'Author');
+    const ndaV1 = minimalDocx(p(r('1. Each party keeps the other\'s secrets for five years.')) + p(r('2. '), pending(11)) + p(r('3. The courts of England decide.')));
+    const ndaV2 = minimalDocx(p(r('1. Each party keeps the other\'s secrets for three years.')) + p(r('2. '), pending(21)) + p(r('3. The courts of Scotland decide.')));
+    const v1 = await upload(alice, ndaV1, 'NDA.docx');
+    const v2 = expectRow((await addVersion(alice, v1.id, ndaV2, 'NDA v2.docx')).json());
+    const res = await call(alice, 'POST', `/api/uploads/${v2.id}/compare`, { against: v1.id });
+    expect(res.statusCode, res.body).toBe(201);
+    const draft = expectRow(res.json());
+    const review = await reviewOf(alice, draft.id);
+    expect(review.revisions.filter((rev) => rev.author === 'Author').map((rev) => [rev.kind, rev.text_preview])).toEqual([['insert', 'Data Protection. The Company will comply with the law.']]);
+    expect(review.revisions.filter((rev) => rev.author === 'Comparison').map((rev) => rev.text_preview)).toEqual(['five', 'three', 'England', 'Scotland']);
+    expect(Number(res.headers[CHANGES_HEADER.toLowerCase()])).toBe(4);
+    const summary = await call(alice, 'GET', `/api/uploads/${draft.id}/comparison`);
+    expect(summary.statusCode, summary.body).toBe(200);
+    expect(ComparisonSummary.parse(summary.json())).toEqual({
+      draftId: draft.id, kind: 'compare', uploadId: v2.id, against: v1.id, view: 'pending', author: 'Comparison', changes: 4, entries: 2,
+      pending: { treatment: 'kept', older: 1, newer: 1, kept: 1, olderStillPending: 1, olderResolved: 0 },
+    });
+    // No comparison made these: 404; another organisation's draft: 404.
+    expect((await call(alice, 'GET', `/api/uploads/${v2.id}/comparison`)).statusCode).toBe(404);
+    expect((await call(bob, 'GET', `/api/uploads/${draft.id}/comparison`)).statusCode).toBe(404);
+    // Accepting everything gives the newer version's accepted text.
+    const acceptedV2 = paragraphsOf(ndaV2).map((t, i) => (i === 1 ? '2. Data Protection. The Company will comply with the law.' : t));
+    expect(await decideAll(alice, draft.id, 'accept')).toEqual(acceptedV2);
+    // As Word compares: both as if accepted; nothing kept, and the summary says so.
+    const word = expectRow((await call(alice, 'POST', `/api/uploads/${v2.id}/compare`, { against: v1.id, view: 'accepted' })).json());
+    expect(new Set((await reviewOf(alice, word.id)).revisions.map((rev) => rev.author))).toEqual(new Set(['Comparison']));
+    expect(ComparisonSummary.parse((await call(alice, 'GET', `/api/uploads/${word.id}/comparison`)).json()).pending)
+      .toEqual({ treatment: 'accepted', older: 1, newer: 1, kept: 0, olderStillPending: 0, olderResolved: 0 });
+  });
+
   it('says when two documents are identical (200, identical: true) and adds no version', async () => {
     const v1 = await upload(alice, OLDER);
     const v2 = expectRow((await addVersion(alice, v1.id, OLDER)).json());
     const before = await uploadCount();
     const res = await call(alice, 'POST', `/api/uploads/${v2.id}/compare`, { against: v1.id });
     expect(res.statusCode, res.body).toBe(200);
-    expect(ComparisonIdentical.parse(res.json())).toEqual({ identical: true, uploadId: v2.id, against: v1.id, view: 'accepted' });
+    expect(ComparisonIdentical.parse(res.json())).toEqual({
+      identical: true, uploadId: v2.id, against: v1.id, view: 'pending',
+      pending: { treatment: 'kept', older: 0, newer: 0, kept: 0, olderStillPending: 0, olderResolved: 0 },
+    });
     expect(res.headers['redline-changes']).toBeUndefined();
     expect(await uploadCount()).toBe(before);
     // The MCP tool says the same, and writes nothing either.
@@ -234,6 +269,9 @@ describe('comparing versions and checking for untracked edits', () => {
     expect(report.against).toBe(v1.id);
     // 30 -> 90 days was not tracked; clause 4 and " by post" were, and are not counted.
     expect(report.count).toBe(report.changes.length);
+    // The replaced word is one entry, as the review lists it; their clause 4 (text and mark) and " by post" are two.
+    expect(report.entries).toBe(1);
+    expect(report.pending).toEqual({ older: 0, newer: 2 });
     expect(report.count).toBeGreaterThan(0);
     const previews = report.changes.map((c) => c.text_preview).join(' | ');
     expect(previews).toMatch(/90|30/);
@@ -258,9 +296,9 @@ describe('comparing versions and checking for untracked edits', () => {
 
   it('reports no untracked edits for a first upload or a working draft, and none for an unchanged version', async () => {
     const v1 = await upload(alice, COUNTERPARTY_BASE);
-    expect(await untrackedOf(alice, v1.id)).toEqual({ against: null, count: 0, changes: [] });
+    expect(await untrackedOf(alice, v1.id)).toEqual({ against: null, count: 0, entries: 0, changes: [], pending: null });
     const draft = expectRow((await call(alice, 'POST', `/api/uploads/${v1.id}/working-draft`)).json());
-    expect(await untrackedOf(alice, draft.id)).toEqual({ against: null, count: 0, changes: [] });
+    expect(await untrackedOf(alice, draft.id)).toEqual({ against: null, count: 0, entries: 0, changes: [], pending: null });
     const refused = await call(alice, 'POST', `/api/uploads/${v1.id}/untracked/working-draft`);
     expect(refused.statusCode).toBe(409);
     expect(refused.json().code).toBe('conflict');
@@ -271,7 +309,7 @@ describe('comparing versions and checking for untracked edits', () => {
       p(r('3. This agreement is governed by the laws of England.')) +
       p(r('5. Notices are given in writing'), del(902, r(' by post'), 'Counterparty'), r('.')),
     ))).json());
-    expect(await untrackedOf(alice, v2.id)).toEqual({ against: v1.id, count: 0, changes: [] });
+    expect(await untrackedOf(alice, v2.id)).toEqual({ against: v1.id, count: 0, entries: 0, changes: [], pending: { older: 0, newer: 1 } });
     expect((await call(bob, 'GET', `/api/uploads/${v2.id}/untracked`)).statusCode).toBe(404);
     // Nothing to review: said (200), and no draft, version or redline bytes stored.
     const [rowsBefore, blobsBefore] = [await uploadCount(), blobCount()];
@@ -479,8 +517,9 @@ describe('comparing versions and checking for untracked edits', () => {
     expect(Object.keys(compare.requestBody.content['application/json'].schema.properties)).toEqual(['against', 'author', 'view']);
     expect(compare.responses['201'].headers[CHANGES_HEADER]).toBeDefined();
     const untracked = doc.paths['/uploads/{uploadId}/untracked'].get;
-    expect(Object.keys(untracked.responses['200'].content['application/json'].schema.properties)).toEqual(['against', 'count', 'changes']);
+    expect(Object.keys(untracked.responses['200'].content['application/json'].schema.properties)).toEqual(['against', 'count', 'entries', 'changes', 'pending']);
     expect(untracked.responses['202'].headers['Retry-After']).toBeDefined();
+    expect(Object.keys(doc.paths['/uploads/{uploadId}/comparison'].get.responses['200'].content['application/json'].schema.properties)).toContain('pending');
     const untrackedDraft = doc.paths['/uploads/{uploadId}/untracked/working-draft'].post;
     expect(untrackedDraft.responses['201'].headers[CHANGES_HEADER]).toBeDefined();
     expect(Object.keys(untrackedDraft.responses['200'].content['application/json'].schema.properties)).toEqual(['nothingToReview', 'uploadId', 'against']);

@@ -1,5 +1,6 @@
-import type { CompareBody } from '../../contract/compare';
-import { comparisonArtifactId, UNTRACKED_EDIT_AUTHOR, type ComparisonIdentical, type NoUntrackedEdits } from '../../contract/compare';
+import type { CompareBody, CompareView, ComparisonKind, ComparisonPending } from '../../contract/compare';
+import { comparisonArtifactId, ComparisonSummary, UNTRACKED_EDIT_AUTHOR, type ComparisonIdentical, type NoUntrackedEdits } from '../../contract/compare';
+import type { CompareOptions } from '../../docx';
 import type { DocumentRow } from '../../contract/document';
 import { notFound, ProblemError } from '../http/problem';
 import type { ContentStore } from '../store/content-store';
@@ -19,7 +20,15 @@ interface Actor {
 export interface ComparisonDraft {
   document: DocumentRow;
   changes: number;
+  pending: ComparisonPending;
 }
+
+/** The engine's options for a view of the compare route. */
+function engineView(view: CompareView): Pick<CompareOptions, 'view' | 'keepNewerRevisions' | 'showOlderPending'> {
+  return view === 'pending' ? { view: 'rejected', keepNewerRevisions: true, showOlderPending: true } : { view };
+}
+
+const DEFAULT_AUTHOR = 'Comparison';
 
 /** What a compare answers: the new draft, or that the two are identical (and nothing was written). */
 export type ComparisonOutcome = ComparisonDraft | ComparisonIdentical;
@@ -49,12 +58,19 @@ export class ComparisonsService {
     }
     const older = await findUpload(this.db, actor.orgId, body.against);
     if (!older) throw notFound(`The upload named in "against" (${body.against})`);
-    const view = body.view ?? 'accepted';
-    const result = await compareUploads(this.content, this.thread, older, newer, {
-      ...(body.author ? { author: body.author } : {}), view,
-    }, true, { orgId: actor.orgId });
-    if (result.differences.length === 0) return { identical: true, uploadId: newer.id, against: older.id, view };
-    return this.store(actor, newer.id, result, comparisonArtifactId('compare', older.id));
+    const view = body.view ?? 'pending';
+    const author = body.author ?? DEFAULT_AUTHOR;
+    const result = await compareUploads(this.content, this.thread, older, newer, { author, ...engineView(view) }, true, { orgId: actor.orgId });
+    if (result.differences.length === 0) return { identical: true, uploadId: newer.id, against: older.id, view, pending: result.pending };
+    return this.store(actor, 'compare', newer.id, older.id, { view, author }, result);
+  }
+
+  /** What made a comparison's working draft; 404 for an upload no comparison made (or made before summaries were kept). */
+  async summary(actor: Actor, draftId: string): Promise<ComparisonSummary> {
+    await this.uploads.require(this.db, actor.orgId, draftId);
+    const [row] = await this.db.query<{ summary: unknown }>('SELECT summary FROM comparison_summaries WHERE draft_id = $1', [draftId]);
+    if (!row) throw notFound('A comparison that made this upload');
+    return ComparisonSummary.parse(row.summary);
   }
 
   /**
@@ -74,12 +90,19 @@ export class ComparisonsService {
       author: UNTRACKED_EDIT_AUTHOR, view: 'rejected', keepNewerRevisions: true,
     }, true, { orgId: actor.orgId });
     if (result.differences.length === 0) return { nothingToReview: true, uploadId: version.id, against: previous.id };
-    return this.store(actor, version.id, result, comparisonArtifactId('untracked', previous.id));
+    return this.store(actor, 'untracked', version.id, previous.id, { view: 'pending', author: UNTRACKED_EDIT_AUTHOR }, result);
   }
 
-  private async store(actor: Actor, sourceId: string, result: { bytes: Uint8Array; differences: unknown[] }, artifactId: string): Promise<ComparisonDraft> {
+  private async store(
+    actor: Actor, kind: ComparisonKind, sourceId: string, againstId: string, how: { view: CompareView; author: string },
+    result: { bytes: Uint8Array; differences: unknown[]; entries: number; pending: ComparisonPending },
+  ): Promise<ComparisonDraft> {
     const stored = await this.content.put(result.bytes);
-    const document = await this.uploads.addWorkingDraft(actor.orgId, actor.userId, sourceId, stored, artifactId);
-    return { document, changes: result.differences.length };
+    const document = await this.uploads.addWorkingDraft(actor.orgId, actor.userId, sourceId, stored, comparisonArtifactId(kind, againstId));
+    const summary: ComparisonSummary = {
+      draftId: document.id, kind, uploadId: sourceId, against: againstId, ...how, changes: result.differences.length, entries: result.entries, pending: result.pending,
+    };
+    await this.db.query('INSERT INTO comparison_summaries (draft_id, summary) VALUES ($1, $2)', [document.id, JSON.stringify(summary)]);
+    return { document, changes: result.differences.length, pending: result.pending };
   }
 }

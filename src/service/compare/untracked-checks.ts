@@ -53,7 +53,9 @@ interface CheckRecord {
   state: 'running' | 'done' | 'failed';
   against_upload_id: string;
   count: number | null;
+  entries: number | null;
   changes: UntrackedChange[] | null;
+  pending: { older: number; newer: number } | null;
   error: string | null;
   lease_expired: boolean;
 }
@@ -139,17 +141,18 @@ export class UntrackedChecks {
     const row = await findUpload(this.db, orgId, uploadId);
     if (!row) throw notFound('This upload');
     const againstId = previousVersionId(row);
-    if (!againstId) return { state: 'ready', report: { against: null, count: 0, changes: [] } };
+    if (!againstId) return { state: 'ready', report: { against: null, count: 0, entries: 0, changes: [], pending: null } };
     const started = performance.now();
     const deadline = started + waitMs;
     let launched = false;
     try {
       for (;;) {
         const [check] = await this.db.query<CheckRecord>(
-          `SELECT state, against_upload_id, count, changes, error, coalesce(lease_until < now(), false) AS lease_expired
+          `SELECT state, against_upload_id, count, entries, changes, pending, error, coalesce(lease_until < now(), false) AS lease_expired
            FROM untracked_checks WHERE upload_id = $1`, [uploadId]);
         if (check?.state === 'done') {
-          return { state: 'ready', report: { against: check.against_upload_id, count: check.count ?? 0, changes: check.changes ?? [] } };
+          const count = check.count ?? 0;
+          return { state: 'ready', report: { against: check.against_upload_id, count, entries: check.entries ?? count, changes: check.changes ?? [], pending: check.pending } };
         }
         if (check?.state === 'failed') {
           throw new ProblemError(422, 'invalid_docx', `This version could not be checked for untracked edits: ${check.error ?? 'the comparison failed'}.`);
@@ -214,12 +217,12 @@ export class UntrackedChecks {
     const rowsRead = performance.now();
     try {
       // Only the differences are stored: the engine does not write the redline out.
-      const { differences, timing, readMs } = await compareUploads(this.bytes, this.thread, previous, version, { view: 'rejected', listOnly: true }, false, 'background');
+      const { differences, entries, pending, timing, readMs } = await compareUploads(this.bytes, this.thread, previous, version, { view: 'rejected', listOnly: true }, false, 'background');
       const changes: UntrackedChange[] = differences.map((d) => ({ kind: d.kind, text_preview: d.textPreview, story: d.story, paragraph: d.paragraph }));
       const storing = performance.now();
       await this.db.query(
-        `UPDATE untracked_checks SET state = 'done', count = $2, changes = $3, error = NULL, lease_until = NULL, finished_at = now()
-         WHERE upload_id = $1`, [uploadId, changes.length, JSON.stringify(changes)]);
+        `UPDATE untracked_checks SET state = 'done', count = $2, changes = $3, entries = $4, pending = $5, error = NULL, lease_until = NULL, finished_at = now()
+         WHERE upload_id = $1`, [uploadId, changes.length, JSON.stringify(changes), entries, JSON.stringify({ older: pending.older, newer: pending.newer })]);
       const stored = performance.now();
       this.keep(uploadId, {
         schedule: at.schedule, claim: at.claimed - at.began, rows: rowsRead - at.claimed, read: readMs,

@@ -77,12 +77,12 @@ export function createMcpServer(
   }, async (args) => run(() => uploads.list(actor.orgId, args)));
 
   server.registerTool('compare_versions', {
-    description: 'Compare a version with an older one into a new working draft (in the series of the newer) carrying every difference as a tracked change; read it with get_review. `changes` is how many differences were found. Identical documents answer `{identical: true}` and make no draft (nothing to review).',
+    description: 'Compare a version with an older one into a new working draft (in the series of the newer) carrying every difference as a tracked change by "Comparison", beside the newer version\'s own pending tracked changes (kept under their authors); read it with get_review. `changes` is how many differences were found; `pending` how many pending tracked changes each version held and what was done with them (an older version\'s pending change the newer no longer holds pending is a difference). Identical documents answer `{identical: true}` and make no draft (nothing to review).',
     inputSchema: {
       uploadId: clientString().min(1).max(200).describe('The newer upload (from list_documents).'),
       against: clientString().min(1).max(200).describe('The older upload to compare it with.'),
       author: clientString().min(1).max(200).optional().describe('Author of the tracked changes (default "Comparison").'),
-      view: CompareView.optional().describe('Compare the accepted (default) or rejected view of inputs that carry tracked changes.'),
+      view: CompareView.optional().describe('"pending" (default): keep the newer version\'s pending tracked changes; "accepted": compare both as if every tracked change were accepted (as Word does); "rejected": as if every one were rejected.'),
     },
   }, async ({ uploadId, against, author, view }) =>
     run(async () => {

@@ -11,7 +11,7 @@ import zlib from 'node:zlib';
 import { applyDecisions, compareDocx, DocxError, ingestDocx, listRevisions, type CompareDifference, type CompareOptions, type OpenOptions, type ReadLimits, type ZipCodec } from '../../docx';
 import { buildBenchmarkContract } from '../../docx/fixture';
 import { nativeZipCodec } from './native-zip-codec';
-import { epochNow, type CompareJob, type EngineJob, type EngineJobAnswer, type IngestJob, type WarmJob } from './engine-threads';
+import { epochNow, type CompareCounts, type CompareJob, type EngineJob, type EngineJobAnswer, type IngestJob, type WarmJob } from './engine-threads';
 
 const port = parentPort ?? ((): never => { throw new Error('engine-thread-worker runs only as a worker thread'); })();
 
@@ -54,11 +54,11 @@ function warmUp(job: WarmJob): void {
 }
 
 /** Runs a comparison or an ingest: the bytes to send back and the differences (none for an ingest). */
-function runJob(job: CompareJob | IngestJob): { bytes: Uint8Array; differences: CompareDifference[]; engineMs: number; ingestMs: number } {
+function runJob(job: CompareJob | IngestJob): { bytes: Uint8Array; differences: CompareDifference[]; counts: CompareCounts | null; engineMs: number; ingestMs: number } {
   const startedAt = epochNow();
   if (job.kind === 'ingest') {
     const bytes = ingestDocx(job.bytes, { limits: job.limits as Partial<ReadLimits>, codec: nativeZipCodec, work: job.work }).bytes;
-    return { bytes, differences: [], engineMs: epochNow() - startedAt, ingestMs: 0 };
+    return { bytes, differences: [], counts: null, engineMs: epochNow() - startedAt, ingestMs: 0 };
   }
   const open: OpenOptions = { limits: job.limits as Partial<ReadLimits>, codec: job.draft ? nativeZipCodec : storingCodec };
   const options: CompareOptions = { ...job.options, open };
@@ -67,16 +67,16 @@ function runJob(job: CompareJob | IngestJob): { bytes: Uint8Array; differences: 
   // A draft's bytes are ingested here too (unique ids for every revision, the comparison's and
   // newer's own); a check needs only the differences.
   const bytes = job.draft ? ingestDocx(result.bytes, open).bytes : new Uint8Array(0);
-  return { bytes, differences: result.differences, engineMs: engineDone - startedAt, ingestMs: epochNow() - engineDone };
+  return { bytes, differences: result.differences, counts: { entries: result.entries, pending: result.pending }, engineMs: engineDone - startedAt, ingestMs: epochNow() - engineDone };
 }
 
 function run(job: CompareJob | IngestJob): void {
   const startedAt = epochNow();
   let answer: EngineJobAnswer;
   try {
-    const { bytes, differences, engineMs, ingestMs } = runJob(job);
+    const { bytes, differences, counts, engineMs, ingestMs } = runJob(job);
     const postedAt = epochNow();
-    answer = { id: job.id, ok: true, bytes, differences, timing: { startedAt, engineMs, ingestMs, postedAt, jobsBefore: jobsRun } };
+    answer = { id: job.id, ok: true, bytes, differences, counts, timing: { startedAt, engineMs, ingestMs, postedAt, jobsBefore: jobsRun } };
     port.postMessage(answer, [bytes.buffer as ArrayBuffer]);
     return;
   } catch (error) {

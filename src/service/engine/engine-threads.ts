@@ -30,6 +30,9 @@ export interface WarmJob {
 
 export type EngineJob = CompareJob | IngestJob | WarmJob;
 
+/** A comparison's counts beside its differences: entries as a review lists them, and the pending changes of each version. */
+export type CompareCounts = Pick<CompareResult, 'entries' | 'pending'>;
+
 /** Where the worker's time went on one job; instants in ms since the epoch (performance.timeOrigin + now, comparable across threads). */
 export interface JobTiming {
   startedAt: number;
@@ -43,7 +46,7 @@ export interface JobTiming {
 }
 
 export type EngineJobAnswer =
-  | { id: number; ok: true; bytes: Uint8Array; differences: CompareDifference[]; timing: JobTiming }
+  | { id: number; ok: true; bytes: Uint8Array; differences: CompareDifference[]; counts: CompareCounts | null; timing: JobTiming }
   | { id: number; warmed: true }
   | { id: number; ok: false; docx: { code: DocxErrorCode; message: string; limit?: WorkLimit } }
   | { id: number; ok: false; failure: string };
@@ -150,6 +153,7 @@ export class EngineThreads {
     return {
       bytes: answer.bytes,
       differences: answer.differences,
+      ...answer.counts!,
       timing: { queueMs: t.startedAt - postedAt, engineMs: t.engineMs, ingestMs: t.ingestMs, replyMs: receivedAt - t.postedAt, warm: t.jobsBefore > 0 },
     };
   }

@@ -17,6 +17,8 @@ export function registerCompareRoutes(app: FastifyInstance, ctx: ServiceContext)
     return outcome.document;
   });
 
+  defineRoute(app, ctx.authenticate, ROUTES.getComparison, ({ auth, params }) => comparisons.summary(auth, params.uploadId!));
+
   defineRoute(app, ctx.authenticate, ROUTES.getUntracked, async ({ auth, params, request, reply, timing }) => {
     const waitMs = preferredWaitSeconds(request.headers.prefer) * 1000;
     const answer = await untracked.report(auth.orgId, params.uploadId!, waitMs, timing);

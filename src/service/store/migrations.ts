@@ -310,6 +310,21 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
       ALTER TABLE decision_batches ADD CONSTRAINT decision_batches_kind_check CHECK (kind IN ('decide', 'undo', 'comment', 'redline', 'note'));
     `,
   },
+  {
+    // Numbered by its issue (34), as parallel branches each add migrations: ids need only be unique.
+    id: 34,
+    name: 'comparison summaries of comparison drafts',
+    sql: `
+      CREATE TABLE comparison_summaries (
+        draft_id text PRIMARY KEY REFERENCES uploads(id) ON DELETE CASCADE,
+        summary jsonb NOT NULL
+      );
+      -- The untracked check's count in the list's unit (entries), and the pending tracked changes
+      -- of both versions ({"older": n, "newer": n}); null on checks stored before.
+      ALTER TABLE untracked_checks ADD COLUMN entries integer;
+      ALTER TABLE untracked_checks ADD COLUMN pending jsonb;
+    `,
+  },
 ];
 
 const LOCK_KEY = 740_215_901; // arbitrary, constant: "redline migrations"
