@@ -10,7 +10,7 @@ import { parentPort } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import { applyDecisions, compareDocx, DocxError, ingestDocx, listRevisions, type CompareDifference, type CompareOptions, type OpenOptions, type ReadLimits, type ZipCodec } from '../../docx';
 import { buildBenchmarkContract } from '../../docx/fixture';
-import { readBlocks, searchTexts } from '../reading/reading-work';
+import { readView, searchTexts } from '../reading/reading-work';
 import { nativeZipCodec } from './native-zip-codec';
 import { epochNow, type CompareJob, type EngineJob, type EngineJobAnswer, type IngestJob, type JobValues, type ValueJob, type WarmJob } from './engine-threads';
 
@@ -75,7 +75,7 @@ function runJob(job: CompareJob | IngestJob): { bytes: Uint8Array; differences: 
 async function valueOf(job: ValueJob): Promise<JobValues[ValueJob['kind']]> {
   switch (job.kind) {
     case 'read':
-      return readBlocks(job.bytes, job.view, { limits: job.limits as Partial<ReadLimits>, codec: nativeZipCodec });
+      return readView(job.bytes, job.view, { limits: job.limits as Partial<ReadLimits>, codec: nativeZipCodec });
     case 'search':
       return searchTexts(job.texts, job.pattern, job.maxHits, job.timeLimitMs);
     case 'report_pdf': {
@@ -90,12 +90,20 @@ async function runValue(job: ValueJob): Promise<void> {
   try {
     const value = await valueOf(job);
     answer = { id: job.id, ok: true, value };
+    port.postMessage(answer, transferable(value));
+    return;
   } catch (error) {
     answer = failed(job.id, error);
   } finally {
     jobsRun++;
   }
   port.postMessage(answer);
+}
+
+/** The buffers of a value that are its alone, handed over rather than copied. */
+function transferable(value: JobValues[ValueJob['kind']]): ArrayBuffer[] {
+  const views = value instanceof Uint8Array ? [value] : 'chunks' in value ? [...value.chunks, value.texts.units, value.texts.ends] : [];
+  return views.filter((v) => v.byteOffset === 0 && v.byteLength === v.buffer.byteLength && v.buffer instanceof ArrayBuffer).map((v) => v.buffer as ArrayBuffer);
 }
 
 function failed(id: number, error: unknown): EngineJobAnswer {

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import type { Block, ReadingView } from '../../contract/reading';
+import type { ReadingView } from '../../contract/reading';
 import { DocxError, type CompareDifference, type CompareOptions, type CompareResult, type DocxErrorCode, type OpenOptions, type WorkLimit, type WorkLimits } from '../../docx';
-import type { SearchFound } from '../reading/reading-work';
+import type { PackedTexts, SearchFound, ViewRead } from '../reading/reading-work';
 import type { SearchPattern } from '../reading/search-pattern';
 import type { DecisionReport } from '../report/decision-report';
 
@@ -45,7 +45,7 @@ export interface ReadJob {
 export interface SearchJob {
   kind: 'search';
   id: number;
-  texts: string[];
+  texts: PackedTexts;
   pattern: SearchPattern;
   maxHits: number;
   timeLimitMs: number;
@@ -60,7 +60,7 @@ export interface ReportPdfJob {
 
 /** What the jobs that answer a value (rather than a document's bytes and differences) answer. */
 export interface JobValues {
-  read: Block[];
+  read: ViewRead;
   search: SearchFound;
   report_pdf: Uint8Array;
 }
@@ -220,7 +220,7 @@ export class EngineThreads {
   }
 
   /** Reads a content's blocks in one view on a worker. `bytes` are copied (the caller's stay theirs: they are a stored content). */
-  async readBlocks(bytes: Uint8Array, view: ReadingView, owner: JobOwner): Promise<Block[]> {
+  async readView(bytes: Uint8Array, view: ReadingView, owner: JobOwner): Promise<ViewRead> {
     return this.value<'read'>((id) => ({ kind: 'read', id, bytes, limits: this.limits, view }), owner);
   }
 
@@ -229,7 +229,7 @@ export class EngineThreads {
    * and should one paragraph hold it longer, its thread is ended a second later
    * (EngineJobTimeoutError).
    */
-  async search(texts: string[], pattern: SearchPattern, maxHits: number, timeLimitMs: number, owner: JobOwner): Promise<SearchFound> {
+  async search(texts: PackedTexts, pattern: SearchPattern, maxHits: number, timeLimitMs: number, owner: JobOwner): Promise<SearchFound> {
     return this.value<'search'>((id) => ({ kind: 'search', id, texts, pattern, maxHits, timeLimitMs }), owner, timeLimitMs + 1000);
   }
 

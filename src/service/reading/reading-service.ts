@@ -9,6 +9,7 @@ import { ByteBudgetLru } from '../review/byte-budget-lru';
 import type { ReviewService } from '../review/review-service';
 import type { ContentStore } from '../store/content-store';
 import { docxProblem } from '../uploads/uploads-service';
+import { blocksOfChunk, paragraphsOf, type PackedTexts, type ViewRead } from './reading-work';
 import { compileSearch } from './search-pattern';
 
 /** Who reads: a member (or an API key, which has its own budget). */
@@ -22,8 +23,8 @@ interface Actor {
 interface Reading {
   blocks: Block[];
   paragraphs: ParagraphBlock[];
-  /** The paragraphs' texts, in the same order: what a search posts to an engine thread. */
-  texts: string[];
+  /** The paragraphs' texts, in the same order, packed: what a search posts to an engine thread. */
+  texts: PackedTexts;
 }
 
 export interface ReadingOptions {
@@ -133,7 +134,7 @@ export class ReadingService {
   private async readOffThread(sha: string, view: ReadingView, orgId: string): Promise<Reading> {
     const bytes = await this.content.get(sha);
     try {
-      return readingOf(await this.engine.readBlocks(bytes, view, { orgId }));
+      return await readingOf(await this.engine.readView(bytes, view, { orgId }));
     } catch (error) {
       throw error instanceof DocxError ? docxProblem(error) : error;
     }
@@ -144,23 +145,25 @@ function tooSlow(limitMs: number): ProblemError {
   return new ProblemError(422, 'search_too_slow', `This search ran past its time limit of ${limitMs / 1000} s on this document and was ended. Search for a plainer pattern, or for the words themselves.`);
 }
 
-function readingOf(blocks: Block[]): Reading {
-  const paragraphs: ParagraphBlock[] = [];
-  const visit = (list: readonly Block[]): void => {
-    for (const b of list) {
-      if (b.type === 'paragraph') paragraphs.push(b);
-      else for (const row of b.rows) for (const cell of row.cells) visit(cell.blocks);
-    }
-  };
-  visit(blocks);
-  return { blocks, paragraphs, texts: paragraphs.map((p) => p.text) };
+/**
+ * The reading of a view from what its engine thread sent: the blocks are deserialized a chunk at
+ * a time, letting other requests (a health check) in between, so a long draft's reading never
+ * holds this thread for more than a few milliseconds at once.
+ */
+async function readingOf(read: ViewRead): Promise<Reading> {
+  const blocks: Block[] = [];
+  for (const chunk of read.chunks) {
+    await new Promise((resolve) => setImmediate(resolve));
+    blocks.push(...blocksOfChunk(chunk));
+  }
+  return { blocks, paragraphs: paragraphsOf(blocks), texts: read.texts };
 }
 
-/** About what a reading holds in memory: its text twice (UTF-16) plus the objects around it. */
+/** About what a reading holds in memory: its text twice (UTF-16) plus the objects around it, and the packed texts. */
 function approximateBytes(reading: Reading): number {
   let chars = 0;
   for (const p of reading.paragraphs) chars += p.text.length + 200 + (p.changes?.length ?? 0) * 120;
-  return chars * 2;
+  return chars * 2 + reading.texts.units.byteLength + reading.texts.ends.byteLength;
 }
 
 /**
