@@ -33,6 +33,11 @@ export const ERROR_CODES = [
   'block_not_found',
   'stale_anchor',
   'ambiguous_anchor',
+  // Search (issue 31): a regular expression RE2 does not run (a back-reference, a look-around, any
+  // other syntax it lacks, too large a program: `construct` names which); a search that ran past
+  // its time limit on this document (the work was ended).
+  'unsupported_regex',
+  'search_too_slow',
   'invalid_code',
   'code_expired',
   'code_burnt',
@@ -58,6 +63,15 @@ export const ERROR_CODES = [
 ] as const;
 export const ErrorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof ErrorCode>;
+
+/**
+ * What a search refuses in a regular expression (unsupported_regex): a back-reference, a
+ * look-ahead or look-behind (none can be matched in linear time), an escape or group syntax RE2
+ * lacks, a repetition count over 1000, a pattern compiling too large, or malformed syntax.
+ */
+export const UNSUPPORTED_REGEX_CONSTRUCTS = ['backreference', 'lookahead', 'lookbehind', 'escape', 'group_syntax', 'repeat_count', 'too_large', 'syntax'] as const;
+export const UnsupportedRegexConstruct = z.enum(UNSUPPORTED_REGEX_CONSTRUCTS);
+export type UnsupportedRegexConstruct = z.infer<typeof UnsupportedRegexConstruct>;
 
 /** RFC 9457 problem details, served as application/problem+json. */
 export const Problem = z.object({
@@ -89,6 +103,7 @@ export const Problem = z.object({
     .array(z.object({ occurrence: z.number().int(), start: z.number().int(), end: z.number().int(), context: z.string() }))
     .optional()
     .describe('ambiguous_anchor: every occurrence of find in the block; anchor_not_found: its matches in other case. Offsets into the block text without deleted text.'),
+  construct: UnsupportedRegexConstruct.optional().describe('unsupported_regex: what the search refused in the pattern.'),
 });
 export type Problem = z.infer<typeof Problem>;
 

@@ -97,7 +97,7 @@ export type SearchHit = z.infer<typeof SearchHit>;
 export const MAX_SEARCH_HITS = 100;
 
 export const SearchQuery = z.strictObject({
-  q: clientString().min(1).max(500).describe('The text (or, with regex=true, the regular expression) to find.'),
+  q: clientString().min(1).max(500).describe('The text (or, with regex=true, the regular expression, at most 200 characters, in RE2 syntax: no back-references or look-around) to find.'),
   regex: z.enum(['true', 'false']).optional().transform((v) => v === 'true'),
   caseSensitive: z.enum(['true', 'false']).optional().transform((v) => v === 'true'),
   view: ReadingView.optional(),

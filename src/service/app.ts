@@ -138,21 +138,25 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
   const engineThreads = new EngineThreads(engine.limits, config.engineThreads);
   const uploads = new UploadsService(db, content, engineThreads, config.docxWork);
   const review = new ReviewService(db, content, engine, app.log, parts.faults, { openDraftsBytes: config.openDraftsBytes });
+  const heavyLimits = new HeavyLimits(db, config.heavyLimits);
   const ctx: ServiceContext = {
     config, db, content, mailer, outbox: outbox ?? (mailer instanceof OutboxMailer ? mailer : null), sessions, codes,
     uploads,
     comparisons: new ComparisonsService(db, content, engineThreads, uploads),
     untracked: new UntrackedChecks(db, content, engineThreads, app.log),
     review,
-    reading: new ReadingService(review),
+    reading: new ReadingService(review, content, engineThreads, {
+      searchTimeLimitMs: config.searchTimeLimitMs,
+      admit: (actor) => heavyLimits.admitKind('reading', actor),
+    }),
+    engineThreads,
     authenticate: (request, spec) => authenticate(db, sessions, request, spec, (token) => ctx.connector?.resolveAccessToken(token) ?? Promise.resolve(null)),
     connector: null,
-    heavyLimits: new HeavyLimits(db, config.heavyLimits),
+    heavyLimits,
     log: app.log,
   };
 
   // Heavy routes spend their per-user budget right after authentication, before any of their work.
-  const heavyLimits = ctx.heavyLimits;
   const authenticateOnly = ctx.authenticate;
   ctx.authenticate = async (request, spec) => {
     const auth = await authenticateOnly(request, spec);

@@ -3,12 +3,12 @@ import path from 'node:path';
 import { parseOidcProviders, type OidcProviderConfig } from './auth/providers/provider-config';
 
 /** The heavy operations, each with its own per-user budget (engine work, PDF rendering, stored bytes): http/heavy-limits.ts. */
-export type HeavyKind = 'upload' | 'compare' | 'working_draft' | 'report';
+export type HeavyKind = 'upload' | 'compare' | 'working_draft' | 'report' | 'reading';
 
 /** How many of each a user may start per minute (README, Configuration: RATE_*_PER_USER_PER_MINUTE). */
 export type HeavyRateLimits = Record<HeavyKind, number>;
 
-export const DEFAULT_HEAVY_LIMITS: HeavyRateLimits = { upload: 60, compare: 20, working_draft: 60, report: 30 };
+export const DEFAULT_HEAVY_LIMITS: HeavyRateLimits = { upload: 60, compare: 20, working_draft: 60, report: 30, reading: 120 };
 
 /** Every limit and number of the sign-in rules; DESIGN.md's values are the defaults. */
 export interface AuthLimits {
@@ -57,6 +57,8 @@ export interface ServiceConfig {
   auth: AuthLimits;
   /** Per-user budgets of the heavy operations, per minute (http/heavy-limits.ts). */
   heavyLimits: HeavyRateLimits;
+  /** How long one document search may run before it is ended (answered 422 search_too_slow). */
+  searchTimeLimitMs: number;
   /** Serve the built SPA from this folder (null: API only). */
   staticDir: string | null;
   seedDemo: boolean;
@@ -168,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     compare: intFromEnv(env, 'RATE_COMPARES_PER_USER_PER_MINUTE', DEFAULT_HEAVY_LIMITS.compare),
     working_draft: intFromEnv(env, 'RATE_WORKING_DRAFTS_PER_USER_PER_MINUTE', DEFAULT_HEAVY_LIMITS.working_draft),
     report: intFromEnv(env, 'RATE_REPORTS_PER_USER_PER_MINUTE', DEFAULT_HEAVY_LIMITS.report),
+    reading: intFromEnv(env, 'RATE_READINGS_PER_USER_PER_MINUTE', DEFAULT_HEAVY_LIMITS.reading),
   };
   const publicUrl = env.PUBLIC_URL ?? `http://localhost:${port}`;
   return {
@@ -200,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     openDraftsBytes: intFromEnv(env, 'OPEN_DRAFTS_MB', 512) * 1024 * 1024,
     auth,
     heavyLimits,
+    searchTimeLimitMs: Math.max(100, intFromEnv(env, 'SEARCH_TIME_LIMIT_MS', 5_000)),
     staticDir: env.STATIC_DIR === '' ? null : path.resolve(env.STATIC_DIR ?? './dist'),
     seedDemo: env.SEED_DEMO !== 'false',
     announceCodes: true,

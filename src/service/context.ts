@@ -5,6 +5,7 @@ import type { ServiceConfig } from './config';
 import type { ComparisonsService } from './compare/comparisons-service';
 import type { UntrackedChecks } from './compare/untracked-checks';
 import type { Authenticator } from './http/define-route';
+import type { EngineThreads } from './engine/engine-threads';
 import type { HeavyLimits } from './http/heavy-limits';
 import type { Mailer } from './mail/mailer';
 import type { OutboxMailer } from './mail/outbox-mailer';
@@ -37,6 +38,8 @@ export interface ServiceContext {
   /** Comparison drafts and the untracked-edit check of new versions (issue 12). */
   comparisons: ComparisonsService;
   untracked: UntrackedChecks;
+  /** The engine's worker threads: heavy work off the thread answering requests (ingests, comparisons, readings, searches, PDF reports). */
+  engineThreads: EngineThreads;
   authenticate: Authenticator;
   /** Per-user budgets of the heavy operations (routes spend them when authenticated; the MCP tools through this). */
   heavyLimits: HeavyLimits;

@@ -62,6 +62,7 @@ export async function startChildService(options: ChildServiceOptions): Promise<C
     RATE_COMPARES_PER_USER_PER_MINUTE: '100000',
     RATE_WORKING_DRAFTS_PER_USER_PER_MINUTE: '100000',
     RATE_REPORTS_PER_USER_PER_MINUTE: '100000',
+    RATE_READINGS_PER_USER_PER_MINUTE: '100000',
     ...options.env,
   };
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });

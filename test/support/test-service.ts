@@ -30,7 +30,7 @@ export async function startTestService(overrides: Partial<ServiceConfig> = {}, p
   // Tests sign the same people in many times; the limits' own tests pass DEFAULT_AUTH_LIMITS explicitly.
   const relaxed = { ...DEFAULT_AUTH_LIMITS, resendCooldownMs: 0, maxCodesPerAddressPerHour: 10_000 };
   // Tests upload, compare and draft many times as one user; the heavy limits' own tests pass theirs.
-  const heavyLimits = { upload: 100_000, compare: 100_000, working_draft: 100_000, report: 100_000 };
+  const heavyLimits = { upload: 100_000, compare: 100_000, working_draft: 100_000, report: 100_000, reading: 100_000 };
   const config: ServiceConfig = { ...base, auth: relaxed, heavyLimits, seedDemo: false, logLevel: 'silent', announceCodes: false, ...overrides };
   const testDb = parts.db ? null : await openTestDatabase();
   const service = await createService(config, { ...parts, db: parts.db ?? testDb!.db, logger: parts.logger ?? false });

@@ -59,7 +59,7 @@ export function registerReadingTools(server: McpServer, actor: Actor, services: 
   })));
 
   server.registerTool('search_document', {
-    description: 'Find text in a document: every paragraph (table cells, notes, headers and comments included) whose text matches, with the block id, the paragraph text, the offsets of the hit and the tracked changes it overlaps. Case-insensitive unless caseSensitive; `regex` for a regular expression (no backreferences, lookarounds or nested repetition). At most 100 hits; `count` says how many there are in all.',
+    description: 'Find text in a document: every paragraph (table cells, notes, headers and comments included) whose text matches, with the block id, the paragraph text, the offsets of the hit and the tracked changes it overlaps. Case-insensitive unless caseSensitive; `regex` for a regular expression of at most 200 characters, in RE2 syntax (linear time, whatever the pattern): literals, ., character classes ([a-z], [^0-9], [[:alpha:]], \\p{L}), \\d \\w \\s \\b and their negations, groups ((…), (?:…), (?<name>…)), alternation, the quantifiers * + ? {n,m} (counts up to 1000) and their lazy forms, ^ $ and inline flags such as (?i); JavaScript escapes \\u00a0 and \\u{…} are read as such, . stops at line breaks and \\s includes the no-break space, as in JavaScript. Back-references (\\1, \\k<name>) and look-around ((?=…), (?!…), (?<=…), (?<!…)) are refused with 422 unsupported_regex naming the construct, as is any other syntax RE2 lacks; a search running past its time limit (5 s by default) is ended with 422 search_too_slow. At most 100 hits; `count` says how many there are in all.',
     inputSchema: {
       documentId: UploadId,
       query: clientString().min(1).max(500),

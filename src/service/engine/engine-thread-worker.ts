@@ -1,6 +1,6 @@
 /**
  * An engine thread's side: runs the engine on what the service posts (a comparison, an upload's
- * ingest, the warm-up) and posts the result back (bytes transferred rather than copied). An
+ * ingest, a view's first reading, a search, a decision report's PDF, the warm-up) and posts the result back (bytes transferred rather than copied). An
  * engine refusal goes back as its code, message and limit, so the service answers the same
  * problem as in-process.
  */
@@ -10,8 +10,9 @@ import { parentPort } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import { applyDecisions, compareDocx, DocxError, ingestDocx, listRevisions, type CompareDifference, type CompareOptions, type OpenOptions, type ReadLimits, type ZipCodec } from '../../docx';
 import { buildBenchmarkContract } from '../../docx/fixture';
+import { readView, searchTexts } from '../reading/reading-work';
 import { nativeZipCodec } from './native-zip-codec';
-import { epochNow, type CompareCounts, type CompareJob, type EngineJob, type EngineJobAnswer, type IngestJob, type WarmJob } from './engine-threads';
+import { epochNow, type CompareCounts, type CompareJob, type EngineJob, type EngineJobAnswer, type IngestJob, type JobValues, type ValueJob, type WarmJob } from './engine-threads';
 
 const port = parentPort ?? ((): never => { throw new Error('engine-thread-worker runs only as a worker thread'); })();
 
@@ -70,6 +71,47 @@ function runJob(job: CompareJob | IngestJob): { bytes: Uint8Array; differences: 
   return { bytes, differences: result.differences, counts: { entries: result.entries, pending: result.pending }, engineMs: engineDone - startedAt, ingestMs: epochNow() - engineDone };
 }
 
+/** Runs a job answering a value; the PDF renderer (pdfkit and its fonts) is loaded on the first report only. */
+async function valueOf(job: ValueJob): Promise<JobValues[ValueJob['kind']]> {
+  switch (job.kind) {
+    case 'read':
+      return readView(job.bytes, job.view, { limits: job.limits as Partial<ReadLimits>, codec: nativeZipCodec });
+    case 'search':
+      return searchTexts(job.texts, job.pattern, job.maxHits, job.timeLimitMs);
+    case 'report_pdf': {
+      const { reportPdf } = await import('../report/report-pdf');
+      return new Uint8Array(await reportPdf(job.report));
+    }
+  }
+}
+
+async function runValue(job: ValueJob): Promise<void> {
+  let answer: EngineJobAnswer;
+  try {
+    const value = await valueOf(job);
+    answer = { id: job.id, ok: true, value };
+    port.postMessage(answer, transferable(value));
+    return;
+  } catch (error) {
+    answer = failed(job.id, error);
+  } finally {
+    jobsRun++;
+  }
+  port.postMessage(answer);
+}
+
+/** The buffers of a value that are its alone, handed over rather than copied. */
+function transferable(value: JobValues[ValueJob['kind']]): ArrayBuffer[] {
+  const views = value instanceof Uint8Array ? [value] : 'chunks' in value ? [...value.chunks, value.texts.units, value.texts.ends] : [];
+  return views.filter((v) => v.byteOffset === 0 && v.byteLength === v.buffer.byteLength && v.buffer instanceof ArrayBuffer).map((v) => v.buffer as ArrayBuffer);
+}
+
+function failed(id: number, error: unknown): EngineJobAnswer {
+  return error instanceof DocxError
+    ? { id, ok: false, docx: { code: error.code, message: error.message, ...(error.limit ? { limit: error.limit } : {}) } }
+    : { id, ok: false, failure: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+}
+
 function run(job: CompareJob | IngestJob): void {
   const startedAt = epochNow();
   let answer: EngineJobAnswer;
@@ -80,9 +122,7 @@ function run(job: CompareJob | IngestJob): void {
     port.postMessage(answer, [bytes.buffer as ArrayBuffer]);
     return;
   } catch (error) {
-    answer = error instanceof DocxError
-      ? { id: job.id, ok: false, docx: { code: error.code, message: error.message, ...(error.limit ? { limit: error.limit } : {}) } }
-      : { id: job.id, ok: false, failure: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+    answer = failed(job.id, error);
   } finally {
     jobsRun++;
   }
@@ -90,8 +130,12 @@ function run(job: CompareJob | IngestJob): void {
 }
 
 port.on('message', (job: EngineJob) => {
-  if (job.kind !== 'warm') {
+  if (job.kind === 'compare' || job.kind === 'ingest') {
     run(job);
+    return;
+  }
+  if (job.kind !== 'warm') {
+    void runValue(job);
     return;
   }
   try {

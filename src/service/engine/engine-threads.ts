@@ -1,5 +1,9 @@
 import { Worker } from 'node:worker_threads';
+import type { ReadingView } from '../../contract/reading';
 import { DocxError, type CompareDifference, type CompareOptions, type CompareResult, type DocxErrorCode, type OpenOptions, type WorkLimit, type WorkLimits } from '../../docx';
+import type { PackedTexts, SearchFound, ViewRead } from '../reading/reading-work';
+import type { SearchPattern } from '../reading/search-pattern';
+import type { DecisionReport } from '../report/decision-report';
 
 export interface CompareJob {
   kind: 'compare';
@@ -28,7 +32,41 @@ export interface WarmJob {
   limits: OpenOptions['limits'];
 }
 
-export type EngineJob = CompareJob | IngestJob | WarmJob;
+/** A view's blocks read from a content (the first reading of that view: seconds of parsing on a long draft). */
+export interface ReadJob {
+  kind: 'read';
+  id: number;
+  bytes: Uint8Array;
+  limits: OpenOptions['limits'];
+  view: ReadingView;
+}
+
+/** A search over a view's paragraph texts, stopped past its time limit (reading/reading-work.ts). */
+export interface SearchJob {
+  kind: 'search';
+  id: number;
+  texts: PackedTexts;
+  pattern: SearchPattern;
+  maxHits: number;
+  timeLimitMs: number;
+}
+
+/** A decision report rendered as PDF (pdfkit: the layout and the font subsets take a second on a long report). */
+export interface ReportPdfJob {
+  kind: 'report_pdf';
+  id: number;
+  report: DecisionReport;
+}
+
+/** What the jobs that answer a value (rather than a document's bytes and differences) answer. */
+export interface JobValues {
+  read: ViewRead;
+  search: SearchFound;
+  report_pdf: Uint8Array;
+}
+
+export type ValueJob = ReadJob | SearchJob | ReportPdfJob;
+export type EngineJob = CompareJob | IngestJob | WarmJob | ValueJob;
 
 /** A comparison's counts beside its differences: entries as a review lists them, and the pending changes of each version. */
 export type CompareCounts = Pick<CompareResult, 'entries' | 'pending'>;
@@ -47,6 +85,7 @@ export interface JobTiming {
 
 export type EngineJobAnswer =
   | { id: number; ok: true; bytes: Uint8Array; differences: CompareDifference[]; counts: CompareCounts | null; timing: JobTiming }
+  | { id: number; ok: true; value: JobValues[keyof JobValues] }
   | { id: number; warmed: true }
   | { id: number; ok: false; docx: { code: DocxErrorCode; message: string; limit?: WorkLimit } }
   | { id: number; ok: false; failure: string };
@@ -88,6 +127,17 @@ export interface EngineThreadsOptions {
   maxPerOrg?: number;
 }
 
+/**
+ * A job ran past its deadline: its thread was ended (the work with it) and a new one takes the
+ * next job. Nothing the job would have answered was kept.
+ */
+export class EngineJobTimeoutError extends Error {
+  override readonly name = 'EngineJobTimeoutError';
+  constructor(readonly deadlineMs: number) {
+    super(`the engine job ran past its deadline of ${deadlineMs} ms and was ended`);
+  }
+}
+
 /** Who asks: a request of an organisation (bounded), or the service itself (an untracked check, after its upload was admitted). */
 export type JobOwner = { orgId: string } | 'background';
 
@@ -96,6 +146,8 @@ interface Pending {
   transfer: ArrayBuffer[];
   owner: JobOwner;
   postedAt: number;
+  /** Running longer than this ends the job's thread (EngineJobTimeoutError). */
+  deadlineMs?: number;
   resolve: (answer: EngineJobAnswer, receivedAt: number) => void;
   reject: (error: unknown) => void;
 }
@@ -104,6 +156,7 @@ interface Slot {
   worker: Worker;
   running: Pending | null;
   startedAt: number;
+  deadline: NodeJS.Timeout | null;
 }
 
 /**
@@ -149,6 +202,7 @@ export class EngineThreads {
     const { answer, postedAt, receivedAt } = await this.run(
       (id) => ({ kind: 'compare', id, older: olderOwn, newer: newerOwn, options, limits: this.limits, draft }),
       [olderOwn.buffer as ArrayBuffer, newerOwn.buffer as ArrayBuffer], owner);
+    if (!('bytes' in answer)) throw new Error('the engine answered a comparison with no document');
     const t = answer.timing;
     return {
       bytes: answer.bytes,
@@ -165,7 +219,34 @@ export class EngineThreads {
   async ingest(bytes: Uint8Array, work: WorkLimits, owner: JobOwner): Promise<Uint8Array> {
     const own = ownBuffer(bytes);
     const { answer } = await this.run((id) => ({ kind: 'ingest', id, bytes: own, limits: this.limits, work }), [own.buffer as ArrayBuffer], owner);
+    if (!('bytes' in answer)) throw new Error('the engine answered an ingest with no document');
     return answer.bytes;
+  }
+
+  /** Reads a content's blocks in one view on a worker. `bytes` are copied (the caller's stay theirs: they are a stored content). */
+  async readView(bytes: Uint8Array, view: ReadingView, owner: JobOwner): Promise<ViewRead> {
+    return this.value<'read'>((id) => ({ kind: 'read', id, bytes, limits: this.limits, view }), owner);
+  }
+
+  /**
+   * Searches texts on a worker: the search stops itself past `timeLimitMs` (answering timedOut),
+   * and should one paragraph hold it longer, its thread is ended a second later
+   * (EngineJobTimeoutError).
+   */
+  async search(texts: PackedTexts, pattern: SearchPattern, maxHits: number, timeLimitMs: number, owner: JobOwner): Promise<SearchFound> {
+    return this.value<'search'>((id) => ({ kind: 'search', id, texts, pattern, maxHits, timeLimitMs }), owner, timeLimitMs + 1000);
+  }
+
+  /** Renders a decision report as PDF on a worker. */
+  async reportPdf(report: DecisionReport, owner: JobOwner): Promise<Uint8Array> {
+    return this.value<'report_pdf'>((id) => ({ kind: 'report_pdf', id, report }), owner);
+  }
+
+  private async value<K extends ValueJob['kind']>(build: (id: number) => Extract<ValueJob, { kind: K }>, owner: JobOwner, deadlineMs?: number): Promise<JobValues[K]> {
+    const { answer } = await this.run(build, [], owner, deadlineMs);
+    if (!('value' in answer)) throw new Error('the engine answered a document where a value was asked for');
+    // The worker answers each kind with its own value (engine-thread-worker.ts): the message is untyped across the thread.
+    return answer.value as JobValues[K];
   }
 
   /**
@@ -202,16 +283,17 @@ export class EngineThreads {
   }
 
   private run(
-    build: (id: number) => CompareJob | IngestJob,
+    build: (id: number) => Exclude<EngineJob, WarmJob>,
     transfer: ArrayBuffer[],
     owner: JobOwner,
+    deadlineMs?: number,
   ): Promise<{ answer: Extract<EngineJobAnswer, { ok: true }>; postedAt: number; receivedAt: number }> {
     this.admit(owner);
     const job = build(this.nextId++);
     return new Promise((resolve, reject) => {
       const postedAt = epochNow();
       this.queue.push({
-        job, transfer, owner, postedAt, reject,
+        job, transfer, owner, postedAt, reject, ...(deadlineMs !== undefined ? { deadlineMs } : {}),
         resolve: (answer, receivedAt) => {
           if ('warmed' in answer) return;
           if (answer.ok) resolve({ answer, postedAt, receivedAt });
@@ -251,15 +333,36 @@ export class EngineThreads {
       const pending = this.queue.shift()!;
       slot.running = pending;
       slot.startedAt = performance.now();
+      if (pending.deadlineMs !== undefined) {
+        const deadlineMs = pending.deadlineMs;
+        slot.deadline = setTimeout(() => this.endSlot(slot, new EngineJobTimeoutError(deadlineMs)), deadlineMs);
+      }
       // While a job runs its worker keeps the process alive; idle, it does not.
       slot.worker.ref();
       slot.worker.postMessage(pending.job, pending.transfer);
     }
   }
 
+  /**
+   * Takes a worker out of the pool: one that died (out of memory, say), or one holding a job past
+   * its deadline. The job it held fails with `error` at once and the thread is terminated (its
+   * 'exit' then finds the slot gone); the next job starts a new one, warmed again when asked.
+   */
+  private endSlot(slot: Slot, error: unknown): void {
+    const at = this.slots.indexOf(slot);
+    if (at < 0) return;
+    this.slots.splice(at, 1);
+    this.warmed = null;
+    this.finished(slot)?.reject(error);
+    void slot.worker.terminate();
+    this.dispatch();
+  }
+
   private finished(slot: Slot): Pending | null {
     const pending = slot.running;
     slot.running = null;
+    if (slot.deadline) clearTimeout(slot.deadline);
+    slot.deadline = null;
     slot.worker.unref();
     if (pending && pending.owner !== 'background') {
       const left = (this.perOrg.get(pending.owner.orgId) ?? 1) - 1;
@@ -275,7 +378,7 @@ export class EngineThreads {
     const entry = new URL('./engine-thread-worker.ts', import.meta.url).href;
     const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`;
     const worker = new Worker(boot, { eval: true });
-    const slot: Slot = { worker, running: null, startedAt: 0 };
+    const slot: Slot = { worker, running: null, startedAt: 0, deadline: null };
     this.workersStarted++;
     worker.on('message', (answer: EngineJobAnswer) => {
       const receivedAt = epochNow();
@@ -286,15 +389,7 @@ export class EngineThreads {
       this.dispatch();
     });
     // A worker that dies (out of memory, say) fails the job it held; the next job starts a new one.
-    const fail = (error: unknown) => {
-      const at = this.slots.indexOf(slot);
-      if (at < 0) return;
-      this.slots.splice(at, 1);
-      // The next workers are warmed again when asked.
-      this.warmed = null;
-      this.finished(slot)?.reject(error);
-      this.dispatch();
-    };
+    const fail = (error: unknown) => this.endSlot(slot, error);
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`an engine thread stopped (exit code ${code})`)));
     worker.unref();

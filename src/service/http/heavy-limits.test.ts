@@ -19,7 +19,7 @@ describe('rate limits on heavy operations', () => {
   let bob: SessionGrant;
 
   beforeAll(async () => {
-    t = await startTestService({ heavyLimits: { upload: 2, compare: 1, working_draft: 1, report: 1 } });
+    t = await startTestService({ heavyLimits: { upload: 2, compare: 1, working_draft: 1, report: 1, reading: 1 } });
     // A second instance on the same database.
     other = await createService(t.config, { db: t.ctx.db, logger: false });
     alice = await t.signUpAndSignIn('alice@heavy.example');
@@ -56,8 +56,8 @@ describe('rate limits on heavy operations', () => {
       `${ROUTES.startWorkingDraft.method} ${ROUTES.startWorkingDraft.path} working_draft`,
     ].sort());
     expect(loadConfig({}).heavyLimits).toEqual(DEFAULT_HEAVY_LIMITS);
-    expect(loadConfig({ RATE_UPLOADS_PER_USER_PER_MINUTE: '5', RATE_COMPARES_PER_USER_PER_MINUTE: '6', RATE_WORKING_DRAFTS_PER_USER_PER_MINUTE: '7', RATE_REPORTS_PER_USER_PER_MINUTE: '8' }).heavyLimits)
-      .toEqual({ upload: 5, compare: 6, working_draft: 7, report: 8 });
+    expect(loadConfig({ RATE_UPLOADS_PER_USER_PER_MINUTE: '5', RATE_COMPARES_PER_USER_PER_MINUTE: '6', RATE_WORKING_DRAFTS_PER_USER_PER_MINUTE: '7', RATE_REPORTS_PER_USER_PER_MINUTE: '8', RATE_READINGS_PER_USER_PER_MINUTE: '9' }).heavyLimits)
+      .toEqual({ upload: 5, compare: 6, working_draft: 7, report: 8, reading: 9 });
   });
 
   it('answers 429 with Retry-After past each budget, per user, before doing any of the work', async () => {

@@ -24,6 +24,7 @@ const WHAT: Record<HeavyKind, string> = {
   compare: 'comparisons',
   working_draft: 'new working drafts',
   report: 'decision reports',
+  reading: 'searches and first readings of documents',
 };
 
 /**
@@ -41,9 +42,12 @@ export class HeavyLimits {
     if (kind) await this.spend(kind, auth.apiKeyId ? `api-key:${auth.apiKeyId}` : `user:${auth.userId}`);
   }
 
-  /** Counts a heavy operation asked for otherwise than by its route (the assistant's MCP tools); throws 429 past the budget. */
-  async admitKind(kind: HeavyKind, actor: { userId: string }): Promise<void> {
-    await this.spend(kind, `user:${actor.userId}`);
+  /**
+   * Counts a heavy operation asked for otherwise than by its route (the assistant's MCP tools, the
+   * reading's first readings and searches); throws 429 past the budget.
+   */
+  async admitKind(kind: HeavyKind, actor: { userId: string; apiKeyId?: string | null }): Promise<void> {
+    await this.spend(kind, actor.apiKeyId ? `api-key:${actor.apiKeyId}` : `user:${actor.userId}`);
   }
 
   private async spend(kind: HeavyKind, who: string): Promise<void> {

@@ -23,6 +23,7 @@ export interface ProblemExtras {
   blockText?: Problem['blockText'];
   candidates?: Problem['candidates'];
   limit?: string;
+  construct?: Problem['construct'];
 }
 
 /**

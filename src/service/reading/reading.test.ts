@@ -77,7 +77,11 @@ describe('reading documents and anchored edits', () => {
 
     const search = await call(lawyer, 'GET', `/api/uploads/${draft.id}/search?q=LATE%20FEES`);
     expect(search.json()).toMatchObject({ view: 'markup', count: 1, hits: [{ text: 'Late fees apply.', start: 0, end: 9 }] });
-    expect((await call(lawyer, 'GET', `/api/uploads/${draft.id}/search?q=(a%2B)%2B&regex=true`)).statusCode).toBe(400);
+    // Issue 31: RE2 runs any pattern in linear time, nested repetition included; a back-reference it cannot is refused.
+    expect((await call(lawyer, 'GET', `/api/uploads/${draft.id}/search?q=(a%2B)%2B&regex=true`)).statusCode).toBe(200);
+    const backreference = await call(lawyer, 'GET', `/api/uploads/${draft.id}/search?q=(a)%5C1&regex=true`);
+    expect(backreference.statusCode).toBe(422);
+    expect(backreference.json()).toMatchObject({ code: 'unsupported_regex', construct: 'backreference' });
     const outline = await call(lawyer, 'GET', `/api/uploads/${draft.id}/outline`);
     expect(outline.json()).toMatchObject({ entries: [{ text: 'Fees', heading: 1, level: 1 }] });
     expect((await call(lawyer, 'GET', `/api/uploads/${draft.id}/text?view=everything`)).statusCode).toBe(400);
@@ -137,8 +141,9 @@ describe('reading documents and anchored edits', () => {
       for (const hit of found.hits) expect(hit.text.slice(hit.start, hit.end).toLowerCase()).toBe('confidential information');
       const regex = await tool('search_document', { documentId: draft.id, query: '\\bconfidential\\s+information\\b', regex: true }) as { count: number };
       expect(regex.count).toBe(found.count);
-      const evil = await client.callTool({ name: 'search_document', arguments: { documentId: draft.id, query: '(a+)+$', regex: true } });
-      expect(evil.isError).toBe(true);
+      const lookahead = await client.callTool({ name: 'search_document', arguments: { documentId: draft.id, query: 'fees(?= apply)', regex: true } });
+      expect(lookahead.isError).toBe(true);
+      expect((lookahead.structuredContent as { problem: { code: string; construct: string } }).problem).toMatchObject({ code: 'unsupported_regex', construct: 'lookahead' });
       const page = await tool('read_document', { documentId: playbook.id }) as { view: string; blocks: ParagraphBlock[] };
       expect(page.view).toBe('accepted');
       expect(page.blocks.map((b) => b.text)).toContain('Payment terms: no longer than thirty days.');

@@ -374,9 +374,11 @@ export class ReviewService {
     }
   }
 
-  /** Opens bytes as the service's engine opens them (its limits and codec): a document of one's own. */
-  openCopy(bytes: Uint8Array): OpenDocx {
-    return this.open(bytes);
+  /** An upload of the caller's organisation with stored content (any version, a playbook too), unparsed: for work done off this thread. */
+  async storedRow(actor: Actor, uploadId: string): Promise<UploadRecord & { content_sha256: string }> {
+    const row = await this.requireRow(this.db, actor.orgId, uploadId);
+    if (!row.content_sha256) throw new ProblemError(409, 'conflict', 'This upload has no stored content.');
+    return { ...row, content_sha256: row.content_sha256 };
   }
 
   /**

@@ -1,0 +1,134 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DocumentRow } from '../../src/contract/document';
+import { buildBenchmarkContract, buildDocx, buildKindSample, p } from '../../src/docx/fixture';
+import { DEMO_EMAIL } from '../../src/service/seed';
+import { childDatabaseUnavailable, prepareChildDatabase, type ChildDatabase } from './child-database';
+import { signInOverHttp, startChildService, type ChildService } from './child-service';
+import { ServiceClient, type HttpAnswer } from './service-client';
+
+const skip = childDatabaseUnavailable();
+if (skip) console.warn(`hostile-reading.test.ts: ${skip}`);
+
+/**
+ * What `/api/health/live` answered while `work` ran: each latency, asked again 10 ms after each
+ * answer. The service runs as its own process, so its stalls cannot hide in the test's.
+ */
+async function healthDuring<T>(url: string, work: () => Promise<T>): Promise<{ result: T; worst: number; asked: number }> {
+  let done = false;
+  const latencies: number[] = [];
+  const polling = (async () => {
+    while (!done) {
+      const sent = performance.now();
+      const res = await fetch(`${url}/api/health/live`, { signal: AbortSignal.timeout(60_000) });
+      await res.arrayBuffer();
+      latencies.push(performance.now() - sent);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  })();
+  try {
+    return { result: await work(), worst: Math.max(...latencies), asked: latencies.length };
+  } finally {
+    done = true;
+    await polling;
+  }
+}
+
+async function timed(call: () => Promise<HttpAnswer>): Promise<HttpAnswer & { ms: number }> {
+  const began = performance.now();
+  const answer = await call();
+  return { ...answer, ms: performance.now() - began };
+}
+
+/**
+ * Bounds on health's worst answer. A search leaves the service's thread nothing to do but post
+ * and wait: the issue's 100 ms holds (59 ms measured at a load average of 14 on 2 cores). A
+ * first reading of a long draft and a PDF report still end on that thread (the blocks received,
+ * the answer written, the collector after them): 376 ms measured at a load average of 17, where
+ * the old code held every answer 2.2 s; the bench's target is 100 ms on a quiet machine.
+ */
+const SEARCH_HEALTH_BOUND_MS = 100;
+const READING_HEALTH_BOUND_MS = 500;
+
+// Issue 31 items 1 and 3: one search or one first reading must not hold up every other request.
+describe.skipIf(skip !== null)('hostile reading: regular expressions, first readings and reports, with health polled', () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'redline-hostile-reading-'));
+  let database: ChildDatabase | null = null;
+  let service: ChildService | null = null;
+  let client: ServiceClient;
+
+  beforeAll(async () => {
+    database = await prepareChildDatabase(dataDir);
+    service = await startChildService({
+      dataDir, seedDemo: true, ...(database.databaseUrl ? { databaseUrl: database.databaseUrl } : {}),
+      env: { SEARCH_TIME_LIMIT_MS: '1500' },
+    });
+    client = new ServiceClient(service.url, await signInOverHttp(service.url, DEMO_EMAIL));
+    expect((await client.upload('warm.docx', buildKindSample('insert'))).status).toBe(201);
+  }, 120_000);
+  afterAll(async () => {
+    await service?.stop();
+    await database?.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers the regular expressions that backtracked for seconds at once, and ends one past its time limit, health answering throughout', async () => {
+    const draft = await client.newDraft('Letters.docx', buildDocx({ body: [
+      p('a'.repeat(400)),
+      p(`${'ab'.repeat(200)}!`),
+      p('x'.repeat(30_000)),
+    ] }));
+    // The first reading is not what this test measures.
+    expect((await client.call('GET', `/uploads/${draft.id}/text`)).status).toBe(200);
+    const shapes = ['.*.*.*=', 'a*a*a*a*a*a*b', '\\S*\\S*\\S*\\S*\\S*\\S*z', '.{0,50}.{0,50}.{0,50}!', '(ab?)+$', '(a+)+$'];
+    const { result, worst, asked } = await healthDuring(service!.url, async () => {
+      const answers = [];
+      for (const q of shapes) answers.push(await timed(() => client.call('GET', `/uploads/${draft.id}/search?regex=true&q=${encodeURIComponent(q)}`, undefined, 120_000)));
+      // Listing every match of this one reads the rest of the run for each: 30,000 x's take minutes of CPU.
+      const long = await timed(() => client.call('GET', `/uploads/${draft.id}/search?regex=true&q=${encodeURIComponent('x+? |x')}`, undefined, 120_000));
+      return { answers, long };
+    });
+    result.answers.forEach((answer, i) => {
+      expect(answer.status, `${shapes[i]}: ${JSON.stringify(answer.body)}`).toBe(200);
+      // On JavaScript's RegExp the first took 9.5 s and the second minutes.
+      expect(answer.ms, shapes[i]).toBeLessThan(2000);
+    });
+    expect(result.long.status).toBe(422);
+    expect((result.long.body as { code: string }).code).toBe('search_too_slow');
+    expect(result.long.ms).toBeLessThan(1500 + 3000);
+    console.info(`hostile searches: ${result.answers.map((a) => a.ms.toFixed(0)).join(', ')} ms, the long one ${result.long.ms.toFixed(0)} ms; /api/health/live ${asked} times, worst ${worst.toFixed(0)} ms`);
+    expect(worst).toBeLessThan(SEARCH_HEALTH_BOUND_MS);
+    // The service is still whole: a plain search answers.
+    expect((await client.call('GET', `/uploads/${draft.id}/search?q=ab`)).status).toBe(200);
+  }, 180_000);
+
+  it('reads a long draft for the first time and renders its PDF report off the thread answering requests', async () => {
+    const original = await client.upload('Framework.docx', buildBenchmarkContract({ pages: 200, revisions: 1500 }), undefined, 120_000);
+    expect(original.status).toBe(201);
+    const originalId = (original.body as DocumentRow).id;
+    const made = await client.call('POST', `/uploads/${originalId}/working-draft`, undefined, 120_000);
+    expect(made.status).toBe(201);
+    const draftId = (made.body as DocumentRow).id;
+    // The review the report is built from is read (and kept) before: the report's rendering is what is measured.
+    expect((await client.call('GET', `/documents/${draftId}/review`, undefined, 120_000)).status).toBe(200);
+    const { result, worst, asked } = await healthDuring(service!.url, () => Promise.all([
+      timed(() => client.call('GET', `/uploads/${draftId}/text`, undefined, 120_000)),
+      timed(() => client.call('GET', `/uploads/${originalId}/outline`, undefined, 120_000)),
+      timed(async () => {
+        const res = await fetch(`${client.url}/api/documents/${draftId}/report.pdf`, { headers: client.headers(), signal: AbortSignal.timeout(120_000) });
+        const bytes = new Uint8Array(await res.arrayBuffer());
+        return { status: res.status, body: new TextDecoder().decode(bytes.slice(0, 5)) };
+      }),
+    ]));
+    const [text, outline, pdf] = result;
+    expect(text.status).toBe(200);
+    expect(outline.status).toBe(200);
+    expect(pdf.status).toBe(200);
+    expect(pdf.body).toBe('%PDF-');
+    console.info(`first readings of a 9,000-paragraph draft (${text.ms.toFixed(0)} ms, ${outline.ms.toFixed(0)} ms) and its PDF report (${pdf.ms.toFixed(0)} ms); /api/health/live ${asked} times, worst ${worst.toFixed(0)} ms`);
+    expect(asked).toBeGreaterThan(5);
+    expect(worst).toBeLessThan(READING_HEALTH_BOUND_MS);
+  }, 300_000);
+});
