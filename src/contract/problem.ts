@@ -29,6 +29,8 @@ export const ERROR_CODES = [
   // edit's block that is not in the draft, whose version moved on, or whose find matches more than once.
   'stale_cursor',
   'block_not_found',
+  // Issue 31: an anchored edit naming a comment's paragraph (edits act on the body, headers, footers and notes).
+  'block_in_comment',
   'stale_anchor',
   'ambiguous_anchor',
   'invalid_code',

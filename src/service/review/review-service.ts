@@ -853,7 +853,7 @@ function engineProblem(error: unknown): unknown {
   }
   if (error instanceof EditAnchorError) {
     return new ProblemError(error.problem === 'stale_anchor' ? 409 : 422, error.problem, `${error.message} Nothing was changed.`, {
-      errors: [{ path: `edits.${error.editIndex}.${error.problem === 'block_not_found' || error.problem === 'stale_anchor' ? 'blockId' : 'find'}`, message: error.message }],
+      errors: [{ path: `edits.${error.editIndex}.${error.problem === 'block_not_found' || error.problem === 'block_in_comment' || error.problem === 'stale_anchor' ? 'blockId' : 'find'}`, message: error.message }],
       blockId: error.blockId,
       ...(error.blockText !== null ? { blockText: error.blockText } : {}),
       candidates: error.candidates,
