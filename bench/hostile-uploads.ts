@@ -2,6 +2,7 @@
  * Does one small, laborious upload stall everyone? (issue 21 item 3). Prints figures; never fails.
  *
  *   npm run bench:hostile            # HOSTILE_UPLOADS (default 4) uploads of HOSTILE_XML_MB (default 30) MB of XML
+ *   HOSTILE_CASES=edits npm run bench:hostile    # only the edit batches (issue 31 item 2); =uploads: only the uploads
  *
  * The real service runs as a child process (PGlite). Each upload is a .docx of about 123 KB whose
  * document.xml is 30 MB of ordinary paragraphs: under the size, entry and ratio caps. They are
@@ -11,10 +12,18 @@
  * (DOCX_MAX_MAIN_PART_BYTES, DOCX_MAX_PARAGRAPHS), so every upload is parsed in full.
  * Target: `/api/health/live` answers within 100 ms, worst case. The same probe on the idle
  * service for 3 s first says what the machine adds on its own.
+ *
+ * Edit batches (issue 31 item 2): one POST /documents/{id}/redlines of 100, then of 500 (the
+ * schema's maximum) anchored `replace` edits, spread through a working draft of the 9,000-paragraph
+ * benchmark contract (200 pages), each batch on a fresh draft, while `/api/health/live` is asked
+ * every ~20 ms. Printed: the batch's answer time, the engine's share (Server-Timing `redline`) and
+ * health's answers during it. Target: 500 edits in under 1 s of engine time, live within 100 ms.
  */
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { DocumentText, ParagraphBlock } from '../src/contract/reading';
+import { buildBenchmarkContract } from '../src/docx/fixture';
 import { DEMO_EMAIL } from '../src/service/seed';
 import { signInOverHttp, startChildService, type ChildService } from '../test/reliability/child-service';
 import { bulkParagraphs } from '../test/reliability/hostile-docx';
@@ -106,7 +115,87 @@ async function round(label: string, env: Record<string, string>, docx: Uint8Arra
   }
 }
 
+const EDIT_BATCHES = [100, 500];
+const EDIT_DRAFT_PAGES = 200;
+
+/** Every unchanged body paragraph of a draft (id, version, text), read page by page over HTTP. */
+async function plainParagraphs(client: ServiceClient, draftId: string): Promise<ParagraphBlock[]> {
+  const out: ParagraphBlock[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: { status: number; body: unknown } = await client.call('GET', `/uploads/${draftId}/text?view=markup&limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    if (page.status !== 200) throw new Error(`text answered ${page.status}: ${JSON.stringify(page.body)}`);
+    const text = page.body as DocumentText;
+    for (const b of text.blocks) {
+      if (b.type === 'paragraph' && b.story === 'body' && !b.changes?.length && b.text.length >= 40) out.push(b);
+    }
+    cursor = text.nextCursor;
+  } while (cursor);
+  return out;
+}
+
+/** `count` anchored replace edits on paragraphs spread evenly through the draft: a few words of each, replaced. */
+function spreadEdits(paragraphs: readonly ParagraphBlock[], count: number): object[] {
+  return Array.from({ length: count }, (_, i) => {
+    const p = paragraphs[Math.floor((i * paragraphs.length) / count)]!;
+    const find = p.text.slice(10, 30);
+    const occurrences = p.text.split(find).length - 1;
+    return { op: 'replace', blockId: p.id, blockVersion: p.version, find, ...(occurrences > 1 ? { occurrence: 1 } : {}), text: 'the amended words', justification: `Bench edit ${i + 1}.` };
+  });
+}
+
+async function editBatches(): Promise<void> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'redline-bench-hostile-edits-'));
+  let service: ChildService | null = null;
+  try {
+    cpSync(await ensurePgliteTemplate(), path.join(dataDir, 'db'), { recursive: true });
+    service = await startChildService({ dataDir, seedDemo: true });
+    const child = service;
+    const client = new ServiceClient(child.url, await signInOverHttp(child.url, DEMO_EMAIL));
+    const docx = buildBenchmarkContract({ pages: EDIT_DRAFT_PAGES });
+    const uploaded = await client.upload('bench-9000.docx', docx, undefined, 120_000);
+    if (uploaded.status !== 201) throw new Error(`upload answered ${uploaded.status}: ${JSON.stringify(uploaded.body)}`);
+    const sourceId = (uploaded.body as { id: string }).id;
+    console.log(`\nedit batches on working drafts of the ${EDIT_DRAFT_PAGES}-page benchmark contract (${(docx.byteLength / 1e6).toFixed(1)} MB .docx, about ${EDIT_DRAFT_PAGES * 45} paragraphs)`);
+    for (const count of EDIT_BATCHES) {
+      const draft = await client.call('POST', `/uploads/${sourceId}/working-draft`);
+      if (draft.status !== 201) throw new Error(`working-draft answered ${draft.status}`);
+      const draftId = (draft.body as { id: string }).id;
+      const edits = spreadEdits(await plainParagraphs(client, draftId), count);
+      // The draft read once (review), as a reviewer's page does before its first batch.
+      await client.review(draftId);
+      let done = false;
+      const live = probe(child.url, '/api/health/live', LIVE_EVERY_MS, () => done);
+      await new Promise((r) => setTimeout(r, 200));
+      const sent = performance.now();
+      const res = await fetch(`${child.url}/api/documents/${draftId}/redlines`, {
+        method: 'POST', headers: client.headers({ 'content-type': 'application/json' }), body: JSON.stringify({ edits }), signal: AbortSignal.timeout(600_000),
+      });
+      const body = await res.text();
+      const ms = performance.now() - sent;
+      await new Promise((r) => setTimeout(r, 200));
+      done = true;
+      const liveProbe = await live;
+      const timing = res.headers.get('server-timing') ?? '';
+      const engine = /(?:^|,\s*)redline;dur=([\d.]+)/.exec(timing)?.[1];
+      console.log(`  ${count} anchored replace edits: ${res.status}${res.ok ? '' : ` ${body.slice(0, 200)}`} in ${(ms / 1000).toFixed(2)} s; engine (redline) ${engine ?? '?'} ms`);
+      console.log(`    Server-Timing: ${timing}`);
+      console.log(`    /api/health/live during the batch: ${describe(liveProbe)}`);
+    }
+  } finally {
+    await service?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
+  const cases = process.env.HOSTILE_CASES ?? 'uploads,edits';
+  console.log(`load average: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  if (cases.includes('uploads')) await uploadRounds();
+  if (cases.includes('edits')) await editBatches();
+}
+
+async function uploadRounds(): Promise<void> {
   const docx = bulkParagraphs(XML_MB * 2 ** 20);
   console.log(`${UPLOADS} concurrent uploads of a ${(docx.byteLength / 1024).toFixed(0)} KB .docx holding ${XML_MB} MB of paragraphs; `
     + `live asked every ${LIVE_EVERY_MS} ms, ready every ${READY_EVERY_MS} ms (target: live within 100 ms, worst case)`);

@@ -31,6 +31,8 @@ export const ERROR_CODES = [
   // A page cursor that does not decode to a position the service could have given (issue 31).
   'invalid_cursor',
   'block_not_found',
+  // Issue 31: an anchored edit naming a comment's paragraph (edits act on the body, headers, footers and notes).
+  'block_in_comment',
   'stale_anchor',
   'ambiguous_anchor',
   // Search (issue 31): a regular expression RE2 does not run (a back-reference, a look-around, any

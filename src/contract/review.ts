@@ -62,7 +62,7 @@ export const RedlineEditFields = z.strictObject({
   op: z.enum(REDLINE_OPS).describe('replace / insert / delete act on `find`; insert_paragraph adds a paragraph after `blockId` with its style and numbering (a new clause), delete_paragraph deletes the block\'s text and its paragraph mark, replace_paragraph replaces its whole text.'),
   find: clientString().min(1).max(10_000).optional().describe('Exact text to act on (required for replace, insert, delete). Without blockId it is searched in the whole draft ("\\n" stands for the boundary between two paragraphs); with blockId only in that paragraph\'s text as it reads without deleted text.'),
   occurrence: z.number().int().min(1).optional().describe('1-based. Without blockId, the n-th occurrence in the draft (default 1); with blockId, required when find occurs more than once in the block (else 422 ambiguous_anchor naming each).'),
-  blockId: clientString().min(1).max(200).optional().describe('The paragraph to edit: a block id from GET /uploads/{id}/text or read_document (markup view).'),
+  blockId: clientString().min(1).max(200).optional().describe('The paragraph to edit: a block id from GET /uploads/{id}/text or read_document (markup view), of the body, a header, a footer or a note. A comment\'s paragraph is refused with 422 block_in_comment (reply to the comment instead).'),
   blockVersion: clientString().min(1).max(100).optional().describe('The block\'s version as read; if the block changed since, the edit is refused with 409 stale_anchor and nothing is written.'),
   text: clientString().max(100_000).optional(),
   position: z.enum(['before', 'after']).optional().describe('op "insert" only: insert the text before or after `find` (default after).'),

@@ -43,11 +43,11 @@ export class ConflictingChangeIdsError extends Error {
 
 /**
  * A redline edit anchored on a block (issue 25) that cannot be placed exactly: the block is not in
- * the draft, it changed since the version the edit names, or `find` occurs there not at all or
+ * the draft, it is a comment's paragraph (edits act on the body, headers, footers and notes), it changed since the version the edit names, or `find` occurs there not at all or
  * more than once without an occurrence. Nothing was changed. `candidates` are the places the
  * edit could have meant: every occurrence (ambiguous), or the case-insensitive ones (absent).
  */
-export type EditAnchorProblem = 'block_not_found' | 'stale_anchor' | 'ambiguous_anchor' | 'anchor_not_found';
+export type EditAnchorProblem = 'block_not_found' | 'block_in_comment' | 'stale_anchor' | 'ambiguous_anchor' | 'anchor_not_found';
 export interface AnchorCandidate {
   occurrence: number;
   start: number;

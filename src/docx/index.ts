@@ -32,6 +32,7 @@ export type { DocxErrorCode, WorkLimit } from './errors';
 export type { WorkLimits } from './package/work-limits';
 export type { ReadLimits } from './zip/limits';
 export type { OpenOptions } from './package/package';
+export { checkWrittenWork } from './package/package';
 export type { DeflateLevel, ZipCodec } from './zip/codec';
 export { portableCodec } from './zip/codec';
 export { DEFAULT_LIMITS } from './zip/limits';

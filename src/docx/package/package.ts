@@ -92,33 +92,7 @@ export class DocxPackage {
 
   static open(bytes: Uint8Array, opts: OpenOptions = {}): DocxPackage {
     const zip = readZip(bytes, opts.limits, opts.codec);
-    checkPartNames(zip.entries);
-    if (!zip.has('[Content_Types].xml') || !zip.has('_rels/.rels')) {
-      throw new DocxError('not_docx', 'The file is a zip archive but not a Word document (no Office package structure).');
-    }
-    const pkgRels = relationships(zip, '_rels/.rels', '');
-    const officeDoc = pkgRels.find((r) => r.type.endsWith('/officeDocument'));
-    if (!officeDoc) throw new DocxError('not_docx', 'The package has no main document, so it is not a Word document.');
-    const mainPart = officeDoc.target;
-    const mainType = contentTypeOf(parseOrThrow(zip, '[Content_Types].xml'), mainPart);
-    if (!mainType || !MAIN_TYPES.includes(mainType)) {
-      throw new DocxError('not_docx', 'The package is an Office file but not a Word document.');
-    }
-    if (!zip.has(mainPart)) throw new DocxError('invalid_docx', `The Word document is missing its main part (${mainPart}).`);
-
-    const parts: StoryPart[] = [{ name: mainPart, role: 'document' }];
-    const byRole = new Map<PartRole, string[]>();
-    for (const r of relationships(zip, relsPathOf(mainPart), mainPart)) {
-      const role = r.type.slice(r.type.lastIndexOf('/') + 1) as PartRole;
-      if (!ROLE_ORDER.includes(role) || role === 'document' || !zip.has(r.target)) continue;
-      const list = byRole.get(role) ?? [];
-      if (!list.includes(r.target)) list.push(r.target);
-      byRole.set(role, list);
-    }
-    for (const role of ROLE_ORDER) {
-      const list = byRole.get(role);
-      if (list) for (const name of list.sort(naturalCompare)) parts.push({ name, role });
-    }
+    const { mainPart, parts } = wordPackage(zip);
     if (opts.work) checkWorkLimits(zip, parts.map((p) => p.name), opts.work);
     const pkg = new DocxPackage(bytes, zip, mainPart, parts);
     for (const p of parts) pkg.xml(p.name); // parse (and so validate) every story part up front
@@ -309,6 +283,47 @@ export class DocxPackage {
     }
     return bytes;
   }
+}
+
+/** A Word package's main part and story parts (listing order), checked to be one; throws not_docx or invalid_docx otherwise. */
+function wordPackage(zip: ZipArchive): { mainPart: string; parts: StoryPart[] } {
+  checkPartNames(zip.entries);
+  if (!zip.has('[Content_Types].xml') || !zip.has('_rels/.rels')) {
+    throw new DocxError('not_docx', 'The file is a zip archive but not a Word document (no Office package structure).');
+  }
+  const pkgRels = relationships(zip, '_rels/.rels', '');
+  const officeDoc = pkgRels.find((r) => r.type.endsWith('/officeDocument'));
+  if (!officeDoc) throw new DocxError('not_docx', 'The package has no main document, so it is not a Word document.');
+  const mainPart = officeDoc.target;
+  const mainType = contentTypeOf(parseOrThrow(zip, '[Content_Types].xml'), mainPart);
+  if (!mainType || !MAIN_TYPES.includes(mainType)) {
+    throw new DocxError('not_docx', 'The package is an Office file but not a Word document.');
+  }
+  if (!zip.has(mainPart)) throw new DocxError('invalid_docx', `The Word document is missing its main part (${mainPart}).`);
+
+  const parts: StoryPart[] = [{ name: mainPart, role: 'document' }];
+  const byRole = new Map<PartRole, string[]>();
+  for (const r of relationships(zip, relsPathOf(mainPart), mainPart)) {
+    const role = r.type.slice(r.type.lastIndexOf('/') + 1) as PartRole;
+    if (!ROLE_ORDER.includes(role) || role === 'document' || !zip.has(r.target)) continue;
+    const list = byRole.get(role) ?? [];
+    if (!list.includes(r.target)) list.push(r.target);
+    byRole.set(role, list);
+  }
+  for (const role of ROLE_ORDER) {
+    const list = byRole.get(role);
+    if (list) for (const name of list.sort(naturalCompare)) parts.push({ name, role });
+  }
+  return { mainPart, parts };
+}
+
+/**
+ * Refuses (too_large, naming the limit) bytes this engine wrote whose story parts exceed the work
+ * caps an upload is held to: what a change makes of a draft must open again as an upload would.
+ */
+export function checkWrittenWork(bytes: Uint8Array, work: WorkLimits, codec?: ZipCodec): void {
+  const zip = readZip(bytes, OWN_OUTPUT, codec);
+  checkWorkLimits(zip, wordPackage(zip).parts.map((p) => p.name), work);
 }
 
 interface Relationship {

@@ -4,6 +4,7 @@ import { markProperties } from '../ooxml/paragraphs';
 import { insertProperty } from '../ooxml/schema-order';
 import { PROPOSED_TAG, type PartScan } from '../revisions/sites';
 import { XmlElement, XmlText, markDirty, walk, type XmlNode } from '../xml/tree';
+import { NO_BOUNDARY, StoryIndex, unsearched, type Match, type PartStory, type Story } from './story-index';
 
 /**
  * Redline edits: tracked changes written on behalf of a person or an agent. A `find` is exact
@@ -50,117 +51,26 @@ export interface RedlineResult {
   changes: { editIndex: number; changeIds: string[] }[];
 }
 
-interface Segment {
-  t: XmlElement;
-  start: number;
-  text: string;
-}
-
-interface Paragraph {
-  el: XmlElement;
-  text: string;
-  segments: Segment[];
-}
-
-const DELETED = new Set(['w:del', 'w:moveFrom', 'mc:Fallback', 'w:pPr', 'w:rPr']);
-
-function paragraphs(root: XmlElement): Paragraph[] {
-  const out: Paragraph[] = [];
-  walk(root, (el) => {
-    if (DELETED.has(el.name)) return false;
-    if (el.name !== 'w:p') return true;
-    const segments: Segment[] = [];
-    let text = '';
-    const collect = (e: XmlElement): void => {
-      for (const c of e.children) {
-        if (c.kind !== 1 || DELETED.has(c.name) || c.name === 'w:p') continue;
-        if (c.name === 'w:t' && c.parent?.name === 'w:r') {
-          const s = c.children.map((k) => (k.kind === 2 ? k.text : '')).join('');
-          segments.push({ t: c, start: text.length, text: s });
-          text += s;
-        } else collect(c);
-      }
-    };
-    collect(el);
-    out.push({ el, text, segments });
-    return true; // nested paragraphs (text boxes) are searched on their own
-  });
-  return out;
-}
-
-/** A story part's searchable text: its paragraphs, each at an offset, joined by their boundaries. */
-interface Story {
-  paragraphs: Paragraph[];
-  offsets: number[];
-  text: string;
-}
-
-/** Stands between paragraphs that do not follow each other in one container: no find matches it. */
-const NO_BOUNDARY = '\u0000';
-
-function storyOf(root: XmlElement): Story {
-  const ps = paragraphs(root);
-  const offsets: number[] = [];
-  let text = '';
-  ps.forEach((p, i) => {
-    if (i > 0) text += consecutive(ps[i - 1]!.el, p.el) ? '\n' : NO_BOUNDARY;
-    offsets.push(text.length);
-    text += p.text;
-  });
-  return { paragraphs: ps, offsets, text };
-}
-
-/** Whether `b` is the next paragraph after `a` in the same container (only range markers between). */
-function consecutive(a: XmlElement, b: XmlElement): boolean {
-  const kids = a.parent?.children;
-  if (!kids || b.parent !== a.parent) return false;
-  for (let i = kids.indexOf(a) + 1; i < kids.length; i++) {
-    const k = kids[i]!;
-    if (k === b) return true;
-    if (k.kind === 1 && !k.name.endsWith('Start') && !k.name.endsWith('End') && k.name !== 'w:proofErr') return false;
-  }
-  return false;
-}
-
-/** A match: from one offset to another in one story, over one or more paragraphs. */
-export interface Match {
-  story: Story;
-  from: number;
-  to: number;
-}
-
-/** The story parts a find searches, in listing order (not comments, styles or numbering). */
-const SEARCHED_ROLES = new Set(['document', 'header', 'footer', 'footnotes', 'endnotes']);
-
 /** Where `find` occurs for the `occurrence`-th time in the searched stories of `scans` (comments pass the body alone). */
 export function locate(scans: readonly Pick<PartScan, 'role' | 'doc'>[], find: string, occurrence: number): Match | null {
-  if (!find || find.includes(NO_BOUNDARY)) return null;
-  let seen = 0;
-  for (const scan of scans) {
-    if (!SEARCHED_ROLES.has(scan.role)) continue;
-    const story = storyOf(scan.doc.root);
-    let at = story.text.indexOf(find);
-    while (at >= 0) {
-      if (++seen === occurrence) return { story, from: at, to: at + find.length };
-      at = story.text.indexOf(find, at + find.length);
-    }
-  }
-  return null;
+  return new StoryIndex(scans).locate(find, occurrence)?.match ?? null;
 }
 
 export function writeRedlinesIn(
   scans: readonly PartScan[], edits: readonly RedlineEdit[], opts: RedlineOptions, blocks: () => Map<string, BlockRef> = () => new Map(),
+  // The stories are read once for the batch and kept current as its edits land (story-index.ts).
+  stories: StoryIndex = new StoryIndex(scans),
 ): RedlineResult {
   // Every anchor is resolved before anything changes: a bad one throws with the document as it was.
   let index: Map<string, BlockRef> | null = null;
   const targets = edits.map((e, i): XmlElement | null => {
     if (e.blockId === undefined) {
       const occurrence = e.occurrence ?? 1;
-      if (e.find === undefined || !locate(scans, e.find, occurrence)) throw new EditNotFoundError(i, e.find ?? '', occurrence);
+      if (e.find === undefined || !stories.locate(e.find, occurrence)) throw new EditNotFoundError(i, e.find ?? '', occurrence);
       return null;
     }
     index ??= blocks();
-    return resolveBlock(scans, index, e, i);
+    return resolveBlock(stories, index, e, i);
   });
   let nextId = 0;
   for (const s of scans) for (const site of s.sites) if (site.id !== null && /^\d+$/.test(site.id)) nextId = Math.max(nextId, Number(site.id) + 1);
@@ -169,11 +79,14 @@ export function writeRedlinesIn(
   edits.forEach((edit, editIndex) => {
     const target = targets[editIndex] ?? null;
     if (edit.op === 'insert_paragraph') {
-      changes.push({ editIndex, changeIds: insertParagraphAfter(target!, edit.text ?? '', opts, newId).map((id) => `c${id}`) });
+      const { ids, fresh } = insertParagraphAfter(target!, edit.text ?? '', opts, newId);
+      stories.place(target!)?.story?.inserted(target!, fresh);
+      changes.push({ editIndex, changeIds: ids.map((id) => `c${id}`) });
       return;
     }
-    const match = target ? blockMatch(scans, target, edit, editIndex) : locate(scans, edit.find!, edit.occurrence ?? 1);
-    if (!match) throw new EditNotFoundError(editIndex, edit.find ?? '', edit.occurrence ?? 1);
+    const found = target ? blockMatch(stories, target, edit, editIndex) : stories.locate(edit.find!, edit.occurrence ?? 1);
+    if (!found) throw new EditNotFoundError(editIndex, edit.find ?? '', edit.occurrence ?? 1);
+    const { match, story } = found;
     const op = edit.op === 'replace_paragraph' ? 'replace' : edit.op === 'delete_paragraph' ? 'delete' : edit.op;
     const runs = isolate(match);
     const ids: string[] = [];
@@ -216,6 +129,8 @@ export function writeRedlinesIn(
         ids.push(insId);
       }
     }
+    // Only the paragraphs of the match changed (runs split, text deleted, text inserted after its runs).
+    story.refresh(match.story.paragraphs);
     changes.push({ editIndex, changeIds: ids.map((id) => `c${id}`) });
   });
   return { changes };
@@ -232,20 +147,27 @@ function proposedControl(sdtId: string, ins: XmlElement): XmlElement {
   ]);
 }
 
-/** The paragraph an anchored edit names, checked: known, current, and (with a find) matched exactly once. */
-function resolveBlock(scans: readonly PartScan[], index: Map<string, BlockRef>, edit: RedlineEdit, editIndex: number): XmlElement {
+/** The paragraph an anchored edit names, checked: known, in a story edits act on, current, and (with a find) matched exactly once. */
+function resolveBlock(stories: StoryIndex, index: Map<string, BlockRef>, edit: RedlineEdit, editIndex: number): XmlElement {
   const id = edit.blockId!;
   const ref = index.get(id);
   if (!ref) throw new EditAnchorError('block_not_found', editIndex, id, `Edit ${editIndex + 1}: the draft has no paragraph with block id ${id}; read the document again for current ids (a paragraph without a w14:paraId is known by its text, so once edited it has a new id).`);
+  const placed = stories.place(ref.el);
+  if (placed && !placed.story) {
+    // A comment is its author's words, shown under their name: an edit there would put words in their mouth.
+    throw new EditAnchorError('block_in_comment', editIndex, id,
+      `Edit ${editIndex + 1}: block ${id} is a paragraph of a comment; edits act on the body, headers, footers and notes only (reply to the comment instead).`, [], ref.text);
+  }
   if (edit.blockVersion !== undefined && edit.blockVersion !== ref.version) {
     throw new EditAnchorError('stale_anchor', editIndex, id,
       `Edit ${editIndex + 1}: block ${id} changed since version ${edit.blockVersion} was read (it is now ${ref.version}); read it again and anchor the edit on what it says now.`, [], ref.text);
   }
   if (edit.op === 'replace' || edit.op === 'insert' || edit.op === 'delete') {
-    const matches = matchesIn(scans, ref.el, edit.find ?? '', false);
+    const story = placed?.story && placed.at >= 0 ? placed.story.whole() : null;
+    const matches = story ? matchesIn(story, placed!.at, edit.find ?? '', false) : [];
     const shown = quote(edit.find ?? '');
     if (matches.length === 0) {
-      const near = matchesIn(scans, ref.el, edit.find ?? '', true);
+      const near = story ? matchesIn(story, placed!.at, edit.find ?? '', true) : [];
       throw new EditAnchorError('anchor_not_found', editIndex, id,
         `Edit ${editIndex + 1}: ${shown} is not in block ${id}${near.length ? ` (it holds ${near.length} match${near.length > 1 ? 'es' : ''} in other case)` : ''}. Deleted text cannot be edited.`,
         near.map((m, i) => candidate(m, i + 1)), ref.text);
@@ -261,31 +183,32 @@ function resolveBlock(scans: readonly PartScan[], index: Map<string, BlockRef>, 
   return ref.el;
 }
 
-/** The match an anchored edit makes in its paragraph now (earlier edits of the batch may have changed it). */
-function blockMatch(scans: readonly PartScan[], p: XmlElement, edit: RedlineEdit, editIndex: number): Match | null {
-  const found = storyHolding(scans, p);
-  if (!found) return null;
-  const { story, at } = found;
-  const from = story.offsets[at]!;
-  const to = from + story.paragraphs[at]!.text.length;
-  if (edit.op === 'replace_paragraph') return { story, from, to };
+/** The match an anchored edit makes in its paragraph now (earlier edits of the batch may have changed it), in the window of the paragraphs it covers. */
+function blockMatch(stories: StoryIndex, p: XmlElement, edit: RedlineEdit, editIndex: number): { match: Match; story: PartStory } | null {
+  const placed = stories.place(p);
+  if (!placed?.story || placed.at < 0) return null;
+  const { story, at } = placed;
   if (edit.op === 'delete_paragraph') {
     // The paragraph and one mark: its own, or, for the last of its container, the one before it.
-    const next = at + 1 < story.paragraphs.length && story.text[to] === '\n';
-    const previous = at > 0 && story.text[from - 1] === '\n';
-    return { story, from: next || !previous ? from : from - 1, to: next ? to + 1 : to };
+    if (story.boundary(at + 1) === '\n') {
+      const window = story.window(at, at + 1);
+      return { story, match: { story: window, from: 0, to: window.offsets[1]! } };
+    }
+    if (story.boundary(at) === '\n') {
+      const window = story.window(at - 1, at);
+      return { story, match: { story: window, from: window.offsets[1]! - 1, to: window.text.length } };
+    }
   }
-  const matches = matchesIn(scans, p, edit.find ?? '', false);
-  const m = matches[(edit.occurrence ?? 1) - 1];
+  const window = story.window(at, at);
+  if (edit.op === 'replace_paragraph' || edit.op === 'delete_paragraph') return { story, match: { story: window, from: 0, to: window.text.length } };
+  const m = matchesIn(window, 0, edit.find ?? '', false)[(edit.occurrence ?? 1) - 1];
   if (!m) throw new EditNotFoundError(editIndex, edit.find ?? '', edit.occurrence ?? 1);
-  return m;
+  return { story, match: m };
 }
 
-/** Every match of `find` inside paragraph `p` (optionally ignoring case), in order. */
-function matchesIn(scans: readonly PartScan[], p: XmlElement, find: string, ignoreCase: boolean): Match[] {
-  const found = storyHolding(scans, p);
-  if (!found || !find) return [];
-  const { story, at } = found;
+/** Every match of `find` inside paragraph `at` of `story` (optionally ignoring case), in order. */
+function matchesIn(story: Story, at: number, find: string, ignoreCase: boolean): Match[] {
+  if (!find) return [];
   const from = story.offsets[at]!;
   const text = story.paragraphs[at]!.text;
   const hay = ignoreCase ? text.toLowerCase() : text;
@@ -313,17 +236,6 @@ function quote(s: string): string {
   return `"${s.length > 60 ? `${s.slice(0, 57)}...` : s}"`;
 }
 
-/** The story (of the part holding `p`) read now, and `p`'s index among its paragraphs. */
-function storyHolding(scans: readonly PartScan[], p: XmlElement): { story: Story; at: number } | null {
-  let root: XmlElement = p;
-  while (root.parent) root = root.parent;
-  const scan = scans.find((s) => s.doc.root === root);
-  if (!scan) return null;
-  const story = storyOf(scan.doc.root);
-  const at = story.paragraphs.findIndex((x) => x.el === p);
-  return at < 0 ? null : { story, at };
-}
-
 /**
  * A new paragraph after `p`, tracked as Word tracks one typed at the end of `p`: `p`'s own mark
  * becomes the inserted one and the new paragraph carries `p`'s original mark (its style,
@@ -331,7 +243,7 @@ function storyHolding(scans: readonly PartScan[], p: XmlElement): { story: Story
  * paragraph of its own properties (giving `p` back) and accepting keeps both. When `p`'s mark
  * already carries a revision, the new paragraph's own mark is the inserted one instead.
  */
-function insertParagraphAfter(p: XmlElement, text: string, opts: RedlineOptions, newId: () => string): string[] {
+function insertParagraphAfter(p: XmlElement, text: string, opts: RedlineOptions, newId: () => string): { ids: string[]; fresh: XmlElement } {
   const pPr = p.first('w:pPr');
   const copy = pPr ? pPr.cloneDeep() : XmlElement.create('w:pPr');
   for (const k of copy.elements()) if (k.name === 'w:pPrChange') remove(copy, k);
@@ -359,7 +271,7 @@ function insertParagraphAfter(p: XmlElement, text: string, opts: RedlineOptions,
     ids.push(insId);
   }
   p.parent!.insertAfter(fresh, p);
-  return ids;
+  return { ids, fresh };
 }
 
 function remove(parent: XmlElement, child: XmlElement): void {
@@ -370,7 +282,7 @@ function remove(parent: XmlElement, child: XmlElement): void {
 function lastRun(p: XmlElement): XmlElement | null {
   let last: XmlElement | null = null;
   walk(p, (el) => {
-    if (el !== p && (el.name === 'w:p' || DELETED.has(el.name))) return false;
+    if (el !== p && (el.name === 'w:p' || unsearched(el))) return false;
     if (el.name === 'w:r' && el.first('w:t')) last = el;
     return el.name !== 'w:r';
   });

@@ -1,4 +1,5 @@
 import { DocxError, type CompareOptions } from '../../docx';
+import { docxProblem } from '../uploads/uploads-service';
 import { ProblemError } from '../http/problem';
 import type { ContentStore } from '../store/content-store';
 import type { UploadRecord } from '../uploads/upload-rows';
@@ -35,7 +36,10 @@ export async function compareUploads(
   } catch (error) {
     if (!(error instanceof DocxError)) throw error;
     const which = `${older.file_name} v${older.document_version} and ${newer.file_name} v${newer.document_version}`;
-    if (error.code === 'too_large') throw new ProblemError(413, 'payload_too_large', `${which} are too large to compare: ${error.message}`);
+    if (error.code === 'too_large') {
+      // A work limit passed by the redline itself (DOCX_MAX_PARAGRAPHS, DOCX_MAX_TEXT_BYTES) is named as an upload's is.
+      throw new ProblemError(413, 'payload_too_large', `${which} are too large to compare, or their redline would be: ${error.message}`, docxProblem(error).extras);
+    }
     throw new ProblemError(422, 'invalid_docx', `${which} cannot be compared: ${error.message}`);
   }
 }

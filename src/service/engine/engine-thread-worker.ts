@@ -66,8 +66,9 @@ function runJob(job: CompareJob | IngestJob): { bytes: Uint8Array; differences: 
   const result = compareDocx(job.older, job.newer, options);
   const engineDone = epochNow();
   // A draft's bytes are ingested here too (unique ids for every revision, the comparison's and
-  // newer's own); a check needs only the differences.
-  const bytes = job.draft ? ingestDocx(result.bytes, open).bytes : new Uint8Array(0);
+  // newer's own); a check needs only the differences. A draft past the upload caps is refused
+  // (it could be downloaded but never uploaded again).
+  const bytes = job.draft ? ingestDocx(result.bytes, { ...open, work: job.work }).bytes : new Uint8Array(0);
   return { bytes, differences: result.differences, counts: { entries: result.entries, pending: result.pending }, engineMs: engineDone - startedAt, ingestMs: epochNow() - engineDone };
 }
 

@@ -14,6 +14,8 @@ export interface CompareJob {
   limits: OpenOptions['limits'];
   /** true: the redline becomes a draft (its bytes are ingested and sent back); false: only the differences. */
   draft: boolean;
+  /** The caps an upload is held to: a draft made by the comparison is held to them too. */
+  work: WorkLimits;
 }
 
 /** Validates and normalises an upload (the engine's ingestDocx under the zip and work limits). */
@@ -185,7 +187,7 @@ export class EngineThreads {
   /** How many workers this pool has started (a test reads it: one per thread for the life of the instance). */
   workersStarted = 0;
 
-  constructor(private readonly limits: OpenOptions['limits'], options: EngineThreadsOptions = {}) {
+  constructor(private readonly limits: OpenOptions['limits'], options: EngineThreadsOptions = {}, private readonly work: WorkLimits = {}) {
     this.threads = Math.max(1, options.threads ?? 1);
     this.maxQueued = options.maxQueued ?? Infinity;
     this.maxPerOrg = options.maxPerOrg ?? Infinity;
@@ -200,7 +202,7 @@ export class EngineThreads {
     // The same buffer cannot be transferred twice in one message.
     const newerOwn = newer.buffer === olderOwn.buffer ? newer.slice() : ownBuffer(newer);
     const { answer, postedAt, receivedAt } = await this.run(
-      (id) => ({ kind: 'compare', id, older: olderOwn, newer: newerOwn, options, limits: this.limits, draft }),
+      (id) => ({ kind: 'compare', id, older: olderOwn, newer: newerOwn, options, limits: this.limits, draft, work: this.work }),
       [olderOwn.buffer as ArrayBuffer, newerOwn.buffer as ArrayBuffer], owner);
     if (!('bytes' in answer)) throw new Error('the engine answered a comparison with no document');
     const t = answer.timing;

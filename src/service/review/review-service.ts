@@ -2,7 +2,7 @@ import type { Comment, CommentsResponse } from '../../contract/comments';
 import { NOTE_MAX_CHARS, type RedlineEditsBody, type ReviewMinimalResponse, type ReviewResponse } from '../../contract/review';
 import type { Revision } from '../../contract/revision';
 import type { Track } from '../../contract/track';
-import { ConflictingChangeIdsError, DocxError, EditAnchorError, EditNotFoundError, openDocx, UnknownChangeIdsError, type OpenDocx, type OpenOptions } from '../../docx';
+import { checkWrittenWork, ConflictingChangeIdsError, DocxError, EditAnchorError, EditNotFoundError, openDocx, UnknownChangeIdsError, type OpenDocx, type OpenOptions, type WorkLimits } from '../../docx';
 import { findUserById } from '../auth/directory';
 import { notFound, ProblemError, type ProblemExtras } from '../http/problem';
 import { NO_TIMING, type ServerTiming } from '../http/server-timing';
@@ -133,6 +133,8 @@ export class ReviewService {
   private readonly pendingProjections = new Map<string, PendingProjection>();
   /** Told the draft id after every committed change (the live event feed polls at once). */
   private readonly committedListeners = new Set<(uploadId: string) => void>();
+  /** The caps an upload is held to (DOCX_MAX_PARAGRAPHS, DOCX_MAX_TEXT_BYTES): every change's result is held to them too. */
+  private readonly work: WorkLimits;
 
   constructor(
     private readonly db: Database,
@@ -140,10 +142,11 @@ export class ReviewService {
     private readonly engine: OpenOptions,
     private readonly log: { warn(obj: object, msg: string): void },
     private readonly faults: ReviewFaults = {},
-    memory: { analysesBytes?: number; openDraftsBytes?: number } = {},
+    options: { analysesBytes?: number; openDraftsBytes?: number; work?: WorkLimits } = {},
   ) {
-    this.cache = new AnalysisCache(memory.analysesBytes ?? 256 * 1024 * 1024);
-    this.openDrafts = new OpenDrafts(memory.openDraftsBytes ?? 512 * 1024 * 1024);
+    this.cache = new AnalysisCache(options.analysesBytes ?? 256 * 1024 * 1024);
+    this.openDrafts = new OpenDrafts(options.openDraftsBytes ?? 512 * 1024 * 1024);
+    this.work = options.work ?? {};
   }
 
   async review(actor: Actor, uploadId: string, timing: ServerTiming = NO_TIMING): Promise<ReviewResponse> {
@@ -481,6 +484,9 @@ export class ReviewService {
       if (recorded) return { row: snapshot.row, planned: null, state: snapshot.state, replayed: recorded };
       const planned = await plan(snapshot);
       if (!planned) return { row: snapshot.row, planned: null, state: snapshot.state };
+      // Whatever made them (edits, comments, decisions), the new bytes must open again as an upload
+      // would: a draft past the caps could be downloaded but never uploaded again. Nothing is stored.
+      timing.measureSync('caps', () => this.checkCaps(planned.bytes));
       const stored = await timing.measure('store', () => this.content.put(planned.bytes));
       await this.faults.afterBlobWrite?.();
       const row = await timing.measure('commit', () => this.db.transaction(async (tx) => {
@@ -764,6 +770,14 @@ export class ReviewService {
     return this.openDrafts.take(sha256) ?? this.open(bytes);
   }
 
+  private checkCaps(bytes: Uint8Array): void {
+    try {
+      checkWrittenWork(bytes, this.work, this.engine.codec);
+    } catch (error) {
+      throw engineProblem(error);
+    }
+  }
+
   private remember(sha256: string, analysis: Analysis): Analysis {
     this.cache.set(sha256, analysis);
     this.revisionsBySha.set(sha256, analysis.revisions, revisionsBytes(analysis.revisions));
@@ -855,7 +869,7 @@ function engineProblem(error: unknown): unknown {
   }
   if (error instanceof EditAnchorError) {
     return new ProblemError(error.problem === 'stale_anchor' ? 409 : 422, error.problem, `${error.message} Nothing was changed.`, {
-      errors: [{ path: `edits.${error.editIndex}.${error.problem === 'block_not_found' || error.problem === 'stale_anchor' ? 'blockId' : 'find'}`, message: error.message }],
+      errors: [{ path: `edits.${error.editIndex}.${error.problem === 'block_not_found' || error.problem === 'block_in_comment' || error.problem === 'stale_anchor' ? 'blockId' : 'find'}`, message: error.message }],
       blockId: error.blockId,
       ...(error.blockText !== null ? { blockText: error.blockText } : {}),
       candidates: error.candidates,
