@@ -7,6 +7,9 @@ import type { XmlDocument, XmlElement } from '../xml/tree';
 import { outlineLevel, StyleBook } from './styles';
 import { contentTag } from './tag';
 
+/** A w14:paraId as the schema has it (ST_LongHexNumber). */
+const PARA_ID = /^[0-9A-Fa-f]{8}$/;
+
 /**
  * The reading model of a document as it stands: its blocks in story order, each paragraph with
  * its visible text as Word shows it and, where the document carries tracked changes, where each
@@ -280,10 +283,14 @@ class Reader {
     return formatting ? this.changeOf.get(formatting) : undefined;
   }
 
-  /** The paragraph's w14:paraId when the file gives it a unique one, else an id from its story and text. */
+  /**
+   * The paragraph's w14:paraId when the file gives it a unique one, else an id from its story and
+   * text. Only a well-formed paraId (ST_LongHexNumber: eight hex digits) is taken: the id is read
+   * out to the assistant as the block's name, and a file's `A1] SYSTEM NOTE...` must not be one.
+   */
   private paragraphId(p: XmlElement, story: Story, text: string): string {
     const paraId = p.attr('w14:paraId');
-    if (paraId && !this.usedIds.has(paraId)) {
+    if (paraId && PARA_ID.test(paraId) && !this.usedIds.has(paraId)) {
       this.usedIds.add(paraId);
       return paraId;
     }

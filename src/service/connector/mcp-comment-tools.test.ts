@@ -1,5 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionGrant } from '../../contract/auth';
 import type { Comment } from '../../contract/comments';
@@ -7,8 +6,8 @@ import type { DocumentRow } from '../../contract/document';
 import type { Revision } from '../../contract/revision';
 import { openDocx } from '../../docx';
 import { buildDemoContract } from '../../docx/fixture';
+import { connectMcpClient } from '../../../test/support/mcp-client';
 import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
-import { createMcpServer } from './mcp-tools';
 
 interface ToolAnswer {
   revisions: Revision[];
@@ -30,11 +29,7 @@ describe('MCP comment tools', () => {
     const body = multipartBody({ purpose: 'source_doc' }, { name: 'MSA.docx', bytes: buildDemoContract() });
     const created = await t.app.inject({ method: 'POST', url: '/api/uploads', payload: body.payload, headers: { ...body.headers, ...t.headers(lawyer) } });
     draft = (await t.app.inject({ method: 'POST', url: `/api/uploads/${created.json().id}/working-draft`, headers: t.headers(lawyer) })).json();
-    const server = createMcpServer({ userId: lawyer.user.id, orgId: lawyer.orgId }, t.ctx);
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    client = new Client({ name: 'test-assistant', version: '1.0.0' });
-    await client.connect(clientSide);
+    ({ client } = await connectMcpClient(t, lawyer));
   });
   afterAll(async () => {
     await client.close();

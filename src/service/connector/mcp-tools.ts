@@ -12,6 +12,7 @@ import { ProblemError } from '../http/problem';
 import type { ReviewService } from '../review/review-service';
 import type { UploadsService } from '../uploads/uploads-service';
 import { registerReadingTools, type ReadingToolServices } from './mcp-reading-tools';
+import { withUntrustedNote } from './untrusted-content';
 
 /** Who the tools act as: the connector session's user, for its one organisation. */
 export interface ToolActor {
@@ -63,11 +64,11 @@ export function createMcpServer(
 ): McpServer {
   const { uploads, review, comparisons, heavyLimits } = services;
   const server = new McpServer({ name: 'redline', version: '1.0.0' }, {
-    instructions: 'Redline holds contract drafts with tracked changes. List documents; read any document as paragraphs with stable block ids (get_outline first on a long contract, then read_document or search_document); compare two versions into a redline, read a working draft\'s review, propose redlines anchored on block ids (each with a justification, optionally with a comment thread), decide changes, withdraw your own proposals, and read, add and reply to Word comments.',
+    instructions: withUntrustedNote('Redline holds contract drafts with tracked changes. List documents; read any document as paragraphs with stable block ids (get_outline first on a long contract, then read_document or search_document); compare two versions into a redline, read a working draft\'s review, propose redlines anchored on block ids (each with a justification, optionally with a comment thread), decide changes, withdraw your own proposals, and read, add and reply to Word comments.'),
   });
 
   server.registerTool('list_documents', {
-    description: 'List the organisation\'s documents (uploads), newest first. Working drafts have versionKind "working_draft".',
+    description: withUntrustedNote('List the organisation\'s documents (uploads), newest first. Working drafts have versionKind "working_draft".'),
     inputSchema: {
       purpose: z.enum(['source_doc', 'playbook']).optional(),
       cursor: clientString().max(500).optional().describe('nextCursor of the previous page'),
@@ -77,7 +78,7 @@ export function createMcpServer(
   }, async (args) => run(() => uploads.list(actor.orgId, args)));
 
   server.registerTool('compare_versions', {
-    description: 'Compare a version with an older one into a new working draft (in the series of the newer) carrying every difference as a tracked change by "Comparison", beside the newer version\'s own pending tracked changes (kept under their authors); read it with get_review. `changes` is how many differences were found; `pending` how many pending tracked changes each version held and what was done with them (an older version\'s pending change the newer no longer holds pending is a difference). Identical documents answer `{identical: true}` and make no draft (nothing to review).',
+    description: withUntrustedNote('Compare a version with an older one into a new working draft (in the series of the newer) carrying every difference as a tracked change by "Comparison", beside the newer version\'s own pending tracked changes (kept under their authors); read it with get_review. `changes` is how many differences were found; `pending` how many pending tracked changes each version held and what was done with them (an older version\'s pending change the newer no longer holds pending is a difference). Identical documents answer `{identical: true}` and make no draft (nothing to review).'),
     inputSchema: {
       uploadId: clientString().min(1).max(200).describe('The newer upload (from list_documents).'),
       against: clientString().min(1).max(200).describe('The older upload to compare it with.'),
@@ -92,15 +93,15 @@ export function createMcpServer(
     }));
 
   server.registerTool('get_review', {
-    description: 'Read a working draft: its tracked revisions (kind, author, text preview, justification, `clause`: the numbered clause the change is in as Word shows it, e.g. "7.3(a)", ' +
+    description: withUntrustedNote('Read a working draft: its tracked revisions (kind, author, text preview, justification, `clause`: the numbered clause the change is in as Word shows it, e.g. "7.3(a)", ' +
       '`group`: the edit it belongs to, one entry as Word shows it, summarised in `group_summary`; `move` on a move) and the track (open, accepted "in", rejected "back"). ' +
-      'A decided track item\'s `note` is the reviewer\'s reason for the decision: read it before proposing again.',
+      'A decided track item\'s `note` is the reviewer\'s reason for the decision: read it before proposing again.'),
     inputSchema: { documentId: DocumentId },
     annotations: { readOnlyHint: true },
   }, async ({ documentId }) => run(async () => reviewSummary(await review.review(actor, documentId))));
 
   server.registerTool('propose_redlines', {
-    description: 'Propose tracked changes to a working draft, each with a justification shown to the reviewer. Anchor each edit on a paragraph: `blockId` (and `blockVersion`, so an edit on a paragraph that changed since you read it is refused) from read_document, search_document or get_outline. op "replace" replaces `find` with `text`, "insert" inserts `text` after (or, with position "before", before) `find`, "delete" deletes `find` (find is matched in the block\'s text without deleted text; give occurrence when it occurs more than once, else the edit is refused with every candidate); "insert_paragraph" adds a paragraph with `text` after the block, with its style and numbering (a new clause); "delete_paragraph" deletes the whole paragraph; "replace_paragraph" replaces its whole text. Without blockId, find is searched in the whole draft. Edits act on the body, headers, footers and notes: a paragraph of a comment is refused (block_in_comment). A refused edit (stale_anchor, ambiguous_anchor, anchor_not_found, block_not_found, block_in_comment) writes nothing and names the block and the candidate matches.',
+    description: withUntrustedNote('Propose tracked changes to a working draft, each with a justification shown to the reviewer. Anchor each edit on a paragraph: `blockId` (and `blockVersion`, so an edit on a paragraph that changed since you read it is refused) from read_document, search_document or get_outline. op "replace" replaces `find` with `text`, "insert" inserts `text` after (or, with position "before", before) `find`, "delete" deletes `find` (find is matched in the block\'s text without deleted text; give occurrence when it occurs more than once, else the edit is refused with every candidate); "insert_paragraph" adds a paragraph with `text` after the block, with its style and numbering (a new clause); "delete_paragraph" deletes the whole paragraph; "replace_paragraph" replaces its whole text. Without blockId, find is searched in the whole draft. Edits act on the body, headers, footers and notes: a paragraph of a comment is refused (block_in_comment). A refused edit (stale_anchor, ambiguous_anchor, anchor_not_found, block_not_found, block_in_comment) writes nothing and names the block and the candidate matches.'),
     inputSchema: {
       documentId: DocumentId,
       edits: z.array(RedlineEditFields.extend({
@@ -120,13 +121,13 @@ export function createMcpServer(
     ))));
 
   server.registerTool('list_comments', {
-    description: 'Read the Word comments of a working draft: each with author, date, text, its thread (parentId), resolved state, the changes it covers (changeIds) and the text it is anchored on. Justification comments are flagged.',
+    description: withUntrustedNote('Read the Word comments of a working draft: each with author, date, text, its thread (parentId), resolved state, the changes it covers (changeIds) and the text it is anchored on. Justification comments are flagged.'),
     inputSchema: { documentId: DocumentId },
     annotations: { readOnlyHint: true },
   }, async ({ documentId }) => run(async () => ({ comments: await review.comments(actor, documentId) })));
 
   server.registerTool('add_comment', {
-    description: 'Add a Word comment to a working draft, on a change (changeId) or on text (anchor: exact text within one paragraph, optional 1-based occurrence). Give exactly one of changeId and anchor.',
+    description: withUntrustedNote('Add a Word comment to a working draft, on a change (changeId) or on text (anchor: exact text within one paragraph, optional 1-based occurrence). Give exactly one of changeId and anchor.'),
     inputSchema: {
       documentId: DocumentId,
       changeId: clientString().min(1).max(200).optional(),
@@ -142,13 +143,13 @@ export function createMcpServer(
   }));
 
   server.registerTool('reply_to_comment', {
-    description: 'Reply in the thread of a Word comment of a working draft (commentId from list_comments).',
+    description: withUntrustedNote('Reply in the thread of a Word comment of a working draft (commentId from list_comments).'),
     inputSchema: { documentId: DocumentId, commentId: clientString().min(1).max(200), text: CommentText },
   }, async ({ documentId, commentId, text }) =>
     run(async () => commentsSummary(await review.writeComment(actor, documentId, (author) => ({ op: 'reply', parentId: commentId, author, date: now(), text, commentId: '' })))));
 
   server.registerTool('apply_decisions', {
-    description: 'Accept and reject tracked changes of a working draft, as one atomic batch recorded in the track.',
+    description: withUntrustedNote('Accept and reject tracked changes of a working draft, as one atomic batch recorded in the track.'),
     inputSchema: {
       documentId: DocumentId, accept: ChangeIds.default([]), reject: ChangeIds.default([]),
       notes: DecisionNotes.optional().describe('Why, by change id (only ids this batch decides).'),
@@ -158,8 +159,8 @@ export function createMcpServer(
     run(async () => reviewSummary(await review.apply(actor, documentId, { accept, reject, recordDecision: true, ...(notes ? { notes } : {}) }))));
 
   server.registerTool('revert_revisions', {
-    description: 'Withdraw your own proposals (made with propose_redlines): they leave the document and the track without being recorded as a reviewer\'s rejection. ' +
-      'A change withdraws its whole edit group (`group`: a replacement\'s deletion and insertion, a paragraph\'s text and its mark), the members that are your own proposals. Other changes are refused (not_own_proposal).',
+    description: withUntrustedNote('Withdraw your own proposals (made with propose_redlines): they leave the document and the track without being recorded as a reviewer\'s rejection. ' +
+      'A change withdraws its whole edit group (`group`: a replacement\'s deletion and insertion, a paragraph\'s text and its mark), the members that are your own proposals. Other changes are refused (not_own_proposal).'),
     inputSchema: { documentId: DocumentId, changeIds: ChangeIds.min(1) },
     annotations: { destructiveHint: true },
   }, async ({ documentId, changeIds }) => run(async () => {

@@ -153,7 +153,7 @@ describe('reading documents and anchored edits', () => {
       const listed = await client.listResources();
       expect(listed.resources.map((r) => r.uri)).toEqual(expect.arrayContaining([`redline://drafts/${draft.id}`, `redline://playbooks/${playbook.id}`]));
       const resource = await client.readResource({ uri: `redline://playbooks/${playbook.id}` });
-      expect((resource.contents[0] as { text: string }).text).toMatch(/^\[[^\]]+\] Positions\n\[[^\]]+\] Payment terms/);
+      expect((resource.contents[0] as { text: string }).text).toMatch(/^\[[^\]]+\] "Positions"\n\[[^\]]+\] "Payment terms/);
       const prompt = await client.getPrompt({ name: 'review_against_playbook', arguments: { documentId: draft.id, playbookId: playbook.id } });
       expect(JSON.stringify(prompt.messages)).toContain(playbook.id);
 

@@ -2,9 +2,6 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import fc from 'fast-check';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,9 +12,9 @@ import type { DocumentRow } from '../../contract/document';
 import { ReviewResponse } from '../../contract/review';
 import { firstForbiddenCharacter } from '../../contract/xml-characters';
 import { buildDocx, by, ins, p } from '../../docx/fixture';
-import { createMcpServer } from '../connector/mcp-tools';
 import { uncheckedStrings } from '../../../test/support/client-strings';
 import { hostileFieldText } from '../../../test/support/forbidden-text';
+import { connectMcpClient } from '../../../test/support/mcp-client';
 import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
 
 const alex = by('Alex', '2025-03-01T10:00:00Z');
@@ -159,7 +156,7 @@ describe('text a Word document cannot hold', () => {
   }, 180_000);
 
   it('every string argument of every MCP tool and prompt carries the check, and a tool refuses such text writing nothing', async () => {
-    const server = createMcpServer({ userId: lawyer.user.id, orgId: lawyer.orgId }, t.ctx);
+    const { client, server } = await connectMcpClient(t, lawyer);
     const registered = server as unknown as {
       _registeredTools: Record<string, { inputSchema?: Parameters<typeof uncheckedStrings>[0] }>;
       _registeredPrompts: Record<string, { argsSchema?: Parameters<typeof uncheckedStrings>[0] }>;
@@ -170,7 +167,6 @@ describe('text a Word document cannot hold', () => {
     ];
     expect(unchecked).toEqual([]);
 
-    const client = await connect(server);
     try {
       const before = await state();
       for (const [name, args] of [
@@ -191,11 +187,3 @@ describe('text a Word document cannot hold', () => {
     }
   });
 });
-
-async function connect(server: McpServer): Promise<Client> {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'test-assistant', version: '1.0.0' });
-  await client.connect(clientSide);
-  return client;
-}
