@@ -19,12 +19,54 @@ import { RevisionKind } from './revision';
 export const CompareView = z.enum(['pending', 'accepted', 'rejected']);
 export type CompareView = z.infer<typeof CompareView>;
 
+/** Which stories besides the body a comparison compares; one left out keeps the newer version's content as it is. Comments are never compared: the newer version's stand as they are. */
+export const CompareStories = z.strictObject({
+  headersFooters: z.boolean().optional().describe('Headers and footers (default true).'),
+  notes: z.boolean().optional().describe('Footnotes and endnotes (default true).'),
+  textBoxes: z.boolean().optional().describe('Text in text boxes (default true).'),
+});
+export type CompareStories = z.infer<typeof CompareStories>;
+
+/** Word's compare options (Review > Compare > More). */
+export const WordCompareOptions = z.strictObject({
+  granularity: z.enum(['word', 'character']).optional().describe('Show changes at word level (default: a changed letter marks its whole word) or character level.'),
+  ignoreCase: z.boolean().optional().describe('Text that differs only in upper and lower case is no difference (default false).'),
+  ignoreWhitespace: z.boolean().optional().describe('Text that differs only in the amount or kind of white space (spaces, tabs, non-breaking spaces, line breaks) is no difference (default false).'),
+  ignoreFormatting: z.boolean().optional().describe('No formatting change (run, paragraph, table, section, numbering) is listed; the text is compared as usual (default false).'),
+  moves: z.boolean().optional().describe('Detect moved paragraphs and passages as moves (default true); false: a deletion and an insertion.'),
+  stories: CompareStories.optional().describe('Which stories besides the body are compared (all by default).'),
+});
+export type WordCompareOptions = z.infer<typeof WordCompareOptions>;
+
+/** The options with every default filled in: what a comparison was made with. */
+export const ResolvedCompareOptions = z.object({
+  granularity: z.enum(['word', 'character']),
+  ignoreCase: z.boolean(),
+  ignoreWhitespace: z.boolean(),
+  ignoreFormatting: z.boolean(),
+  moves: z.boolean(),
+  stories: z.object({ headersFooters: z.boolean(), notes: z.boolean(), textBoxes: z.boolean() }),
+});
+export type ResolvedCompareOptions = z.infer<typeof ResolvedCompareOptions>;
+
+export function resolveCompareOptions(options: WordCompareOptions = {}): ResolvedCompareOptions {
+  return {
+    granularity: options.granularity ?? 'word',
+    ignoreCase: options.ignoreCase ?? false,
+    ignoreWhitespace: options.ignoreWhitespace ?? false,
+    ignoreFormatting: options.ignoreFormatting ?? false,
+    moves: options.moves ?? true,
+    stories: { headersFooters: options.stories?.headersFooters ?? true, notes: options.stories?.notes ?? true, textBoxes: options.stories?.textBoxes ?? true },
+  };
+}
+
 export const CompareBody = z.strictObject({
   against: clientString().min(1).max(200).describe('The older upload to compare {uploadId} with (same organisation).'),
   author: clientString().trim().min(1).max(200).optional().describe('Author of the tracked changes; default "Comparison".'),
   view: CompareView.optional().describe(
     '"pending" (default): the newer version\'s pending tracked changes stay tracked under their own authors, and an older version\'s pending change the newer one no longer holds pending is a difference; ' +
     '"accepted": both compared as if every tracked change were accepted (as Word compares); "rejected": as if every one were rejected.'),
+  options: WordCompareOptions.optional().describe('Word\'s compare options; every one has its default when left out.'),
 });
 export type CompareBody = z.infer<typeof CompareBody>;
 
@@ -50,6 +92,7 @@ export const ComparisonSummary = z.object({
   changes: z.number().int().nonnegative().describe('Changes the comparison wrote (the Redline-Changes header): a replaced word is a deletion and an insertion.'),
   entries: z.number().int().nonnegative().describe('How many entries a review lists for them (a replaced word is one).'),
   pending: ComparisonPending,
+  options: ResolvedCompareOptions.describe('The compare options it was made with, every default filled in.'),
 });
 export type ComparisonSummary = z.infer<typeof ComparisonSummary>;
 

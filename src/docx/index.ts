@@ -43,7 +43,7 @@ export type { EditGroup } from './revisions/groups';
 export type { ParagraphLabel } from './numbering/labels';
 export { holds as goneWhenHolds, mentions as goneWhenMentions } from './revisions/containment';
 export { compareDocx } from './compare/compare';
-export type { CompareOptions, CompareDifference, CompareResult } from './compare/compare';
+export type { CompareOptions, CompareDifference, CompareResult, CompareStories } from './compare/compare';
 export type { PendingSummary } from './compare/pending';
 
 /** Opens a .docx once for several operations (list, apply, redline, render, write). */

@@ -7,6 +7,7 @@ import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { checkContract, decideAll } from '../../../test/support/compare-contract';
 import { del, ins, minimalDocx, r, readPart } from '../../../test/support/docx-files';
+import { storiesDocx, textBoxRun } from '../../../test/support/story-docx';
 import { nextVersion } from '../../../test/conformance/next-version';
 import { shapeBases } from '../../../test/conformance/next-version-bases';
 import { buildDemoContract } from '../fixture';
@@ -302,12 +303,7 @@ describe('compareDocx: other stories and units', () => {
   });
 
   it('a text box (DrawingML with its VML fallback) is compared word by word, the fallback kept consistent', () => {
-    const box = (text: string) => `<w:txbxContent>${p(r(text))}${p(r('Second box line.'))}</w:txbxContent>`;
-    const drawing = (text: string) =>
-      `<w:r><mc:AlternateContent xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape" xmlns:v="urn:schemas-microsoft-com:vml">` +
-      `<mc:Choice Requires="wps"><w:drawing><wp:anchor distT="0" distB="0" distL="0" distR="0" simplePos="0" relativeHeight="1" behindDoc="0" locked="0" layoutInCell="1" allowOverlap="1"><wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="column"><wp:posOffset>0</wp:posOffset></wp:positionH><wp:positionV relativeFrom="paragraph"><wp:posOffset>0</wp:posOffset></wp:positionV><wp:extent cx="2000000" cy="600000"/><wp:wrapSquare wrapText="bothSides"/><wp:docPr id="1" name="Text Box 1"/>` +
-      `<a:graphic><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:wsp><wps:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="2000000" cy="600000"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></wps:spPr><wps:txbx>${box(text)}</wps:txbx><wps:bodyPr/></wps:wsp></a:graphicData></a:graphic></wp:anchor></w:drawing></mc:Choice>` +
-      `<mc:Fallback><w:pict><v:shape id="Text Box 1" style="width:160pt;height:48pt"><v:textbox>${box(text)}</v:textbox></v:shape></w:pict></mc:Fallback></mc:AlternateContent></w:r>`;
+    const drawing = (text: string) => textBoxRun(`${p(r(text))}${p(r('Second box line.'))}`);
     const older = minimalDocx(p(r('Before the box. '), drawing('The box says hello to the reader.')));
     const newer = minimalDocx(p(r('Before the box. '), drawing('The box says goodbye to the reader.')));
     const { listed, body } = compare(older, newer);
@@ -517,31 +513,6 @@ function numberedDocx(numberingXml: string, body: string): Uint8Array {
   files['word/_rels/document.xml.rels'] = strToU8(
     rels.replace('</Relationships>', '<Relationship Id="rIdNum" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering" Target="numbering.xml"/></Relationships>'),
   );
-  return zipSync(files);
-}
-
-/** A body with a header and one footnote; `footnote` is the note's text, or null for a note without any paragraph. */
-function storiesDocx(header: string, footnote: string | null): Uint8Array {
-  const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
-  const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
-  const files: Record<string, Uint8Array> = {
-    '[Content_Types].xml': strToU8(
-      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/header1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.header+xml"/><Override PartName="/word/footnotes.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"/></Types>`,
-    ),
-    '_rels/.rels': strToU8(
-      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
-    ),
-    'word/_rels/document.xml.rels': strToU8(
-      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/header" Target="header1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/footnotes" Target="footnotes.xml"/></Relationships>`,
-    ),
-    'word/document.xml': strToU8(
-      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W}" xmlns:r="${R}"><w:body>${p(r('Body text'), '<w:r><w:footnoteReference w:id="1"/></w:r>', r('.'))}<w:sectPr><w:headerReference w:type="default" r:id="rId1"/></w:sectPr></w:body></w:document>`,
-    ),
-    'word/header1.xml': strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:hdr xmlns:w="${W}">${p(r(header))}</w:hdr>`),
-    'word/footnotes.xml': strToU8(
-      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:footnotes xmlns:w="${W}"><w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote>${footnote === null ? '<w:footnote w:id="1"/>' : `<w:footnote w:id="1"><w:p><w:r><w:footnoteRef/></w:r>${r(` ${footnote}`)}</w:p></w:footnote>`}</w:footnotes>`,
-    ),
-  };
   return zipSync(files);
 }
 

@@ -9,10 +9,11 @@ import { walk, type XmlElement } from '../xml/tree';
 import { Interner } from './diff';
 import { isContentNote, normaliseContainers } from './containers';
 import { DecidedStories, decideEverything } from './decided';
-import { decideOlderAgainst, pendingKeys, scanRevisionStories, storiesText, type PendingSummary } from './pending';
+import { decideOlderAgainst, entryCount, pendingKeys, scanRevisionStories, storiesText, type PendingKeys, type PendingSummary } from './pending';
 import { PackageImport } from './import';
 import { Plan, RevisionWriter } from './mark';
-import { StoryReader } from './model';
+import { characterEnd, StoryReader, tokenEnd } from './model';
+import { dropIgnoredDifferences, type IgnoredDifferences } from './ignored';
 import { Numbering } from './numbering';
 import { StoryComparison } from './story';
 
@@ -26,7 +27,7 @@ import { StoryComparison } from './story';
  * newer's own tracked changes stay as they are and the differences between the rejected views
  * are added beside them, so whatever newer changed without tracking becomes a change to review.
  */
-export interface CompareOptions {
+export interface CompareOptions extends IgnoredDifferences {
   /** Author of every change; default 'Comparison'. */
   author?: string;
   /** ISO 8601 date of every change; the caller passes the newer version's upload time. Default: now. */
@@ -41,12 +42,25 @@ export interface CompareOptions {
    * older is read wholly in `view`, and one newer resolved the way that view reads is no difference.
    */
   showOlderPending?: boolean;
+  /** What the diff compares: whole words (default), or single characters (Word's "Show changes at character level"). */
+  granularity?: 'word' | 'character';
+  /** Whether moved paragraphs and passages are found as moves (default true); else each is a deletion and an insertion. */
+  moves?: boolean;
+  /** Which stories besides the body are compared (all by default); one left out keeps newer's content as it is. */
+  stories?: CompareStories;
   /**
    * Only the differences are wanted (the untracked check): the redline is planned and listed but
    * not serialised and zipped, and `bytes` is empty. On a 600-page pair that is a tenth of the work.
    */
   listOnly?: boolean;
   open?: OpenOptions;
+}
+
+export interface CompareStories {
+  headersFooters?: boolean;
+  /** Footnotes and endnotes. */
+  notes?: boolean;
+  textBoxes?: boolean;
 }
 
 export interface CompareDifference {
@@ -88,15 +102,16 @@ export function compareDocx(older: Uint8Array, newer: Uint8Array, options: Compa
   const decided = keep ? new DecidedStories(newPkg, view) : null;
   const { plan, older: olderPending } = planChanges(older, newPkg, rw, options, decided, newerPending);
   plan.write();
-  const newerCount = newerPending ? [...newerPending.values()].reduce((a, b) => a + b, 0) : resolved!.changes;
+  const newerCount = newerPending ? entryCount(newerPending) : resolved!.changes;
   const pending: PendingSummary = {
     treatment: keep ? 'kept' : view, older: olderPending.older, newer: newerCount, kept: keep ? newerCount : 0,
     olderStillPending: olderPending.stillPending, olderResolved: keep && options.showOlderPending ? olderPending.older - olderPending.stillPending : 0,
   };
 
   // Unique ids for every revision (what ingest would do), then the listing of our changes.
-  const scans = newPkg.stories().map(({ part, doc }) => scanPart(part.name, part.role, doc, scanned.get(part.name)));
+  let scans = newPkg.stories().map(({ part, doc }) => scanPart(part.name, part.role, doc, scanned.get(part.name)));
   assignUniqueIds(scans);
+  if (dropIgnoredDifferences(scans, rw.written, options)) scans = newPkg.stories().map(({ part, doc }) => scanPart(part.name, part.role, doc));
   const { differences, entries } = listDifferences(scans, rw.written, plan.fromOlder);
   return { bytes: options.listOnly ? new Uint8Array(0) : newPkg.toBytes(), differences, entries, pending };
 }
@@ -107,7 +122,7 @@ export function compareDocx(older: Uint8Array, newer: Uint8Array, options: Compa
  * is rebuilt and written: a 300-page comparison never holds both trees and the output at once.
  */
 function planChanges(
-  older: Uint8Array, newPkg: DocxPackage, rw: RevisionWriter, options: CompareOptions, decided: DecidedStories | null, newerPending: ReadonlyMap<string, number> | null,
+  older: Uint8Array, newPkg: DocxPackage, rw: RevisionWriter, options: CompareOptions, decided: DecidedStories | null, newerPending: PendingKeys | null,
 ): { plan: Plan; older: { older: number; stillPending: number } } {
   const view = options.view ?? 'accepted';
   const oldPkg = DocxPackage.open(older, options.open);
@@ -122,10 +137,12 @@ function planChanges(
   const interner = new Interner();
   const symbols = new Map<string, string>();
   const notePairs = new Map<string, string>();
-  for (const pair of storyPairs(oldPkg, newPkg, notePairs)) {
+  const stories = options.stories ?? {};
+  const tokenEndAt = options.granularity === 'character' ? characterEnd : tokenEnd;
+  for (const pair of storyPairs(oldPkg, newPkg, notePairs, stories)) {
     const ctx = {
-      older: new StoryReader(importer.relationshipKey(oldPkg, pair.olderPart), symbols, (id) => olderNumbering.key(id)),
-      newer: new StoryReader(importer.relationshipKey(newPkg, pair.newerPart), symbols, (id) => newerNumbering.key(id), decided),
+      older: new StoryReader(importer.relationshipKey(oldPkg, pair.olderPart), symbols, (id) => olderNumbering.key(id), null, tokenEndAt),
+      newer: new StoryReader(importer.relationshipKey(newPkg, pair.newerPart), symbols, (id) => newerNumbering.key(id), decided, tokenEndAt),
       olderPart: pair.olderPart,
       newerPart: pair.newerPart,
       plan,
@@ -133,6 +150,8 @@ function planChanges(
       importer,
       interner,
       notePairs,
+      moves: options.moves !== false,
+      textBoxes: stories.textBoxes !== false,
     };
     const story = new StoryComparison(ctx);
     for (const [o, n] of pair.containers()) story.container(ctx.older.blocks(o), ctx.newer.blocks(n), n);
@@ -180,12 +199,12 @@ interface StoryPair {
  * order among the parts of their kind), and the footnotes and endnotes, note by note: the notes
  * whose references the body's comparison matched (`notePairs`, filled by then).
  */
-function storyPairs(oldPkg: DocxPackage, newPkg: DocxPackage, notePairs: ReadonlyMap<string, string>): StoryPair[] {
+function storyPairs(oldPkg: DocxPackage, newPkg: DocxPackage, notePairs: ReadonlyMap<string, string>, stories: CompareStories): StoryPair[] {
   const out: StoryPair[] = [];
   const oldBody = oldPkg.xml(oldPkg.mainPart).root.first('w:body');
   const newBody = newPkg.xml(newPkg.mainPart).root.first('w:body');
   if (oldBody && newBody) out.push({ olderPart: oldPkg.mainPart, newerPart: newPkg.mainPart, containers: () => [[oldBody, newBody]] });
-  for (const role of ['header', 'footer'] as const) {
+  for (const role of stories.headersFooters === false ? [] : (['header', 'footer'] as const)) {
     const olds = oldPkg.storyParts.filter((p) => p.role === role);
     const news = newPkg.storyParts.filter((p) => p.role === role);
     news.forEach((n, k) => {
@@ -193,7 +212,7 @@ function storyPairs(oldPkg: DocxPackage, newPkg: DocxPackage, notePairs: Readonl
       if (o) out.push({ olderPart: o.name, newerPart: n.name, containers: () => [[oldPkg.xml(o.name).root, newPkg.xml(n.name).root]] });
     });
   }
-  for (const role of ['footnotes', 'endnotes'] as const) {
+  for (const role of stories.notes === false ? [] : (['footnotes', 'endnotes'] as const)) {
     const o = oldPkg.storyParts.find((p) => p.role === role);
     const n = newPkg.storyParts.find((p) => p.role === role);
     if (!o || !n) continue;

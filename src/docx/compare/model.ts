@@ -142,6 +142,8 @@ export class StoryReader {
     private readonly numbering: (numId: string) => string = (id) => id,
     /** The engine's decision of the package's stories, when they still hold tracked changes. */
     private readonly decided: DecidedStories | null = null,
+    /** Where a token starting at `i` ends: a word, a run of spaces or a punctuation mark (tokenEnd), or one character (characterEnd). */
+    private readonly tokenEndAt: (s: string, i: number, end: number) => number = tokenEnd,
   ) {}
 
   /** What the view reads for an element of the story's own tree. */
@@ -374,7 +376,7 @@ export class StoryReader {
         continue;
       }
       // Text: the token may run on over following text segments (a word split over runs).
-      let j = tokenEnd(text, i, end);
+      let j = this.tokenEndAt(text, i, end);
       let stop = k;
       while (stop + 1 < segs.length && segs[stop]!.start + segs[stop]!.text.length < j) {
         if (segs[stop + 1]!.kind !== 'text') {
@@ -518,6 +520,12 @@ export function tokenEnd(s: string, i: number, end: number): number {
       else return j;
     }
   }
+  const c = s.charCodeAt(i);
+  return c >= 0xd800 && c <= 0xdbff && i + 1 < end ? i + 2 : i + 1;
+}
+
+/** End of the one-character token at `i` (a surrogate pair is one character): the diff's character granularity. */
+export function characterEnd(s: string, i: number, end: number): number {
   const c = s.charCodeAt(i);
   return c >= 0xd800 && c <= 0xdbff && i + 1 < end ? i + 2 : i + 1;
 }

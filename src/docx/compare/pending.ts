@@ -58,18 +58,43 @@ export function scanRevisionStories(pkg: DocxPackage): PartScan[] {
 }
 
 /**
- * The pending entries of scans, by their cross-version key (a multiset: the same words twice count
- * twice). Ids are made unique first (as ingest makes them), so entries can name their changes.
+ * Newer's pending changes as older's are matched against them: by entry (what a review lists as
+ * one edit) and, for an entry grouped otherwise in newer (its neighbours differ), change by
+ * change. Multisets: the same words twice count twice. Ids are made unique first (as ingest
+ * makes them), so entries can name their changes.
  */
-export function pendingKeys(scans: readonly PartScan[]): Map<string, number> {
-  const keys = new Map<string, number>();
+export interface PendingKeys {
+  entries: Map<string, number>;
+  changes: Map<string, number>;
+}
+
+export function pendingKeys(scans: readonly PartScan[]): PendingKeys {
+  const keys: PendingKeys = { entries: new Map(), changes: new Map() };
   if (!scans.some((s) => s.sites.length)) return keys;
   assignUniqueIds(scans);
   for (const entry of entriesOf(groupChanges(scans))) {
-    const key = keyOf(entry);
-    keys.set(key, (keys.get(key) ?? 0) + 1);
+    add(keys.entries, keyOf(entry));
+    for (const change of entry) add(keys.changes, keyOf([change]));
   }
   return keys;
+}
+
+/** How many pending entries the keys hold. */
+export function entryCount(keys: PendingKeys): number {
+  let n = 0;
+  for (const count of keys.entries.values()) n += count;
+  return n;
+}
+
+function add(keys: Map<string, number>, key: string): void {
+  keys.set(key, (keys.get(key) ?? 0) + 1);
+}
+
+/** Takes one `key` from a multiset; whether it held one. */
+function take(keys: Map<string, number>, key: string): boolean {
+  const held = keys.get(key) ?? 0;
+  if (held > 0) keys.set(key, held - 1);
+  return held > 0;
 }
 
 /**
@@ -88,27 +113,34 @@ export function pendingKeys(scans: readonly PartScan[]): Map<string, number> {
  * "Has the text" is a containment test on the story's text: a change of a few common words may be
  * found elsewhere and then read as accepted without tracking (the safe side: it is the rejected view).
  */
-export function decideOlderAgainst(oldPkg: DocxPackage, newerPending: ReadonlyMap<string, number>, newerText: () => string): { older: number; stillPending: number } {
+export function decideOlderAgainst(oldPkg: DocxPackage, newerPending: PendingKeys, newerText: () => string): { older: number; stillPending: number } {
   const scans = scanRevisionStories(oldPkg);
   if (!scans.some((s) => s.sites.length)) return { older: 0, stillPending: 0 };
   assignUniqueIds(scans);
   const changes = groupChanges(scans);
   const entries = entriesOf(changes);
-  const left = new Map(newerPending);
+  const entriesLeft = new Map(newerPending.entries);
+  const changesLeft = new Map(newerPending.changes);
   const accept: string[] = [];
   const reject: string[] = [];
   let stillPending = 0;
   let text: string | null = null;
   for (const entry of entries) {
-    const key = keyOf(entry);
-    const held = left.get(key) ?? 0;
-    if (held > 0) {
-      left.set(key, held - 1);
+    if (take(entriesLeft, keyOf(entry))) {
       stillPending++;
-      for (const change of entry) reject.push(change.changeId);
+      for (const change of entry) {
+        take(changesLeft, keyOf([change]));
+        reject.push(change.changeId);
+      }
       continue;
     }
+    let allHeld = true;
     for (const change of entry) {
+      if (take(changesLeft, keyOf([change]))) {
+        reject.push(change.changeId);
+        continue;
+      }
+      allHeld = false;
       // A move's halves are both in older's text; it is read rejected (its source), as other structure is.
       const moved = change.sites.some((s) => MOVE_TYPES.has(s.type));
       const words = !moved && (change.kind === 'insert' || change.kind === 'delete') ? changeText(change) : '';
@@ -121,6 +153,7 @@ export function decideOlderAgainst(oldPkg: DocxPackage, newerPending: ReadonlyMa
       const acceptIt = change.kind === 'insert' ? !present : present;
       (acceptIt ? accept : reject).push(change.changeId);
     }
+    if (allHeld) stillPending++;
   }
   applyToScans(scans, changes, { accept, reject });
   return { older: entries.length, stillPending };

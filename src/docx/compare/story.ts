@@ -28,6 +28,10 @@ export interface StoryContext {
   interner: Interner;
   /** Notes whose references the comparison matched: `footnote:<older id>` -> newer id. */
   notePairs: Map<string, string>;
+  /** Whether moved paragraphs and passages are found (else each is a deletion and an insertion). */
+  moves: boolean;
+  /** Whether the text in text boxes is compared (else newer's boxes stand as they are). */
+  textBoxes: boolean;
 }
 
 /** Where deleted blocks go in newer's container. */
@@ -112,7 +116,7 @@ export class StoryComparison {
    * consistent with the marked-up Choice (Plan.syncFallbacks).
    */
   private pairTextBoxes(o: XmlElement, n: XmlElement): void {
-    if (!n.name.startsWith('w:') && n.name !== 'mc:AlternateContent') return;
+    if (!this.ctx.textBoxes || (!n.name.startsWith('w:') && n.name !== 'mc:AlternateContent')) return;
     const ob = textBoxesOf(o);
     const nb = textBoxesOf(n);
     if (ob.length === 0 || ob.length !== nb.length) return;
@@ -129,7 +133,7 @@ export class StoryComparison {
   finish(): void {
     const byKey = new Map<number, Para[]>();
     for (const p of this.insertions) {
-      if (!movable(p, this.ctx.newer)) continue;
+      if (!this.ctx.moves || !movable(p, this.ctx.newer)) continue;
       const list = byKey.get(p.hash);
       if (list) list.push(p);
       else byKey.set(p.hash, [p]);
@@ -165,7 +169,9 @@ export class StoryComparison {
     type Ins = (typeof this.spanInsertions)[number];
     type Del = (typeof this.spanDeletions)[number];
     const whole = new Map<string, Ins[]>();
-    for (const s of this.spanInsertions) {
+    // Without moves nothing inserted is a candidate, so every passage stays deleted and inserted.
+    const candidates = this.ctx.moves ? this.spanInsertions : [];
+    for (const s of candidates) {
       const key = passageText(s.tokens);
       if (key !== null) whole.set(key, [...(whole.get(key) ?? []), s]);
     }
@@ -180,7 +186,7 @@ export class StoryComparison {
     }
     // Sentences of the inserted spans not moved whole, by text.
     const sentencesIn = new Map<string, { span: Ins; from: number; to: number }[]>();
-    for (const s of this.spanInsertions) {
+    for (const s of candidates) {
       if (taken.has(s)) continue;
       for (const [from, to] of sentences(s.tokens)) {
         const key = textOf(s.tokens, from, to);

@@ -100,6 +100,19 @@ describe('comparing versions and checking for untracked edits', () => {
     expect(res.statusCode, res.body).toBe(200);
     return paragraphsOf(Buffer.from((res.json() as ReviewResponse).contentBase64, 'base64'));
   };
+  /** Calls one tool of the MCP server as `grant`'s user would through the connector. */
+  const callMcpTool = async (grant: SessionGrant, name: string, args: Record<string, unknown>) => {
+    const server = createMcpServer({ orgId: grant.orgId, userId: grant.user.id }, t.ctx);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'test-assistant', version: '1.0.0' });
+    await client.connect(clientSide);
+    try {
+      return await client.callTool({ name, arguments: args });
+    } finally {
+      await client.close();
+    }
+  };
   const uploadCount = async () => (await t.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM uploads'))[0]!.n;
   /** The blobs on the test service's disk store (content-addressed: a new redline adds one). */
   const blobCount = () => readdirSync(path.join(t.config.dataDir, 'blobs'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).length;
@@ -159,6 +172,7 @@ describe('comparing versions and checking for untracked edits', () => {
     expect(ComparisonSummary.parse(summary.json())).toEqual({
       draftId: draft.id, kind: 'compare', uploadId: v2.id, against: v1.id, view: 'pending', author: 'Comparison', changes: 4, entries: 2,
       pending: { treatment: 'kept', older: 1, newer: 1, kept: 1, olderStillPending: 1, olderResolved: 0 },
+      options: { granularity: 'word', ignoreCase: false, ignoreWhitespace: false, ignoreFormatting: false, moves: true, stories: { headersFooters: true, notes: true, textBoxes: true } },
     });
     // No comparison made these: 404; another organisation's draft: 404.
     expect((await call(alice, 'GET', `/api/uploads/${v2.id}/comparison`)).statusCode).toBe(404);
@@ -171,6 +185,26 @@ describe('comparing versions and checking for untracked edits', () => {
     expect(new Set((await reviewOf(alice, word.id)).revisions.map((rev) => rev.author))).toEqual(new Set(['Comparison']));
     expect(ComparisonSummary.parse((await call(alice, 'GET', `/api/uploads/${word.id}/comparison`)).json()).pending)
       .toEqual({ treatment: 'accepted', older: 1, newer: 1, kept: 0, olderStillPending: 0, olderResolved: 0 });
+  });
+
+  it('takes Word\'s compare options: a version that differs only in case is identical with ignoreCase, through the route and the MCP tool, and the draft remembers its options', async () => {
+    const v1 = await upload(alice, OLDER);
+    const shouting = minimalDocx(paragraphsOf(OLDER).map((t) => p(r(t.replace('Supplier', 'SUPPLIER')))).join(''));
+    const v2 = expectRow((await addVersion(alice, v1.id, shouting)).json());
+    const before = await uploadCount();
+    const same = await call(alice, 'POST', `/api/uploads/${v2.id}/compare`, { against: v1.id, options: { ignoreCase: true } });
+    expect(same.statusCode, same.body).toBe(200);
+    expect(ComparisonIdentical.parse(same.json()).identical).toBe(true);
+    expect(await uploadCount()).toBe(before);
+    const answered = await callMcpTool(alice, 'compare_versions', { uploadId: v2.id, against: v1.id, options: { ignoreCase: true } });
+    expect(answered.structuredContent).toMatchObject({ identical: true });
+    // Without it, the capital is a difference; the draft's summary says which options made it.
+    const differs = await call(alice, 'POST', `/api/uploads/${v2.id}/compare`, { against: v1.id, options: { granularity: 'character', moves: false, stories: { textBoxes: false } } });
+    expect(differs.statusCode, differs.body).toBe(201);
+    const summary = ComparisonSummary.parse((await call(alice, 'GET', `/api/uploads/${expectRow(differs.json()).id}/comparison`)).json());
+    expect(summary.options).toEqual({
+      granularity: 'character', ignoreCase: false, ignoreWhitespace: false, ignoreFormatting: false, moves: false, stories: { headersFooters: true, notes: true, textBoxes: false },
+    });
   });
 
   it('says when two documents are identical (200, identical: true) and adds no version', async () => {
@@ -186,18 +220,9 @@ describe('comparing versions and checking for untracked edits', () => {
     expect(res.headers['redline-changes']).toBeUndefined();
     expect(await uploadCount()).toBe(before);
     // The MCP tool says the same, and writes nothing either.
-    const server = createMcpServer({ orgId: alice.orgId, userId: alice.user.id }, t.ctx);
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    const client = new Client({ name: 'test-assistant', version: '1.0.0' });
-    await client.connect(clientSide);
-    try {
-      const answered = await client.callTool({ name: 'compare_versions', arguments: { uploadId: v2.id, against: v1.id } });
-      expect(answered.isError).not.toBe(true);
-      expect(answered.structuredContent).toMatchObject({ identical: true, against: v1.id });
-    } finally {
-      await client.close();
-    }
+    const answered = await callMcpTool(alice, 'compare_versions', { uploadId: v2.id, against: v1.id });
+    expect(answered.isError).not.toBe(true);
+    expect(answered.structuredContent).toMatchObject({ identical: true, against: v1.id });
     expect(await uploadCount()).toBe(before);
   });
 
@@ -214,6 +239,9 @@ describe('comparing versions and checking for untracked edits', () => {
       [v2.id, {}, 400, 'invalid_request'],
       [v2.id, { against: v1.id, view: 'sideways' }, 400, 'invalid_request'],
       [v2.id, { against: v1.id, extra: true }, 400, 'invalid_request'],
+      [v2.id, { against: v1.id, options: { granularity: 'sentence' } }, 400, 'invalid_request'],
+      [v2.id, { against: v1.id, options: { ignoreCase: 'yes' } }, 400, 'invalid_request'],
+      [v2.id, { against: v1.id, options: { stories: { comments: false } } }, 400, 'invalid_request'],
     ];
     for (const [id, body, status, code] of cases) {
       const res = await call(alice, 'POST', `/api/uploads/${id}/compare`, body);
@@ -514,7 +542,9 @@ describe('comparing versions and checking for untracked edits', () => {
   it('documents the routes, their Redline-Changes header and the 202 answer in OpenAPI', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
     const compare = doc.paths['/uploads/{uploadId}/compare'].post;
-    expect(Object.keys(compare.requestBody.content['application/json'].schema.properties)).toEqual(['against', 'author', 'view']);
+    expect(Object.keys(compare.requestBody.content['application/json'].schema.properties)).toEqual(['against', 'author', 'view', 'options']);
+    expect(Object.keys(compare.requestBody.content['application/json'].schema.properties.options.properties))
+      .toEqual(['granularity', 'ignoreCase', 'ignoreWhitespace', 'ignoreFormatting', 'moves', 'stories']);
     expect(compare.responses['201'].headers[CHANGES_HEADER]).toBeDefined();
     const untracked = doc.paths['/uploads/{uploadId}/untracked'].get;
     expect(Object.keys(untracked.responses['200'].content['application/json'].schema.properties)).toEqual(['against', 'count', 'entries', 'changes', 'pending']);

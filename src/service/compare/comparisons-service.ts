@@ -1,5 +1,5 @@
-import type { CompareBody, CompareView, ComparisonKind, ComparisonPending } from '../../contract/compare';
-import { comparisonArtifactId, ComparisonSummary, UNTRACKED_EDIT_AUTHOR, type ComparisonIdentical, type NoUntrackedEdits } from '../../contract/compare';
+import type { CompareBody, CompareView, ComparisonKind, ComparisonPending, ResolvedCompareOptions } from '../../contract/compare';
+import { comparisonArtifactId, ComparisonSummary, resolveCompareOptions, UNTRACKED_EDIT_AUTHOR, type ComparisonIdentical, type NoUntrackedEdits } from '../../contract/compare';
 import type { CompareOptions } from '../../docx';
 import type { DocumentRow } from '../../contract/document';
 import { notFound, ProblemError } from '../http/problem';
@@ -60,9 +60,10 @@ export class ComparisonsService {
     if (!older) throw notFound(`The upload named in "against" (${body.against})`);
     const view = body.view ?? 'pending';
     const author = body.author ?? DEFAULT_AUTHOR;
-    const result = await compareUploads(this.content, this.thread, older, newer, { author, ...engineView(view) }, true, { orgId: actor.orgId });
+    const options = resolveCompareOptions(body.options);
+    const result = await compareUploads(this.content, this.thread, older, newer, { author, ...engineView(view), ...options }, true, { orgId: actor.orgId });
     if (result.differences.length === 0) return { identical: true, uploadId: newer.id, against: older.id, view, pending: result.pending };
-    return this.store(actor, 'compare', newer.id, older.id, { view, author }, result);
+    return this.store(actor, 'compare', newer.id, older.id, { view, author, options }, result);
   }
 
   /** What made a comparison's working draft; 404 for an upload no comparison made (or made before summaries were kept). */
@@ -90,11 +91,11 @@ export class ComparisonsService {
       author: UNTRACKED_EDIT_AUTHOR, view: 'rejected', keepNewerRevisions: true,
     }, true, { orgId: actor.orgId });
     if (result.differences.length === 0) return { nothingToReview: true, uploadId: version.id, against: previous.id };
-    return this.store(actor, 'untracked', version.id, previous.id, { view: 'pending', author: UNTRACKED_EDIT_AUTHOR }, result);
+    return this.store(actor, 'untracked', version.id, previous.id, { view: 'pending', author: UNTRACKED_EDIT_AUTHOR, options: resolveCompareOptions() }, result);
   }
 
   private async store(
-    actor: Actor, kind: ComparisonKind, sourceId: string, againstId: string, how: { view: CompareView; author: string },
+    actor: Actor, kind: ComparisonKind, sourceId: string, againstId: string, how: { view: CompareView; author: string; options: ResolvedCompareOptions },
     result: { bytes: Uint8Array; differences: unknown[]; entries: number; pending: ComparisonPending },
   ): Promise<ComparisonDraft> {
     const stored = await this.content.put(result.bytes);

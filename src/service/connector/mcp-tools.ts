@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { clientString } from '../../contract/client-text';
 import { CommentText, TextAnchor, type Comment } from '../../contract/comments';
-import { CompareView } from '../../contract/compare';
+import { CompareView, WordCompareOptions } from '../../contract/compare';
 import { checkRedlineEdit, DecisionNotes, RedlineEditFields, type ReviewResponse } from '../../contract/review';
 import { withGroupMembers } from '../../contract/track';
 import type { ComparisonsService } from '../compare/comparisons-service';
@@ -83,13 +83,14 @@ export function createMcpServer(
       uploadId: clientString().min(1).max(200).describe('The newer upload (from list_documents).'),
       against: clientString().min(1).max(200).describe('The older upload to compare it with.'),
       author: clientString().min(1).max(200).optional().describe('Author of the tracked changes (default "Comparison").'),
+      options: WordCompareOptions.optional().describe('Word\'s compare options (granularity word|character, ignoreCase, ignoreWhitespace, ignoreFormatting, moves, stories {headersFooters, notes, textBoxes}); defaults as Word\'s.'),
       view: CompareView.optional().describe('"pending" (default): keep the newer version\'s pending tracked changes; "accepted": compare both as if every tracked change were accepted (as Word does); "rejected": as if every one were rejected.'),
     },
-  }, async ({ uploadId, against, author, view }) =>
+  }, async ({ uploadId, against, author, view, options }) =>
     run(async () => {
       // The same per-user budget as POST /uploads/{id}/compare.
       await heavyLimits?.admitKind('compare', actor);
-      return comparisons.compare(actor, uploadId, { against, ...(author ? { author } : {}), ...(view ? { view } : {}) });
+      return comparisons.compare(actor, uploadId, { against, ...(author ? { author } : {}), ...(view ? { view } : {}), ...(options ? { options } : {}) });
     }));
 
   server.registerTool('get_review', {
