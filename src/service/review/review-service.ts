@@ -49,6 +49,10 @@ export interface ApplyRequest {
 export interface DecisionRecord {
   review: ReviewResponse;
   decided: ReadonlyMap<string, DecidedChange>;
+  /** The draft's comments as it stands. */
+  comments: readonly Comment[];
+  /** The change each comment written on a change through the review was written on (by comment id): it still names it once the change is decided. */
+  commentOn: ReadonlyMap<string, string>;
 }
 
 /**
@@ -309,7 +313,14 @@ export class ReviewService {
     const row = await timing.measure('load', () => this.requireRow(this.db, actor.orgId, uploadId));
     const [analysis, entries] = await timing.measure('analyse', () => Promise.all([this.analysisOf(row), this.logs.load(this.db, uploadId)]));
     const state = replayLog(entries);
-    return { review: await timing.measure('track', () => this.respond(row, analysis, { entries, state })), decided: state.decided };
+    const review = await timing.measure('track', () => this.respond(row, analysis, { entries, state }));
+    const { value: comments } = await this.read(actor, uploadId, (doc) => doc.comments());
+    const commentOn = new Map<string, string>();
+    for (const entry of entries) {
+      const op = entry.comment;
+      if (entry.kind === 'comment' && op?.op === 'add' && 'changeId' in op.target) commentOn.set(op.commentId, op.target.changeId);
+    }
+    return { review, decided: state.decided, comments, commentOn };
   }
 
   /** Writes tracked changes on the user's behalf, recording each one's justification. */
