@@ -11,6 +11,8 @@ export const REPORT_COLUMNS = [
   // The entry's stable reference (its first change's id): "Change n" is positional (a proposal
   // renumbers the changes after it), the reference stays the change the lawyer decided.
   ['ref', 'Ref'],
+  // As Word last laid the draft out (TrackItem.page); empty when the file does not say.
+  ['page', 'Page'],
   ['clause', 'Clause'],
   ['kind', 'Kind'],
   ['author', 'Author'],

@@ -11,7 +11,7 @@ export const TrackItem = z.object({
   label: z.string().describe('Positional label, "Change <n>".'),
   kind: z.string().nullable().optional(),
   textPreview: z.string().optional(),
-  justification: z.string().nullable().optional().describe('Open entries only.'),
+  justification: z.string().nullable().optional().describe('The reason recorded for the change (a proposal\'s, or a comment anchored on it); decided entries keep it. Absent or null: none was given.'),
   author: z.string().nullable().optional(),
   date: z.string().nullable().optional().describe('Open entries only.'),
   decidedAt: Timestamp.optional().describe('Decided entries only.'),
@@ -26,6 +26,8 @@ export const TrackItem = z.object({
   clause: z.string().nullable().optional()
     .describe('The revision\'s `clause`: the list label of its paragraph as Word shows it ("7.3(a)"); null when not numbered. Decided entries keep the clause they had.'),
   groupSummary: z.string().optional().describe('How the whole entry reads (its baseline group\'s `group_summary`), the same on every member.'),
+  page: z.number().int().positive().optional()
+    .describe('The page the change was on when Word last laid the draft out as its review began (its w:lastRenderedPageBreak marks); decided entries keep it. Absent when the file does not say (never laid out by Word) or the change came later.'),
   implied: z.literal(true).optional()
     .describe('Decided entries only: decided by no one, it went with another decision (its content was inside a rejected insertion or move, an accepted deletion, a removed row). `takenWith` names that decision\'s change when one change took it.'),
   takenWith: z.string().optional().describe('Implied decisions: the change whose decision took this one with it.'),

@@ -34,7 +34,7 @@ export interface DecisionReport {
 /**
  * Builds the report of a draft from its review and its decision log: one row per entry of the
  * track (track.entries, the edits the review page lists), in the page's order and with its
- * counts: its change numbers, summary, clause, kind, author, date and justification, its state,
+ * counts: its change numbers, summary, page, clause, kind, author, date and justification, its state,
  * who decided it and when (or which decision took it with it), the notes recorded on its
  * decisions and the comments on its changes.
  */
@@ -62,6 +62,7 @@ export async function buildDecisionReport(db: Queryable, record: DecisionRecord,
       label: entryTitle(labels),
       changes: changeNumbers(labels),
       ref: lead.group ?? lead.id,
+      page: members.map((m) => m.page).find((n) => n !== undefined)?.toString() ?? '',
       clause: lead.clause ?? revisions.get(lead.id)?.clause ?? '',
       kind: entryKind(members, revisions),
       author: distinct(members.map((m) => m.author ?? revisions.get(m.id)?.author)).join('; '),

@@ -13,6 +13,7 @@ import type { Track } from '../../contract/track';
 import { Prng } from '../../docx/fixture/prng';
 import { generateFixture } from '../../../test/conformance/decision-fixtures';
 import { generateLabProtocol } from '../../../test/conformance/entry-fixtures';
+import { minimalDocx } from '../../../test/support/docx-files';
 import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
 
 /** Each entry's open members but `without`, sorted: a partition that a join's reordering leaves alone. */
@@ -78,6 +79,25 @@ describe('entries formed on the baseline, through the service', () => {
       track = answered;
     }
   }
+
+  it('a decided entry keeps its page and its justification; a human change without one has none', async () => {
+    const by = 'w:author="Ann" w:date="2025-01-01T00:00:00Z"';
+    const draft = await draftOf(minimalDocx(
+      `<w:p><w:r><w:t>Agreement one</w:t></w:r></w:p>` +
+        `<w:p><w:r><w:lastRenderedPageBreak/><w:t xml:space="preserve">Second page text </w:t></w:r><w:ins w:id="1" ${by}><w:r><w:t>added</w:t></w:r></w:ins></w:p>`,
+    ));
+    const proposed = await call('POST', `/api/documents/${draft}/redlines`, { edits: [{ op: 'insert', find: 'Agreement', text: ' (restated)', justification: 'Needed for the SOP.' }] });
+    expect(proposed.statusCode).toBe(200);
+    const before = await review(draft);
+    const shown = (track: Track) => track.items.map((i) => ({ page: i.page, justification: i.justification ?? null }));
+    expect(shown(before)).toEqual([{ page: 1, justification: 'Needed for the SOP.' }, { page: 2, justification: null }]);
+    const res = await call('POST', `/api/documents/${draft}/revisions/apply`, { accepted_change_ids: [before.items[0]!.id], rejected_change_ids: [before.items[1]!.id] });
+    expect(res.statusCode).toBe(200);
+    for (const after of [ReviewResponse.parse(res.json()).track!, await review(draft)]) {
+      expect(after.items.map((i) => i.state)).toEqual(['in', 'back']);
+      expect(shown(after)).toEqual(shown(before));
+    }
+  });
 
   it('keeps the other entries and says what a decision takes, on generated drafts', async () => {
     await fc.assert(

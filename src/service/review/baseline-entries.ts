@@ -19,6 +19,11 @@ import type { DecidedChange } from './track-projection';
 export interface EntryGrouping {
   /** Each baseline change's entry: its first member's id and how it reads. */
   entryOf: ReadonlyMap<string, { id: string; summary: string }>;
+  /**
+   * Each baseline change's page as Word last laid the baseline out (OpenDocx.pages; empty when
+   * the file does not say): kept by the change once decided, when it is no longer in the draft.
+   */
+  pageOf: ReadonlyMap<string, number>;
 }
 
 export function groupingOf(doc: OpenDocx): EntryGrouping {
@@ -27,12 +32,21 @@ export function groupingOf(doc: OpenDocx): EntryGrouping {
     const entry = { id: group.id, summary: group.summary };
     for (const id of group.members) entryOf.set(id, entry);
   }
-  return { entryOf };
+  return { entryOf, pageOf: doc.pages() };
+}
+
+/** The items with their baseline page (TrackItem.page), where the baseline gives one. */
+export function withPages(items: readonly TrackItem[], grouping: EntryGrouping): TrackItem[] {
+  if (!grouping.pageOf.size) return [...items];
+  return items.map((item) => {
+    const page = grouping.pageOf.get(item.id);
+    return page === undefined ? item : { ...item, page };
+  });
 }
 
 /** About what a cache holds of a grouping: an id and a reference per change. */
 export function groupingBytes(grouping: EntryGrouping): number {
-  return 96 * grouping.entryOf.size;
+  return 96 * grouping.entryOf.size + 48 * grouping.pageOf.size;
 }
 
 /**

@@ -19,7 +19,7 @@ import { DraftQueue } from './draft-queue';
 import { batchVerdicts, namedVerdicts, recordOf } from './implied-decisions';
 import { ByteBudgetLru } from './byte-budget-lru';
 import { baselineSha, factsBytes, factsOf, withNewChanges, type DecisionFacts } from './decision-facts';
-import { groupingBytes, groupingOf, regrouped, trackEntries, type EntryGrouping } from './baseline-entries';
+import { groupingBytes, groupingOf, regrouped, trackEntries, withPages, type EntryGrouping } from './baseline-entries';
 import { recordedResult, recordResult, type IdempotentRequest, type RecordedKey } from './idempotency';
 import { OpenDrafts } from './open-drafts';
 import { predecessors, projectTrack, replayLog, type DecidedChange, type LogState } from './track-projection';
@@ -201,7 +201,7 @@ export class ReviewService {
 
       const doc = timing.measureSync('open', () => this.openDraft(row.content_sha256!, bytes));
       const facts = await timing.measure('facts', () => this.decisionFacts(entries, row.content_sha256!, doc.changeIds(), () => doc));
-      const grouping = await timing.measure('facts', () => this.entryGrouping(entries, row.content_sha256!, () => revisions));
+      const grouping = await timing.measure('facts', () => this.entryGrouping(entries, row.content_sha256!, () => doc));
       try {
         timing.measureSync('apply', () => doc.apply({ accept, reject }));
       } catch (error) {
@@ -782,22 +782,22 @@ export class ReviewService {
 
   /**
    * The entries as the review began (baseline-entries.ts): the grouping of the draft's content
-   * before its first decision, cached by that content's hash. On the draft's own content (no
-   * decision yet) it is the engine's grouping of `currentRevisions`. A baseline whose content is
+   * before its first decision, cached by that content's hash; on the draft's own content (no
+   * decision yet), read on `current` (before the batch changes it). A baseline whose content is
    * gone gives the draft's own grouping.
    */
-  private async entryGrouping(entries: readonly StoredLogEntry[], currentSha: string, currentRevisions: () => readonly Revision[] | Promise<readonly Revision[]>): Promise<EntryGrouping> {
+  private async entryGrouping(entries: readonly StoredLogEntry[], currentSha: string, current: () => OpenDocx | Promise<OpenDocx>): Promise<EntryGrouping> {
     const baseline = baselineSha(entries, currentSha, { acrossRedlines: true });
     const known = this.groupings.get(baseline);
     if (known) return known;
     let grouping: EntryGrouping;
-    if (baseline === currentSha) grouping = groupingOfRevisions(await currentRevisions());
+    if (baseline === currentSha) grouping = groupingOf(await current());
     else {
       try {
         grouping = groupingOf(this.open(await this.content.get(baseline)));
       } catch (error) {
         this.log.warn({ err: error, baseline }, 'entries formed on the draft: its baseline could not be read');
-        return groupingOfRevisions(await currentRevisions());
+        return groupingOf(await current());
       }
     }
     this.groupings.set(baseline, grouping, groupingBytes(grouping));
@@ -811,13 +811,13 @@ export class ReviewService {
    * the draft open only when they are not cached (no batch yet in this process).
    */
   private async projected(sha256: string, { entries, state }: Committed, revisions: Revision[], proposals?: ReadonlyMap<string, { userId: string | null }>): Promise<Track> {
-    const grouping = await this.entryGrouping(entries, sha256, () => revisions);
-    const track = projectTrack(state, regrouped(revisions, grouping), proposals);
     let doc: OpenDocx | null = null;
     const current = async () => (doc ??= this.openDraft(sha256, await this.content.get(sha256)));
     try {
+      const grouping = await this.entryGrouping(entries, sha256, current);
+      const track = projectTrack(state, regrouped(revisions, grouping), proposals);
       const facts = track.counts.open ? await this.decisionFacts(entries, sha256, revisions.map((r) => r.change_id), current) : null;
-      return { ...track, entries: trackEntries(track.items, facts, state.decided) };
+      return { ...track, items: withPages(track.items, grouping), entries: trackEntries(track.items, facts, state.decided) };
     } finally {
       if (doc) this.openDrafts.keep(sha256, doc);
     }
@@ -903,19 +903,6 @@ function requireWorkingDraft(row: UploadRecord): void {
 /** A full answer without its content: what a minimal request gets when its recorded answer is replayed, or when it reads the review. */
 export function withoutContent({ document, revisions, track }: ReviewResponse): ReviewMinimalResponse {
   return { document, revisions, track };
-}
-
-/** The grouping the engine gave these revisions (their `group` and `group_summary`). */
-function groupingOfRevisions(revisions: readonly Revision[]): EntryGrouping {
-  const entryOf = new Map<string, { id: string; summary: string }>();
-  const byGroup = new Map<string, { id: string; summary: string }>();
-  for (const r of revisions) {
-    const id = r.group ?? r.change_id;
-    let entry = byGroup.get(id);
-    if (!entry) byGroup.set(id, entry = { id, summary: r.group_summary ?? r.text_preview });
-    entryOf.set(r.change_id, entry);
-  }
-  return { entryOf };
 }
 
 /** Roughly what a list of revisions holds in memory (for the cache's byte budget). */

@@ -231,6 +231,7 @@ export function projectTrack(
     return {
       id, state: shown, label: trackLabel(i), kind: d.kind, textPreview: d.textPreview, author: d.author,
       decidedAt: d.decidedAt, decidedByUserId: d.decidedByUserId, note: d.note ?? null,
+      ...(d.justification ? { justification: d.justification } : {}),
       ...(d.move ? { move: true as const } : {}),
       ...(d.implied ? { implied: true as const } : {}), ...(d.takenWith ? { takenWith: d.takenWith } : {}),
       group: d.group ?? id, groupSummary: d.groupSummary ?? d.textPreview, clause: d.clause ?? null,
