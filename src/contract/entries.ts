@@ -25,3 +25,24 @@ export function countEntries(items: readonly Pick<TrackItem, 'id' | 'state' | 'g
   for (const states of groups.values()) counts[entryState(states)]++;
   return counts;
 }
+
+/** The change numbers of an entry's labels ("Change 45" ...): "45–85" when consecutive, else "45, 48, 50". */
+export function changeNumbers(labels: readonly string[]): string {
+  const numbers = labels.map((l) => Number(/(\d+)$/.exec(l)?.[1]));
+  if (numbers.some((n) => !Number.isFinite(n))) return labels.join(', ');
+  const consecutive = numbers.every((n, i) => i === 0 || n === numbers[i - 1]! + 1);
+  return consecutive && numbers.length > 1 ? `${numbers[0]}–${numbers[numbers.length - 1]}` : numbers.join(', ');
+}
+
+/**
+ * An entry's short title: "Change 44", "Changes 45–85", and for changes not consecutive (a
+ * decided one keeps its place between others) the first and last with how many: "Changes 45–61
+ * (9 changes)", so the title never runs off; the full list is `changeNumbers`.
+ */
+export function entryTitle(labels: readonly string[]): string {
+  if (labels.length === 1) return labels[0]!;
+  const numbers = changeNumbers(labels);
+  if (!numbers.includes(',')) return `Changes ${numbers}`;
+  const all = numbers.split(', ');
+  return `Changes ${all[0]}–${all[all.length - 1]} (${labels.length} changes)`;
+}

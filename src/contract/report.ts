@@ -1,23 +1,29 @@
 /**
- * The decision report (GET /documents/{id}/report.pdf and .csv): one row per change of the
- * track, grouped by state, open first. The CSV's header and the PDF's field names both come
- * from here, so the two always say the same thing.
+ * The decision report (GET /documents/{id}/report.pdf and .csv): one row per entry of the review
+ * (the edits the review page lists and decides, contract/entries.ts), grouped by state, open first,
+ * counted as the page counts them. The CSV's header and the PDF's field names both come from
+ * here, so the two always say the same thing.
  */
 export const REPORT_COLUMNS = [
-  ['label', 'Change'],
-  // The change id: "Change n" is positional (a proposal renumbers the changes after it), the
-  // reference stays the change the lawyer decided (the review panel shows it as "ref c48").
+  ['label', 'Entry'],
+  // Every change number of the entry ("45–85", "45, 48, 50"): the title may shorten them.
+  ['changes', 'Changes'],
+  // The entry's stable reference (its first change's id): "Change n" is positional (a proposal
+  // renumbers the changes after it), the reference stays the change the lawyer decided.
   ['ref', 'Ref'],
+  // As Word last laid the draft out (TrackItem.page); empty when the file does not say.
+  ['page', 'Page'],
   ['clause', 'Clause'],
   ['kind', 'Kind'],
   ['author', 'Author'],
   ['date', 'Date'],
-  ['preview', 'Text'],
+  ['preview', 'Summary'],
   ['justification', 'Justification'],
   ['decision', 'Decision'],
   ['decidedBy', 'Decided by'],
   ['decidedAt', 'Decided at'],
   ['note', 'Note'],
+  ['comments', 'Comments'],
 ] as const;
 
 export type ReportField = (typeof REPORT_COLUMNS)[number][0];

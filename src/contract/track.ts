@@ -11,7 +11,7 @@ export const TrackItem = z.object({
   label: z.string().describe('Positional label, "Change <n>".'),
   kind: z.string().nullable().optional(),
   textPreview: z.string().optional(),
-  justification: z.string().nullable().optional().describe('Open entries only.'),
+  justification: z.string().nullable().optional().describe('The reason recorded for the change (a proposal\'s, or a comment anchored on it); decided entries keep it. Absent or null: none was given.'),
   author: z.string().nullable().optional(),
   date: z.string().nullable().optional().describe('Open entries only.'),
   decidedAt: Timestamp.optional().describe('Decided entries only.'),
@@ -22,10 +22,15 @@ export const TrackItem = z.object({
   documentWide: z.literal(true).optional().describe('A change in the styles or numbering parts (open entries): no place in the text.'),
   move: z.literal(true).optional().describe('A move (the revision\'s `move`): one entry for both halves, shown as "Move".'),
   group: z.string().optional()
-    .describe('The edit this change belongs to (the revision\'s `group`: its first member\'s change id); a decided entry keeps the group it was decided in.'),
+    .describe('The entry this change belongs to: the edit it was part of in the draft as its review began (the baseline; its first member\'s change id), kept through every decision, so deciding one entry never regroups the others. A change written since (redline edits) is grouped with the other new changes of its edit. May differ from the revision\'s `group`, which is the draft\'s grouping now.'),
   clause: z.string().nullable().optional()
     .describe('The revision\'s `clause`: the list label of its paragraph as Word shows it ("7.3(a)"); null when not numbered. Decided entries keep the clause they had.'),
-  groupSummary: z.string().optional().describe('How the whole group reads (the revision\'s `group_summary`), the same on every member.'),
+  groupSummary: z.string().optional().describe('How the whole entry reads (its baseline group\'s `group_summary`), the same on every member.'),
+  page: z.number().int().positive().optional()
+    .describe('The page the change was on when Word last laid the draft out as its review began (its w:lastRenderedPageBreak marks); decided entries keep it. Absent when the file does not say (never laid out by Word) or the change came later.'),
+  implied: z.literal(true).optional()
+    .describe('Decided entries only: decided by no one, it went with another decision (its content was inside a rejected insertion or move, an accepted deletion, a removed row). `takenWith` names that decision\'s change when one change took it.'),
+  takenWith: z.string().optional().describe('Implied decisions: the change whose decision took this one with it.'),
 });
 export type TrackItem = z.infer<typeof TrackItem>;
 
@@ -37,8 +42,29 @@ export const TrackCounts = z.object({
 });
 export type TrackCounts = z.infer<typeof TrackCounts>;
 
+/** Changes outside an entry that deciding it one way takes with it (the interface's implied decisions), in track order. */
+export const EntryTakes = z.object({
+  accept: z.array(z.string()).describe('Open changes that accepting the entry decides too.'),
+  reject: z.array(z.string()).describe('Open changes that rejecting the entry decides too.'),
+});
+export type EntryTakes = z.infer<typeof EntryTakes>;
+
+/**
+ * One entry of the review: what the lawyer sees and decides as one edit. Formed once, from the
+ * draft as its review began (the baseline), and kept until decided: the items' `group` says the same.
+ */
+export const TrackEntry = z.object({
+  id: z.string().describe('The entry\'s id: its first member\'s change id (the items\' `group`).'),
+  members: z.array(z.string()).describe('Its changes\' ids, in track order.'),
+  state: TrackState.describe('Open while any member is open; else its first member\'s state.'),
+  summary: z.string().describe('How the entry reads ("Replaced \'x\' with \'y\'", "Deleted 5 rows: …").'),
+  takes: EntryTakes.optional().describe('Open entries whose decision takes other open changes with it: which, for each verdict.'),
+});
+export type TrackEntry = z.infer<typeof TrackEntry>;
+
 export const Track = z.object({
   items: z.array(TrackItem),
+  entries: z.array(TrackEntry).optional().describe('The entries, in track order of their first member (absent in tracks stored before they were listed).'),
   hereId: z.string().nullable().describe('Id of the first open item; null when nothing is open.'),
   counts: TrackCounts,
 });

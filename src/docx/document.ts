@@ -6,6 +6,7 @@ import { DocxPackage, type OpenOptions, type WriteOptions } from './package/pack
 import { applyToScans, type Decision } from './revisions/apply';
 import { groupChanges, type Change } from './revisions/changes';
 import { editGroups, type EditGroup } from './revisions/groups';
+import { lastRenderedPages } from './revisions/pages';
 import { NumberingDefinitions } from './numbering/definitions';
 import { paragraphLabels, type ListMemo, type ParagraphLabel } from './numbering/labels';
 import { ancestorNamed, firstParagraph } from './ooxml/paragraphs';
@@ -164,6 +165,11 @@ export class OpenDocx {
       const label = labels.get(p);
       return label && !label.bullet && label.clause ? { clause: label.clause, level: label.level } : undefined;
     };
+  }
+
+  /** The page of each change of the main document as Word last laid it out; empty when the file does not say (revisions/pages.ts). */
+  pages(): Map<string, number> {
+    return lastRenderedPages(this.scans, this.changes);
   }
 
   /** What Word shows as one edit: groups of consecutive changes, in document order (revisions/groups.ts). */

@@ -8,12 +8,13 @@
  * against the random batches) are the same. Seeded and bounded: about a minute on two cores.
  * The long run is `npm run bench:decisions`.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Prng } from '../../src/docx/fixture/prng';
 import { ingestDocx, openDocx } from '../../src/docx/index';
+import { ingestedDrafts } from '../support/corpus-drafts';
 import { generateFixture } from './decision-fixtures';
 import { planTrial, runTrial, trackStateDifferences } from './decision-trials';
 
@@ -48,13 +49,7 @@ describe('selective decisions: order, batching, halves and the simulation agree'
 
   const files = HAS_CORPUS ? readdirSync(FILES).filter((f) => f.endsWith('.docx')).sort() : [];
   it.skipIf(!HAS_CORPUS)(`on every corpus file (${files.length})${HAS_CORPUS ? '' : ': skipped, ../shared/corpus/files is absent'}`, () => {
-    for (const file of files) {
-      let bytes: Uint8Array;
-      try {
-        bytes = ingestDocx(readFileSync(path.join(FILES, file))).bytes;
-      } catch {
-        continue; // refused at upload (the conformance test covers which and why)
-      }
+    for (const { file, bytes } of ingestedDrafts(FILES, files)) {
       fc.assert(
         fc.property(fc.nat(), fc.boolean(), (planSeed, decideAll) => {
           const result = trial(bytes, planSeed, decideAll);

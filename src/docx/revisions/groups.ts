@@ -1,7 +1,7 @@
 import { isWithin, type XmlElement } from '../xml/tree';
 import type { Change } from './changes';
 import type { ListingMemo } from './listing-memo';
-import { clip, previewOf, visibleText } from './preview';
+import { clip, previewOf, visibleText, whitespaceWords } from './preview';
 import { MOVE_TYPES, type Site, type SiteType } from './sites';
 
 /**
@@ -40,8 +40,6 @@ const EDIT_TYPES: ReadonlySet<SiteType> = new Set<SiteType>([
 ]);
 /** Formatting that may belong to inserted content. */
 const FORMAT_TYPES: ReadonlySet<SiteType> = new Set<SiteType>(['rpr-change', 'ppr-change', 'num-ins']);
-
-const INSERTING: ReadonlySet<SiteType> = new Set<SiteType>(['run-ins', 'mark-ins', 'row-ins', 'cell-ins', 'field-code-ins', 'control-ins']);
 
 /**
  * A point of a document-order walk: entering an element (before its content) or leaving it
@@ -248,26 +246,45 @@ export function editGroups(changes: readonly Change[], memo?: ListingMemo): Edit
   return groups.map((members) => ({ id: members[0]!.changeId, members: members.map((m) => m.changeId), summary: summary(members) }));
 }
 
-/** The words of a group: what it replaced with what, or what it inserted or deleted. */
+/**
+ * The words of a group, as the lawyer sees the edit: what it replaced with what, or what it
+ * inserted or deleted; rows by count; paragraph marks by what they do to the paragraphs
+ * ("Split 'Order of injection: …' into 3 paragraphs", "Joined 7 paragraphs", "Removed 4 empty
+ * paragraphs"); whitespace by what it is ("Inserted a tab", "Inserted 3 spaces"). Counts come from
+ * the members' own sites: an inserted mark splits one paragraph more, a deleted mark joins its
+ * paragraph to the next one (or removes it, when it holds nothing).
+ */
 function summaryOf(members: readonly Change[]): string {
-  if (members.length === 1 && !isTextEdit(members[0]!)) return ownWords(members[0]!);
+  if (members.length === 1 && !isTextEdit(members[0]!) && !members[0]!.sites.some(isMark)) return ownWords(members[0]!);
   let older = '';
   let newer = '';
   const rows = { ins: 0, del: 0 };
   const rowText: string[] = [];
-  let marks = 0;
+  const marks = { ins: 0, joins: 0, empty: 0 };
+  let split: XmlElement | null = null;
+  const spaces = { ins: [] as XmlElement[], del: [] as XmlElement[] };
   for (const m of members) {
     for (const s of m.sites) {
       if (s.type === 'row-ins' || s.type === 'row-del') {
         rows[s.type === 'row-ins' ? 'ins' : 'del']++;
         rowText.push(visibleText(s.el.parent!.parent!)); // the row's cells, a space between paragraphs
       }
-      else if (s.type === 'run-ins' || s.type === 'field-code-ins') newer += visibleText(s.el);
-      else if (s.type === 'run-del' || s.type === 'field-code-del') older += visibleText(s.el);
-      else if (isMark(s)) {
-        marks++;
-        if (s.type === 'mark-ins') newer += ' ';
-        else older += ' ';
+      else if (s.type === 'run-ins' || s.type === 'field-code-ins') {
+        newer += visibleText(s.el);
+        spaces.ins.push(s.el);
+      } else if (s.type === 'run-del' || s.type === 'field-code-del') {
+        older += visibleText(s.el);
+        spaces.del.push(s.el);
+      } else if (isMark(s)) {
+        const paragraph = placeOf(s);
+        if (s.type === 'mark-ins') {
+          marks.ins++;
+          split ??= paragraph;
+          newer += ' ';
+        } else {
+          marks[holdsNothing(paragraph) ? 'empty' : 'joins']++;
+          older += ' ';
+        }
       }
     }
   }
@@ -281,9 +298,26 @@ function summaryOf(members: readonly Change[]): string {
   if (o && n) return `Replaced ${o} with ${n}`;
   if (n) return `Inserted ${n}`;
   if (o) return `Deleted ${o}`;
-  if (members.length === 1) return ownWords(members[0]!);
-  const inserting = members.some((m) => INSERTING.has(m.sites[0]!.type));
-  return marks > 1 ? `${inserting ? 'Inserted' : 'Deleted'} ${marks} paragraph marks` : ownWords(members[0]!);
+  const parts = [
+    marks.ins ? `split ${quote(visibleText(split!)) || 'a paragraph'} into ${marks.ins + 1} paragraphs` : '',
+    marks.joins ? `joined ${marks.joins + 1} paragraphs` : '',
+    marks.empty ? `removed ${marks.empty === 1 ? 'an empty paragraph' : `${marks.empty} empty paragraphs`}` : '',
+    whitespaceWords(spaces.ins) ? `inserted ${whitespaceWords(spaces.ins)}` : '',
+    whitespaceWords(spaces.del) ? `deleted ${whitespaceWords(spaces.del)}` : '',
+  ].filter(Boolean);
+  if (!parts.length) return ownWords(members[0]!);
+  const words = parts.join(', ');
+  return words[0]!.toUpperCase() + words.slice(1);
+}
+
+/** Whether a paragraph holds no visible content (text, tab, object, ...): its deleted mark removes it, joining nothing. */
+function holdsNothing(paragraph: XmlElement): boolean {
+  const seek = (e: XmlElement): boolean => {
+    if (SKIPPED.has(e.name)) return false;
+    if (isContent(e)) return true;
+    return e.children.some((c) => c.kind === 1 && seek(c));
+  };
+  return !seek(paragraph);
 }
 
 function isTextEdit(c: Change): boolean {

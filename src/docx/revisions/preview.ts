@@ -47,6 +47,66 @@ export function clip(text: string): string {
   return t.length > MAX ? `${t.slice(0, MAX - 1)}…` : t;
 }
 
+/**
+ * What inserted or deleted content is when it is only whitespace, in the lawyer's words: "a tab",
+ * "3 spaces", "a line break", "a tab and 2 spaces"; '' when it holds anything else (text, an
+ * object), or nothing.
+ */
+export function whitespaceWords(els: readonly XmlElement[]): string {
+  const counts = { tab: 0, space: 0, 'line break': 0, 'page break': 0 };
+  let other = false;
+  const go = (e: XmlElement): void => {
+    switch (e.name) {
+      case 'w:t':
+      case 'w:delText':
+        for (const c of e.children) {
+          if (c.kind !== 2) continue;
+          for (const ch of c.text) {
+            if (ch === ' ' || ch === '\u00a0' || ch === '\u2002' || ch === '\u2003' || ch === '\u2009') counts.space++;
+            else if (ch === '\t') counts.tab++;
+            else other = true;
+          }
+        }
+        return;
+      case 'w:tab':
+      case 'w:ptab':
+        counts.tab++;
+        return;
+      case 'w:br':
+        counts[e.attr('w:type') === 'page' ? 'page break' : 'line break']++;
+        return;
+      case 'w:cr':
+        counts['line break']++;
+        return;
+      case 'w:rPr':
+      case 'w:instrText':
+      case 'w:delInstrText':
+      case 'w:fldChar':
+      case 'w:lastRenderedPageBreak':
+      case 'w:bookmarkStart':
+      case 'w:bookmarkEnd':
+      case 'w:proofErr':
+        return;
+      case 'w:drawing':
+      case 'w:pict':
+      case 'w:object':
+      case 'w:sym':
+      case 'w:noBreakHyphen':
+      case 'w:softHyphen':
+      case 'w:footnoteReference':
+      case 'w:endnoteReference':
+      case 'm:oMath':
+        other = true;
+        return;
+    }
+    for (const c of e.children) if (c.kind === 1) go(c);
+  };
+  for (const el of els) go(el);
+  const items = Object.entries(counts).filter(([, n]) => n > 0).map(([noun, n]) => (n === 1 ? `a ${noun}` : `${n} ${noun}s`));
+  if (other || !items.length) return '';
+  return items.length === 1 ? items[0]! : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
 function contentNoun(el: XmlElement): string {
   let noun = 'content';
   const seek = (e: XmlElement): void => {
@@ -115,11 +175,11 @@ export function previewOf(sites: readonly Site[]): string {
   switch (lead.type) {
     case 'run-ins': {
       const t = clip(visibleText(el));
-      return t || `Inserted ${contentNoun(el)}`;
+      return t || `Inserted ${whitespaceWords([el]) || contentNoun(el)}`;
     }
     case 'run-del': {
       const t = clip(visibleText(el));
-      return t || `Deleted ${contentNoun(el)}`;
+      return t || `Deleted ${whitespaceWords([el]) || contentNoun(el)}`;
     }
     case 'move-from':
     case 'move-to':

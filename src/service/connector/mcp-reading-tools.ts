@@ -89,7 +89,7 @@ export function registerReadingTools(server: McpServer, actor: Actor, services: 
   }));
 
   server.registerTool('get_report', {
-    description: withUntrustedNote('The decision record of a working draft: totals, and every change grouped open / accepted / rejected with its label, kind, author, date, text, justification, decision, who decided and when, and the reviewer\'s note.'),
+    description: withUntrustedNote('The decision record of a working draft, by entry as the review page lists them (an edit of one or more changes): totals of entries (as the page counts them) and of changes, and every entry grouped open / accepted / rejected with its title, change numbers, reference, clause, kind, author, date, summary, justification, decision, who decided and when, the reviewer\'s note and the comments on it.'),
     inputSchema: { documentId: DraftId },
     annotations: { readOnlyHint: true },
   }, async ({ documentId }) => run(async () => buildDecisionReport(db, await review.decisionRecord(actor, documentId))));

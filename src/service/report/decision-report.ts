@@ -1,3 +1,5 @@
+import type { Comment } from '../../contract/comments';
+import { changeNumbers, entryState, entryTitle } from '../../contract/entries';
 import type { ReportRow } from '../../contract/report';
 import { REPORT_GROUPS } from '../../contract/report';
 import type { Revision } from '../../contract/revision';
@@ -24,48 +26,105 @@ export interface DecisionReport {
   documentName: string;
   documentVersion: number;
   generatedAt: string;
-  counts: { open: number; in: number; back: number; total: number };
+  /** Entries, as the review page counts them (contract/entries.ts), and the changes they hold. */
+  counts: { open: number; in: number; back: number; total: number; changes: number };
   groups: ReportGroup[];
 }
 
 /**
- * Builds the report of a draft from its review and its decision log: every change of the track,
- * open ones with their revision's author, date and justification, decided ones with what the log
- * remembers of them (including the note) and who decided, by name.
+ * Builds the report of a draft from its review and its decision log: one row per entry of the
+ * track (track.entries, the edits the review page lists), in the page's order and with its
+ * counts: its change numbers, summary, page, clause, kind, author, date and justification, its state,
+ * who decided it and when (or which decision took it with it), the notes recorded on its
+ * decisions and the comments on its changes.
  */
 export async function buildDecisionReport(db: Queryable, record: DecisionRecord, now = new Date()): Promise<DecisionReport> {
   const { review, decided } = record;
   const items = review.track?.items ?? [];
+  const byId = new Map(items.map((i) => [i.id, i]));
   const revisions = new Map<string, Revision>(review.revisions.map((r) => [r.change_id, r]));
   const names = await userNames(db, [...new Set(items.map((i) => i.decidedByUserId).filter((id): id is string => !!id))]);
-  const rowOf = (item: TrackItem): ReportRow => {
-    const revision = revisions.get(item.id);
-    const memory = decided.get(item.id);
-    const open = item.state === 'open';
+  const commentsOf = commentReader(record.comments, record.commentOn);
+  const entries = review.track?.entries ?? entriesOfItems(items);
+  const rowOf = (members: readonly TrackItem[], state: TrackState): ReportRow => {
+    const lead = members[0]!;
+    const open = state === 'open';
+    const decidedOnes = members.filter((m) => m.state !== 'open');
+    const distinct = (values: readonly (string | null | undefined)[]) => [...new Set(values.filter((v): v is string => !!v?.trim()))];
+    const dateOf = (m: TrackItem) => (m.state === 'open' ? (m.date ?? revisions.get(m.id)?.date) : decided.get(m.id)?.date);
+    const justificationOf = (m: TrackItem) => (m.state === 'open' ? (m.justification ?? revisions.get(m.id)?.justification) : decided.get(m.id)?.justification);
+    // Who decided: the people who did; a change taken with another's decision names that decision.
+    const deciders = distinct(decidedOnes.map((m) => (m.implied
+      ? (m.takenWith && !members.some((o) => o.id === m.takenWith) ? `with ${byId.get(m.takenWith)?.label ?? m.takenWith}` : null)
+      : names.get(m.decidedByUserId ?? ''))));
+    const labels = members.map((m) => m.label);
     return {
-      label: item.label,
-      ref: item.id,
-      clause: item.clause ?? revision?.clause ?? '',
-      // A move is one change of both halves: one "Move", not a deletion and an insertion.
-      kind: item.move || revision?.move ? 'Move' : (KIND_WORDS[item.kind ?? ''] ?? item.kind ?? ''),
-      author: item.author ?? revision?.author ?? '',
-      date: (open ? (item.date ?? revision?.date) : memory?.date) ?? '',
-      preview: item.textPreview ?? revision?.text_preview ?? '',
-      justification: (open ? (item.justification ?? revision?.justification) : memory?.justification) ?? '',
-      decision: DECISION_WORDS[item.state],
-      decidedBy: open ? '' : (names.get(item.decidedByUserId ?? '') ?? ''),
-      decidedAt: open ? '' : (item.decidedAt ?? ''),
-      note: open ? '' : (item.note ?? ''),
+      label: entryTitle(labels),
+      changes: changeNumbers(labels),
+      ref: lead.group ?? lead.id,
+      page: members.map((m) => m.page).find((n) => n !== undefined)?.toString() ?? '',
+      clause: lead.clause ?? revisions.get(lead.id)?.clause ?? '',
+      kind: entryKind(members, revisions),
+      author: distinct(members.map((m) => m.author ?? revisions.get(m.id)?.author)).join('; '),
+      date: distinct(members.map(dateOf))[0] ?? '',
+      preview: lead.groupSummary ?? lead.textPreview ?? revisions.get(lead.id)?.text_preview ?? '',
+      justification: distinct(members.map(justificationOf)).join('\n'),
+      decision: DECISION_WORDS[state],
+      decidedBy: open ? '' : deciders.join('; '),
+      decidedAt: open ? '' : decidedOnes.map((m) => m.decidedAt ?? '').sort().at(-1) ?? '',
+      note: distinct(decidedOnes.map((m) => m.note)).join('\n'),
+      comments: commentsOf(members.map((m) => m.id)),
     };
   };
-  const rows = items.map((item) => [item.state, rowOf(item)] as const);
-  const counts = review.track?.counts ?? { open: 0, in: 0, back: 0 };
+  const rows = entries.map((e) => {
+    const members = e.members.map((id) => byId.get(id)).filter((m): m is TrackItem => !!m);
+    return [e.state, rowOf(members, e.state)] as const;
+  });
+  const counts = { open: 0, in: 0, back: 0 };
+  for (const [state] of rows) counts[state]++;
   return {
     documentName: review.document.fileName,
     documentVersion: review.document.documentVersion,
     generatedAt: now.toISOString(),
-    counts: { open: counts.open, in: counts.in, back: counts.back, total: counts.total ?? items.length },
+    counts: { ...counts, total: rows.length, changes: items.length },
     groups: REPORT_GROUPS.map(([state, title]) => ({ state, title, rows: rows.filter(([s]) => s === state).map(([, row]) => row) })),
+  };
+}
+
+/** The entries of items by their group, for a track stored before it listed them. */
+function entriesOfItems(items: readonly TrackItem[]): { members: string[]; state: TrackState }[] {
+  const groups = new Map<string, TrackItem[]>();
+  for (const item of items) groups.set(item.group ?? item.id, [...(groups.get(item.group ?? item.id) ?? []), item]);
+  return [...groups.values()].map((members) => ({ members: members.map((m) => m.id), state: entryState(members.map((m) => m.state)) }));
+}
+
+/** What an entry is, by its members: a move; a deletion with an insertion is a replacement; rows by their marks. */
+function entryKind(members: readonly TrackItem[], revisions: ReadonlyMap<string, Revision>): string {
+  if (members.some((m) => m.move || revisions.get(m.id)?.move)) return 'Move';
+  const previews = members.map((m) => m.textPreview ?? '');
+  if (previews.some((p) => p.startsWith('Row deleted'))) return 'Row deleted';
+  if (previews.some((p) => p.startsWith('Row inserted'))) return 'Row inserted';
+  const kinds = new Set(members.map((m) => m.kind ?? '').filter((k) => k !== 'paragraph_mark'));
+  if (kinds.has('insert') && kinds.has('delete')) return 'Replacement';
+  const main = [...kinds][0] ?? members[0]!.kind ?? '';
+  return KIND_WORDS[main] ?? main;
+}
+
+/**
+ * The comments on an entry's changes, each thread as "Author: text" lines (replies after their
+ * comment): those whose range holds one of the changes, and those written on one of them through
+ * the review (the log remembers which, so a comment on a change decided since still counts).
+ */
+function commentReader(comments: readonly Comment[], commentOn: ReadonlyMap<string, string>): (ids: readonly string[]) => string {
+  return (ids) => {
+    const own = new Set(ids);
+    const firsts = comments.filter((c) => c.parentId === null && !c.justification
+      && (c.changeIds.some((id) => own.has(id)) || own.has(commentOn.get(c.id) ?? '')));
+    const firstIds = new Set(firsts.map((c) => c.id));
+    return comments
+      .filter((c) => firstIds.has(c.id) || (c.parentId !== null && firstIds.has(c.parentId)))
+      .map((c) => `${c.parentId ? '↳ ' : ''}${c.author}: ${c.text}${c.resolved && !c.parentId ? ' (resolved)' : ''}`)
+      .join('\n');
   };
 }
 

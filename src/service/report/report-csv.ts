@@ -32,8 +32,9 @@ function field(value: string): string {
 /**
  * The report as CSV: RFC 4180 (CRLF records, every record the same number of fields), UTF-8
  * with a byte-order mark so Excel reads it as UTF-8. A few key/value records (document,
- * version, date, totals) come first, then an empty record, then one record per change under
- * a header, grouped by state (open, accepted, rejected).
+ * version, date, totals of entries as the review page counts them, and of changes) come first,
+ * then an empty record, then one record per entry under a header, grouped by state (open,
+ * accepted, rejected).
  */
 export function reportCsv(report: DecisionReport): string {
   const width = REPORT_COLUMNS.length;
@@ -45,7 +46,8 @@ export function reportCsv(report: DecisionReport): string {
     pad(['Open', String(report.counts.open)]),
     pad(['Accepted', String(report.counts.in)]),
     pad(['Rejected', String(report.counts.back)]),
-    pad(['Total', String(report.counts.total)]),
+    pad(['Entries', String(report.counts.total)]),
+    pad(['Changes', String(report.counts.changes)]),
     pad([]),
     REPORT_COLUMNS.map(([, title]) => title),
     ...report.groups.flatMap((g) => g.rows.map((row) => REPORT_COLUMNS.map(([key]) => row[key]))),

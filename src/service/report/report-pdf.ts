@@ -26,7 +26,7 @@ const SOFT = '#5d5850';
 const RULE = '#d8d3ca';
 const STATE_INK: Record<string, string> = { open: '#8a5a00', in: '#1f6b3a', back: '#a3261f' };
 const LABEL_WIDTH = 78;
-const FIELDS: readonly [keyof ReportRow, string][] = [['preview', 'Text'], ['justification', 'Justification']];
+const FIELDS: readonly [keyof ReportRow, string][] = [['preview', 'Summary'], ['justification', 'Justification']];
 
 type Font = 'regular' | 'bold';
 
@@ -75,8 +75,9 @@ class ReportLayout {
     this.y += 2;
     this.paragraph(report.documentName, { font: 'bold', size: 12 });
     this.paragraph(`Version ${report.documentVersion} · generated ${readableTime(report.generatedAt)}`, { size: 9, color: SOFT });
-    const { open, in: accepted, back, total } = report.counts;
-    this.paragraph(`${total} change${total === 1 ? '' : 's'}: ${open} open, ${accepted} accepted, ${back} rejected`, { size: 10 });
+    const { open, in: accepted, back, total, changes } = report.counts;
+    this.paragraph(`${total - open} of ${total} entr${total === 1 ? 'y' : 'ies'} decided (${accepted} accepted, ${back} rejected); ${open} open`, { size: 10 });
+    this.paragraph(`${changes} tracked change${changes === 1 ? '' : 's'} in all`, { size: 9, color: SOFT });
     this.y += 6;
     for (const group of report.groups) {
       this.ensure(60);
@@ -90,13 +91,14 @@ class ReportLayout {
   }
 
   /**
-   * One change: "Change n (ref c48)" and its clause, kind, author and date on one line; then its text and
-   * justification; then the decision (who, when) and its note.
+   * One entry: "Changes 45–85 (ref c48)" and its clause, kind, author and date on one line; then
+   * its change numbers when the title shortens them, its summary and justification; then the
+   * decision (who, when), its note and the comments on it.
    */
   private change(row: ReportRow, state: string): void {
     this.ensure(40);
     this.y += 4;
-    const meta = [row.clause ? `Clause ${row.clause}` : '', row.kind, row.author, readableTime(row.date)].filter(Boolean).join(' · ');
+    const meta = [row.page ? `Page ${row.page}` : '', row.clause ? `Clause ${row.clause}` : '', row.kind, row.author, readableTime(row.date)].filter(Boolean).join(' · ');
     this.ensure(13);
     this.color(INK);
     const label = `${row.label} (ref ${row.ref})`;
@@ -111,11 +113,13 @@ class ReportLayout {
       this.y += 13;
       this.paragraph(meta, { size: 9, indent: LABEL_WIDTH, color: SOFT });
     }
+    if (row.label.endsWith(' changes)')) this.field('Changes', row.changes);
     for (const [key, label] of FIELDS) if (row[key]) this.field(label, row[key]);
     if (state !== 'open') {
       this.field(row.decision, `${row.decidedBy ? `by ${row.decidedBy}` : ''}${row.decidedAt ? ` on ${readableTime(row.decidedAt)}` : ''}`.trim() || '—', STATE_INK[state]);
     }
     if (row.note) this.field('Note', row.note, INK, 'bold');
+    if (row.comments) this.field('Comments', row.comments);
     this.y += 3;
     this.rule(RULE, 0.5);
   }

@@ -5,9 +5,11 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionGrant } from '../../contract/auth';
+import { countEntries } from '../../contract/entries';
 import { REPORT_COLUMNS } from '../../contract/report';
 import { ReviewResponse } from '../../contract/review';
 import { buildDemoContract } from '../../docx/fixture';
+import { generateLabProtocol } from '../../../test/conformance/entry-fixtures';
 import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
 import { BidiParagraph } from './bidi-lines';
 import { neutraliseFormula } from './report-csv';
@@ -43,6 +45,11 @@ function parseCsv(text: string): string[][] {
   return records;
 }
 
+/** The CSV's entry records (after the totals, an empty record and the header), by column key. */
+function csvRows(records: string[][]): Record<string, string>[] {
+  return records.slice(10).map((r) => Object.fromEntries(REPORT_COLUMNS.map(([key], i) => [key, r[i]!])));
+}
+
 const ARABIC_CORPUS = path.resolve('../shared/corpus/files/TestFiles__RP__RP051-Arabic.docx');
 const hasPdftotext = spawnSync('pdftotext', ['-v']).status === 0;
 
@@ -71,21 +78,22 @@ describe('the decision report', () => {
     });
     expect(proposed.statusCode).toBe(200);
     const review = ReviewResponse.parse((await call('GET', `/api/documents/${draftId}/review`)).json());
-    const [accepted, rejected] = review.revisions.map((r) => r.change_id);
+    // Two entries decided whole, as the review page decides them.
+    const [accepted, rejected] = review.track!.entries!;
     const applied = await call('POST', `/api/documents/${draftId}/revisions/apply`, {
-      accepted_change_ids: [accepted], rejected_change_ids: [rejected],
-      notes: { [rejected!]: 'Too wide, "as discussed";\nsee the call notes.', [accepted!]: '+ fine' },
+      accepted_change_ids: accepted!.members, rejected_change_ids: rejected!.members,
+      notes: { [rejected!.members[0]!]: 'Too wide, "as discussed";\nsee the call notes.', [accepted!.members[0]!]: '+ fine' },
     });
     expect(applied.statusCode).toBe(200);
-    const open = ReviewResponse.parse(applied.json()).track!.items.find((i) => i.state === 'open')!.id;
-    decided = { accepted: accepted!, rejected: rejected!, open };
+    const open = ReviewResponse.parse(applied.json()).track!.entries!.find((e) => e.state === 'open')!.id;
+    decided = { accepted: accepted!.id, rejected: rejected!.id, open };
   });
   afterAll(async () => {
     await t.destroy();
     rmSync(work, { recursive: true, force: true });
   });
 
-  it('CSV: RFC 4180 with a BOM; document, version, totals, then every change grouped by state; formulas neutralised', async () => {
+  it('CSV: RFC 4180 with a BOM; document, version, totals, then every entry grouped by state; formulas neutralised', async () => {
     const res = await call('GET', `/api/documents/${draftId}/report.csv`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
@@ -95,30 +103,32 @@ describe('the decision report', () => {
     expect(text.endsWith('\r\n')).toBe(true);
     const records = parseCsv(text);
     expect(new Set(records.map((r) => r.length))).toEqual(new Set([REPORT_COLUMNS.length]));
-    const meta = Object.fromEntries(records.slice(0, 7).map((r) => [r[0], r[1]]));
+    const meta = Object.fromEntries(records.slice(0, 8).map((r) => [r[0], r[1]]));
     const review = ReviewResponse.parse((await call('GET', `/api/documents/${draftId}/review`)).json());
+    const entries = countEntries(review.track!.items);
     expect(meta).toMatchObject({
-      Document: 'MSA, final.docx', Version: '2', Open: String(review.track!.counts.open), Accepted: '1', Rejected: '1', Total: String(review.track!.counts.total),
+      Document: 'MSA, final.docx', Version: '2', Open: String(entries.open), Accepted: '1', Rejected: '1', Entries: String(entries.total),
+      Changes: String(review.track!.items.length),
     });
     expect(Date.parse(meta.Generated!)).toBeGreaterThan(Date.now() - 60_000);
-    expect(records[7]!.every((c) => c === '')).toBe(true);
-    expect(records[8]).toEqual(REPORT_COLUMNS.map(([, title]) => title));
-    const rows = records.slice(9).map((r) => Object.fromEntries(REPORT_COLUMNS.map(([key], i) => [key, r[i]!])));
-    expect(rows).toHaveLength(review.track!.items.length);
+    expect(records[8]!.every((c) => c === '')).toBe(true);
+    expect(records[9]).toEqual(REPORT_COLUMNS.map(([, title]) => title));
+    const rows = csvRows(records);
+    expect(rows).toHaveLength(review.track!.entries!.length);
     // Grouped by state: every open change, then the accepted, then the rejected; each group in track order.
     expect(rows.map((r) => r.decision)).toEqual([...rows.map((r) => r.decision)].sort((x, y) => ['Open', 'Accepted', 'Rejected'].indexOf(x!) - ['Open', 'Accepted', 'Rejected'].indexOf(y!)));
-    const byLabel = new Map(review.track!.items.map((i) => [i.label, i]));
-    const rejected = rows.find((r) => byLabel.get(r.label!)!.id === decided.rejected)!;
+    const byRef = new Map(review.track!.items.map((i) => [i.id, i]));
+    const rejected = rows.find((r) => r.ref === decided.rejected)!;
     expect(rejected).toMatchObject({ decision: 'Rejected', decidedBy: 'report <report@firm.example>', note: 'Too wide, "as discussed";\nsee the call notes.' });
     expect(Date.parse(rejected.decidedAt!)).toBeGreaterThan(0);
-    expect(rows.find((r) => byLabel.get(r.label!)!.id === decided.accepted)).toMatchObject({ decision: 'Accepted', note: "'+ fine" });
-    const open = rows.find((r) => byLabel.get(r.label!)!.id === decided.open)!;
+    expect(rows.find((r) => r.ref === decided.accepted)).toMatchObject({ decision: 'Accepted', note: "'+ fine" });
+    const open = rows.find((r) => r.ref === decided.open)!;
     expect(open).toMatchObject({ decision: 'Open', decidedBy: '', note: '' });
     expect(open.justification).toBe(review.track!.items.find((i) => i.id === decided.open)!.justification ?? '');
     // Clauses as the API gives them (the demo's clauses are numbered), and a move as one "Move".
     const revisionOf = new Map(review.revisions.map((r) => [r.change_id, r]));
     for (const row of rows) {
-      const item = byLabel.get(row.label!)!;
+      const item = byRef.get(row.ref!)!;
       expect(row.clause).toBe(item.clause ?? '');
       if (item.state === 'open') expect(row.clause).toBe(revisionOf.get(item.id)!.clause ?? '');
     }
@@ -126,7 +136,7 @@ describe('the decision report', () => {
     const moves = review.revisions.filter((r) => r.move).length;
     expect(moves).toBeGreaterThan(0);
     expect(rows.filter((r) => r.kind === 'Move')).toHaveLength(moves);
-    const proposal = rows.find((r) => r.preview === '(as amended)')!;
+    const proposal = rows.find((r) => r.preview === "Inserted '(as amended)'")!;
     expect(proposal.justification).toBe('\'=HYPERLINK("http://evil.example","click")');
     expect(rows.every((r) => Object.values(r).every((v) => !/^[=+\-@]/.test(v!)))).toBe(true);
   });
@@ -144,9 +154,8 @@ describe('the decision report', () => {
     const labelAfter = after.track!.items.find((i) => i.id === last)!.label;
     expect(labelAfter).not.toBe(labelBefore);
 
-    const records = parseCsv((await call('GET', `/api/documents/${id}/report.csv`)).rawPayload.toString('utf8').slice(1));
-    const rows = records.slice(9).map((r) => Object.fromEntries(REPORT_COLUMNS.map(([key], i) => [key, r[i]!])));
-    expect(rows.map((r) => r.ref).sort()).toEqual(after.track!.items.map((i) => i.id).sort());
+    const rows = csvRows(parseCsv((await call('GET', `/api/documents/${id}/report.csv`)).rawPayload.toString('utf8').slice(1)));
+    expect(rows.map((r) => r.ref).sort()).toEqual(after.track!.entries!.map((e) => e.id).sort());
     expect(rows.find((r) => r.ref === last)).toMatchObject({ label: labelAfter, decision: 'Rejected', note: 'Not this one.' });
     // The one row holding the note is the change decided, under its new number.
     expect(rows.filter((r) => r.note === 'Not this one.').map((r) => r.ref)).toEqual([last]);
@@ -155,7 +164,45 @@ describe('the decision report', () => {
     const file = path.join(work, 'renumbered.pdf');
     writeFileSync(file, (await call('GET', `/api/documents/${id}/report.pdf`)).rawPayload);
     const text = spawnSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).stdout;
-    for (const item of after.track!.items) expect(text).toContain(`${item.label} (ref ${item.id})`);
+    for (const row of rows) expect(text).toContain(`${row.label} (ref ${row.ref})`);
+  });
+
+  it("counts and lists entries as the review page does, on lab-protocol drafts with decisions (some implied) and a comment", async () => {
+    const words: Record<string, string> = { open: 'Open', in: 'Accepted', back: 'Rejected' };
+    const numbers = (changes: string) => changes.split(', ').flatMap((part) => {
+      const [a, b] = part.split('–').map(Number);
+      return Array.from({ length: (b ?? a!) - a! + 1 }, (_, i) => a! + i);
+    });
+    for (const seed of [1, 2, 3]) {
+      const id = await newDraft(`Lab protocol ${seed}.docx`, generateLabProtocol(seed));
+      let review = ReviewResponse.parse((await call('GET', `/api/documents/${id}/review`)).json());
+      // Decide every other entry, the move rejected (it may take rows with it).
+      for (const [i, entry] of review.track!.entries!.entries()) {
+        if (i % 2 === 1) continue;
+        const state = review.track!.entries!.find((e) => e.id === entry.id)!;
+        const open = state.members.filter((m) => review.track!.items.find((x) => x.id === m)!.state === 'open');
+        if (!open.length) continue;
+        const move = review.track!.items.some((x) => open.includes(x.id) && x.move);
+        const res = await call('POST', `/api/documents/${id}/revisions/apply`, move || i % 4 === 2
+          ? { accepted_change_ids: [], rejected_change_ids: open } : { accepted_change_ids: open, rejected_change_ids: [] });
+        expect(res.statusCode, res.body).toBe(200);
+        review = ReviewResponse.parse(res.json());
+      }
+      const commented = review.track!.entries!.find((e) => e.state === 'open');
+      if (commented) expect((await call('POST', `/api/documents/${id}/comments`, { changeId: commented.members[0], text: 'Check against the SOP.' })).statusCode).toBe(200);
+      review = ReviewResponse.parse((await call('GET', `/api/documents/${id}/review`)).json());
+      const shown = countEntries(review.track!.items);
+      const records = parseCsv((await call('GET', `/api/documents/${id}/report.csv`)).rawPayload.toString('utf8').slice(1));
+      const meta = Object.fromEntries(records.slice(0, 8).map((r) => [r[0], r[1]]));
+      expect(meta, `seed ${seed}`).toMatchObject({ Open: String(shown.open), Accepted: String(shown.in), Rejected: String(shown.back), Entries: String(shown.total) });
+      const rows = csvRows(records);
+      expect(rows).toHaveLength(shown.total!);
+      // Every change is in exactly one row, under its entry's state.
+      const listed = rows.flatMap((r) => numbers(r.changes!));
+      expect(listed.sort((a, b) => a - b)).toEqual(review.track!.items.map((_, i) => i + 1));
+      for (const e of review.track!.entries!) expect(rows.find((r) => r.ref === e.id)!.decision).toBe(words[e.state]);
+      if (commented) expect(rows.find((r) => r.ref === commented.id)!.comments).toContain('Check against the SOP.');
+    }
   });
 
   it('neutralises exactly the cells a spreadsheet would run, also behind invisible characters', () => {
@@ -192,11 +239,12 @@ describe('the decision report', () => {
     const review = ReviewResponse.parse((await call('GET', `/api/documents/${draftId}/review`)).json());
     expect(text).toContain('Decision report');
     expect(text).toContain('MSA, final.docx');
-    expect(text).toContain(`${review.track!.counts.total} changes: ${review.track!.counts.open} open, 1 accepted, 1 rejected`);
+    const entries = countEntries(review.track!.items);
+    expect(text).toContain(`2 of ${entries.total} entries decided (1 accepted, 1 rejected); ${entries.open} open`);
     expect(text).toMatch(/Open \(\d+\)[\s\S]*Accepted \(1\)[\s\S]*Rejected \(1\)/);
     expect(text).toContain('Too wide, "as discussed";');
     expect(text).toContain('by report <report@firm.example> on');
-    for (const item of review.track!.items) expect(text).toContain(item.label);
+    for (const e of review.track!.entries!) expect(text).toContain(`(ref ${e.id})`);
     const clause = review.track!.items.find((i) => i.clause)!.clause!;
     expect(text).toContain(`Clause ${clause} ·`);
     expect(text).toMatch(/(^|· |\s)Move · /m);

@@ -57,13 +57,15 @@ interface ContentStep {
  * earliest decide-entry reached. The run ends (going back) at a redline entry, which wrote new
  * changes around the old ones, and at a break in the chain (a saved draft replaced the content
  * outside the log). With no decision in the run, the current content: the coming batch is its first.
+ * `acrossRedlines`: a redline entry does not end the run (the review's entries, baseline-entries.ts:
+ * the changes it wrote are new, the others keep their entries).
  */
-export function baselineSha(entries: readonly ContentStep[], currentSha: string): string {
+export function baselineSha(entries: readonly ContentStep[], currentSha: string, { acrossRedlines = false } = {}): string {
   let expected = currentSha;
   let baseline = currentSha;
   for (let i = entries.length - 1; i >= 0; i--) {
     const entry = entries[i]!;
-    if (entry.nextSha256 !== expected || entry.kind === 'redline') break;
+    if (entry.nextSha256 !== expected || (entry.kind === 'redline' && !acrossRedlines)) break;
     if (entry.kind === 'decide') baseline = entry.previousSha256;
     expected = entry.previousSha256;
   }

@@ -24,6 +24,8 @@ export interface BatchVerdict {
   verdict: 'in' | 'back';
   takenBy: TakenBy[];
   implied: boolean;
+  /** A taken change: the change whose verdict took it (absent when it went with no one change). */
+  takenWith?: string;
   /** When other decisions remove it whatever its verdict, and as what (track-projection.ts, effectiveState); for a taken change, what removed it. */
   moot?: { goneWhen: NonNullable<DecidedChange['goneWhen']>; goneAs: 'in' | 'back' };
 }
@@ -56,14 +58,17 @@ export function batchVerdicts(
     const mutual = (t: TakenBy) => removesToo({ takenBy: takenByOf(t.id), goneWhen: facts.goneWhen.get(t.id) }, id);
     const taker = [...takenBy].reverse().find((t) => !mutual(t) && verdictOf(t.id) === t.on && (!t.when || goneWhenHolds(t.when, (other) => toVerdict(verdictOf(other)))));
     // Gone with no taker named (its row lost its last cell, a move lost both halves): what its kind says.
-    out.set(id, { verdict: taker?.on ?? state(facts.goneAs.get(id)), takenBy, implied: true, ...(moot ? { moot } : {}) });
+    out.set(id, { verdict: taker?.on ?? state(facts.goneAs.get(id)), takenBy, implied: true, ...(taker ? { takenWith: taker.id } : {}), ...(moot ? { moot } : {}) });
   }
   return out;
 }
 
 /** What the log records of a batch's verdict on a change (with who decided it, when and where it sits, added by the caller). */
-export function recordOf(v: BatchVerdict): Pick<DecidedChange, 'state' | 'takenBy' | 'implied' | 'goneWhen' | 'goneAs'> {
-  return { state: v.verdict, ...(v.takenBy.length ? { takenBy: v.takenBy } : {}), ...(v.implied ? { implied: true as const } : {}), ...(v.moot ?? {}) };
+export function recordOf(v: BatchVerdict): Pick<DecidedChange, 'state' | 'takenBy' | 'implied' | 'takenWith' | 'goneWhen' | 'goneAs'> {
+  return {
+    state: v.verdict, ...(v.takenBy.length ? { takenBy: v.takenBy } : {}), ...(v.implied ? { implied: true as const } : {}),
+    ...(v.takenWith ? { takenWith: v.takenWith } : {}), ...(v.moot ?? {}),
+  };
 }
 
 /** The verdicts named (not implied) by the batches still in effect. */

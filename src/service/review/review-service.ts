@@ -19,6 +19,7 @@ import { DraftQueue } from './draft-queue';
 import { batchVerdicts, namedVerdicts, recordOf } from './implied-decisions';
 import { ByteBudgetLru } from './byte-budget-lru';
 import { baselineSha, factsBytes, factsOf, withNewChanges, type DecisionFacts } from './decision-facts';
+import { groupingBytes, groupingOf, regrouped, trackEntries, withPages, type EntryGrouping } from './baseline-entries';
 import { recordedResult, recordResult, type IdempotentRequest, type RecordedKey } from './idempotency';
 import { OpenDrafts } from './open-drafts';
 import { predecessors, projectTrack, replayLog, type DecidedChange, type LogState } from './track-projection';
@@ -48,6 +49,10 @@ export interface ApplyRequest {
 export interface DecisionRecord {
   review: ReviewResponse;
   decided: ReadonlyMap<string, DecidedChange>;
+  /** The draft's comments as it stands. */
+  comments: readonly Comment[];
+  /** The change each comment written on a change through the review was written on (by comment id): it still names it once the change is decided. */
+  commentOn: ReadonlyMap<string, string>;
 }
 
 /**
@@ -74,6 +79,12 @@ interface PendingProjection {
   logSeq: number;
   track: Track;
   timer: NodeJS.Timeout;
+}
+
+/** The decision log as committed with a change: its entries and their replayed state. */
+interface Committed {
+  entries: readonly StoredLogEntry[];
+  state: LogState;
 }
 
 /** A commit that finds the draft changed under it plans again; this many times at most. */
@@ -103,6 +114,8 @@ interface ChangeResult {
   planned: PlannedChange | null;
   /** The decision log's state as committed with `row`. */
   state: LogState;
+  /** The log entries `state` was replayed from. */
+  entries: readonly StoredLogEntry[];
   /** Set when an earlier request with the same Idempotency-Key already made this change: answer its result. */
   replayed?: RecordedKey;
 }
@@ -122,6 +135,8 @@ export class ReviewService {
   private readonly cache: AnalysisCache;
   /** Decision facts of drafts' baselines by content hash (decision-facts.ts): a draft's later batches read them without opening the baseline again. */
   private readonly facts = new ByteBudgetLru<DecisionFacts>(32 * 1024 * 1024);
+  /** Entry groupings of drafts' baselines by content hash (baseline-entries.ts): the track's entries as the review began. */
+  private readonly groupings = new ByteBudgetLru<EntryGrouping>(16 * 1024 * 1024);
   /** Revisions by content hash, also of content answered minimal (no analysis made): what the next batch checks its ids against. */
   private readonly revisionsBySha = new ByteBudgetLru<Revision[]>(64 * 1024 * 1024);
   private readonly queue = new DraftQueue();
@@ -188,13 +203,14 @@ export class ReviewService {
       if (requested.length === 0) return null;
 
       const doc = timing.measureSync('open', () => this.openDraft(row.content_sha256!, bytes));
-      const facts = await timing.measure('facts', () => this.decisionFacts(entries, row.content_sha256!, doc));
+      const facts = await timing.measure('facts', () => this.decisionFacts(entries, row.content_sha256!, doc.changeIds(), () => doc));
+      const grouping = await timing.measure('facts', () => this.entryGrouping(entries, row.content_sha256!, () => doc));
       try {
         timing.measureSync('apply', () => doc.apply({ accept, reject }));
       } catch (error) {
         throw engineProblem(error);
       }
-      const before = projectTrack(state, this.withJustifications(revisions, proposals));
+      const before = projectTrack(state, regrouped(this.withJustifications(revisions, proposals), grouping));
       const revisionById = new Map(revisions.map((r) => [r.change_id, r]));
       const anchors = predecessors(before);
       const byId = new Map(before.items.map((item) => [item.id, item]));
@@ -288,7 +304,8 @@ export class ReviewService {
         decided: {}, withdrawn: {}, notes: { [changeId]: note.trim() }, previousSha256: locked.content_sha256!, nextSha256: locked.content_sha256!,
       };
       await appendLogEntry(tx, entry);
-      return { row: locked, state: replayLog([...entries, entry]) };
+      const committed = [...entries, entry];
+      return { row: locked, state: { entries: committed, state: replayLog(committed) } };
     })));
     const analysis = await timing.measure('analyse', () => this.analysisOf(row));
     return timing.measure('track', () => this.respond(row, analysis, state));
@@ -299,7 +316,14 @@ export class ReviewService {
     const row = await timing.measure('load', () => this.requireRow(this.db, actor.orgId, uploadId));
     const [analysis, entries] = await timing.measure('analyse', () => Promise.all([this.analysisOf(row), this.logs.load(this.db, uploadId)]));
     const state = replayLog(entries);
-    return { review: await timing.measure('track', () => this.respond(row, analysis, state)), decided: state.decided };
+    const review = await timing.measure('track', () => this.respond(row, analysis, { entries, state }));
+    const { value: comments } = await this.read(actor, uploadId, (doc) => doc.comments());
+    const commentOn = new Map<string, string>();
+    for (const entry of entries) {
+      const op = entry.comment;
+      if (entry.kind === 'comment' && op?.op === 'add' && 'changeId' in op.target) commentOn.set(op.commentId, op.target.changeId);
+    }
+    return { review, decided: state.decided, comments, commentOn };
   }
 
   /** Writes tracked changes on the user's behalf, recording each one's justification. */
@@ -432,10 +456,10 @@ export class ReviewService {
     }
     if (minimal) {
       const revisions = await timing.measure('revisions', () => this.revisionsAfter(result));
-      return timing.measure('track', () => this.respondMinimal(result.row, revisions, result.state)) as Promise<AnswerOf<S>>;
+      return timing.measure('track', () => this.respondMinimal(result.row, revisions, result)) as Promise<AnswerOf<S>>;
     }
     const analysis = await timing.measure('render', () => this.analysisAfter(result));
-    return timing.measure('track', () => this.respond(result.row, analysis, result.state)) as Promise<AnswerOf<S>>;
+    return timing.measure('track', () => this.respond(result.row, analysis, result)) as Promise<AnswerOf<S>>;
   }
 
   /** The render variant of a draft as it stands (its content when the variant cannot be built), with the content hash it shows. */
@@ -481,9 +505,9 @@ export class ReviewService {
       // Read after the snapshot: a commit the snapshot saw has its key recorded with it, so a
       // batch that already went through is answered from its record, never planned again (409).
       const recorded = idempotency ? await recordedResult(this.db, uploadId, idempotency) : null;
-      if (recorded) return { row: snapshot.row, planned: null, state: snapshot.state, replayed: recorded };
+      if (recorded) return { row: snapshot.row, planned: null, state: snapshot.state, entries: snapshot.entries, replayed: recorded };
       const planned = await plan(snapshot);
-      if (!planned) return { row: snapshot.row, planned: null, state: snapshot.state };
+      if (!planned) return { row: snapshot.row, planned: null, state: snapshot.state, entries: snapshot.entries };
       // Whatever made them (edits, comments, decisions), the new bytes must open again as an upload
       // would: a draft past the caps could be downloaded but never uploaded again. Nothing is stored.
       timing.measureSync('caps', () => this.checkCaps(planned.bytes));
@@ -514,10 +538,10 @@ export class ReviewService {
           await recordResult(tx, uploadId, actor.userId, idempotency, { logSeq: state.lastSeq, contentSha256: stored.sha256, document: toDocumentRow(updated) });
         }
         // The log as committed under the row lock: the answer's track needs no second read of it.
-        return { updated, state };
+        return { updated, state, entries };
       }));
-      if (row && 'replayed' in row) return { row: snapshot.row, planned: null, state: snapshot.state, replayed: row.replayed };
-      if (row) return { row: row.updated, planned, state: row.state };
+      if (row && 'replayed' in row) return { row: snapshot.row, planned: null, state: snapshot.state, entries: snapshot.entries, replayed: row.replayed };
+      if (row) return { row: row.updated, planned, state: row.state, entries: row.entries };
       if (attempt >= MAX_COMMIT_ATTEMPTS) {
         throw new ProblemError(409, 'conflict', 'The draft kept changing while this was being applied. Reload and try again.');
       }
@@ -539,7 +563,7 @@ export class ReviewService {
     const proposals = await loadProposals(this.db, uploadId);
     const revisions = this.withJustifications(analysis.revisions, proposals);
     const entries = (await this.logs.load(this.db, uploadId)).filter((e) => e.seq <= recorded.logSeq);
-    const track = projectTrack(replayLog(entries), revisions);
+    const track = await this.projected(recorded.contentSha256, { entries, state: replayLog(entries) }, revisions);
     return { document: recorded.document, revisions, contentBase64: analysis.contentBase64, renderContentBase64: analysis.renderContentBase64, track };
   }
 
@@ -592,13 +616,13 @@ export class ReviewService {
    * The review answer. The track comes from the projection; if that fails, track is null and
    * nothing else is affected. `committed`: the log's state just committed with `row`, if known.
    */
-  private async respond(row: UploadRecord, analysis: Analysis, committed?: LogState): Promise<ReviewResponse> {
+  private async respond(row: UploadRecord, analysis: Analysis, committed?: Committed): Promise<ReviewResponse> {
     const { document, revisions, track } = await this.respondMinimal(row, analysis.revisions, committed);
     return { document, revisions, contentBase64: analysis.contentBase64, renderContentBase64: analysis.renderContentBase64, track };
   }
 
   /** The review answer without the content (Prefer: return=minimal); as `respond`. */
-  private async respondMinimal(row: UploadRecord, engineRevisions: Revision[], committed?: LogState): Promise<ReviewMinimalResponse> {
+  private async respondMinimal(row: UploadRecord, engineRevisions: Revision[], committed?: Committed): Promise<ReviewMinimalResponse> {
     let proposals: Awaited<ReturnType<typeof loadProposals>> = new Map();
     let track: Track | null = null;
     try {
@@ -620,11 +644,11 @@ export class ReviewService {
    * stored in the background. Otherwise the stored projection is read when it matches the log
    * and the content, else rebuilt and stored.
    */
-  private async trackOf(row: UploadRecord, revisions: Revision[], proposals: ReadonlyMap<string, { userId: string | null }>, committed?: LogState): Promise<Track> {
+  private async trackOf(row: UploadRecord, revisions: Revision[], proposals: ReadonlyMap<string, { userId: string | null }>, committed?: Committed): Promise<Track> {
     if (committed) {
-      const track = projectTrack(committed, revisions, proposals);
+      const track = await this.projected(row.content_sha256!, committed, revisions, proposals);
       await this.faults.projection?.();
-      this.storeInBackground(row, committed.lastSeq, track);
+      this.storeInBackground(row, committed.state.lastSeq, track);
       return track;
     }
     await this.faults.projectionRead?.([row.id]);
@@ -639,10 +663,12 @@ export class ReviewService {
     if (stored && stored.log_seq === stored.last_seq && stored.content_sha256 === row.content_sha256) {
       const [current] = await this.db.query<{ track: Track }>(
         'SELECT track FROM track_projection WHERE upload_id = $1 AND log_seq = $2 AND content_sha256 = $3', [row.id, stored.log_seq, row.content_sha256]);
-      if (current) return current.track;
+      // A track stored before entries were listed is made again.
+      if (current?.track.entries) return current.track;
     }
-    const state: LogState = replayLog(await this.logs.load(this.db, row.id));
-    const track = projectTrack(state, revisions, proposals);
+    const entries = await this.logs.load(this.db, row.id);
+    const state: LogState = replayLog(entries);
+    const track = await this.projected(row.content_sha256!, { entries, state }, revisions, proposals);
     await this.faults.projection?.();
     await this.storeProjection(row, state.lastSeq, track);
     return track;
@@ -742,22 +768,67 @@ export class ReviewService {
    * The engine's facts on the draft's changes as its baseline had them (decision-facts.ts), with
    * the open draft's for changes written since; read before the batch changes `doc`.
    */
-  private async decisionFacts(entries: readonly StoredLogEntry[], currentSha: string, doc: OpenDocx): Promise<DecisionFacts> {
+  private async decisionFacts(
+    entries: readonly StoredLogEntry[], currentSha: string, currentIds: readonly string[], current: () => OpenDocx | Promise<OpenDocx>,
+  ): Promise<DecisionFacts> {
     const baseline = baselineSha(entries, currentSha);
     let facts = this.facts.get(baseline);
-    if (!facts && baseline === currentSha) facts = factsOf(doc);
+    if (!facts && baseline === currentSha) facts = factsOf(await current());
     if (!facts) {
       try {
         facts = factsOf(this.open(await this.content.get(baseline)));
       } catch (error) {
         // The baseline's content is gone (it outlived its retention): the draft's own facts then.
         this.log.warn({ err: error, baseline }, 'decision facts read on the draft: its baseline could not be read');
-        return factsOf(doc);
+        return factsOf(await current());
       }
     }
     this.facts.set(baseline, facts, factsBytes(facts));
     const known = facts.ids;
-    return baseline !== currentSha && doc.changeIds().some((id) => !known.has(id)) ? withNewChanges(facts, factsOf(doc)) : facts;
+    return baseline !== currentSha && currentIds.some((id) => !known.has(id)) ? withNewChanges(facts, factsOf(await current())) : facts;
+  }
+
+  /**
+   * The entries as the review began (baseline-entries.ts): the grouping of the draft's content
+   * before its first decision, cached by that content's hash; on the draft's own content (no
+   * decision yet), read on `current` (before the batch changes it). A baseline whose content is
+   * gone gives the draft's own grouping.
+   */
+  private async entryGrouping(entries: readonly StoredLogEntry[], currentSha: string, current: () => OpenDocx | Promise<OpenDocx>): Promise<EntryGrouping> {
+    const baseline = baselineSha(entries, currentSha, { acrossRedlines: true });
+    const known = this.groupings.get(baseline);
+    if (known) return known;
+    let grouping: EntryGrouping;
+    if (baseline === currentSha) grouping = groupingOf(await current());
+    else {
+      try {
+        grouping = groupingOf(this.open(await this.content.get(baseline)));
+      } catch (error) {
+        this.log.warn({ err: error, baseline }, 'entries formed on the draft: its baseline could not be read');
+        return groupingOf(await current());
+      }
+    }
+    this.groupings.set(baseline, grouping, groupingBytes(grouping));
+    return grouping;
+  }
+
+  /**
+   * The track of a content with this log: the projection (track-projection.ts) of its revisions
+   * grouped into the baseline's entries, with the entries listed and what deciding each takes
+   * with it (baseline-entries.ts), read on the decision facts a batch would use. The facts need
+   * the draft open only when they are not cached (no batch yet in this process).
+   */
+  private async projected(sha256: string, { entries, state }: Committed, revisions: Revision[], proposals?: ReadonlyMap<string, { userId: string | null }>): Promise<Track> {
+    let doc: OpenDocx | null = null;
+    const current = async () => (doc ??= this.openDraft(sha256, await this.content.get(sha256)));
+    try {
+      const grouping = await this.entryGrouping(entries, sha256, current);
+      const track = projectTrack(state, regrouped(revisions, grouping), proposals);
+      const facts = track.counts.open ? await this.decisionFacts(entries, sha256, revisions.map((r) => r.change_id), current) : null;
+      return { ...track, items: withPages(track.items, grouping), entries: trackEntries(track.items, facts, state.decided) };
+    } finally {
+      if (doc) this.openDrafts.keep(sha256, doc);
+    }
   }
 
   /** `analyse`, logging a render variant that cannot be built (the answer then carries null). */

@@ -26,6 +26,8 @@ export interface DecidedChange {
   goneAs?: 'in' | 'back';
   /** Decided by no one: taken with another change, or gone with its row (implied-decisions.ts). */
   implied?: true;
+  /** Taken: the change whose verdict took it with it (absent when none did, and in older entries). */
+  takenWith?: string;
   /** The change's own date and justification when it was decided (for the report; absent in older entries). */
   date?: string | null;
   justification?: string | null;
@@ -229,7 +231,9 @@ export function projectTrack(
     return {
       id, state: shown, label: trackLabel(i), kind: d.kind, textPreview: d.textPreview, author: d.author,
       decidedAt: d.decidedAt, decidedByUserId: d.decidedByUserId, note: d.note ?? null,
+      ...(d.justification ? { justification: d.justification } : {}),
       ...(d.move ? { move: true as const } : {}),
+      ...(d.implied ? { implied: true as const } : {}), ...(d.takenWith ? { takenWith: d.takenWith } : {}),
       group: d.group ?? id, groupSummary: d.groupSummary ?? d.textPreview, clause: d.clause ?? null,
     };
   });
