@@ -16,7 +16,8 @@ import { ReviewController, type ReviewSnapshot, type Verdict } from './controlle
 import { DecisionLine } from './DecisionLine';
 import { DecideAllDialog, type DecideAllRequest } from './DecideAllDialog';
 import { DocumentView, type MarkupView } from './DocumentView';
-import { holderOfKind } from './highlight-target';
+import type { DecidedChange } from './decided-view';
+import { membersOf } from './entries';
 import { kindLabel, placeLabel, STATE_CLASS, STATE_LABEL } from './labels';
 import { TrackList } from './TrackList';
 import { bookmarkIndex, changeAtPoint, hasTextSelection, hoverText } from './document-pointer';
@@ -133,10 +134,11 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
   const base64 = useRenderContent(data);
   const answer = useAnswer(controller, data.document.id, current);
   const decidedMap = useMemo(() => {
-    const map = new Map<string, 'in' | 'back'>();
-    for (const s of items) if (s.state !== 'open') map.set(s.item.id, s.state);
+    const map = new Map<string, DecidedChange>();
+    for (const s of items) if (s.state !== 'open') map.set(s.item.id, { state: s.state, kind: s.item.kind });
     return map;
   }, [items]);
+  const currentMembers = useMemo(() => (current ? membersOf(current).map((m) => ({ id: m.item.id, kind: m.item.kind })) : []), [current]);
 
   // On load, put the focus on the current change so the keys work at once.
   useEffect(() => {
@@ -281,7 +283,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
             <p role="status" className="p-6 text-ink-soft">Loading the draft…</p>
           ) : (
             <DocumentView base64={base64} view={view} currentId={currentId} decided={decidedMap} loadWindow={loadWindow} onPages={(f) => setPageOf(() => f)}
-              holderOf={(changeId) => holderOfKind(snapshot.entryById.get(changeId)?.item.kind)} />
+              currentMembers={currentMembers} />
           )}
         </div>
 

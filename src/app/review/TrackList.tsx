@@ -1,6 +1,7 @@
 import { memo, useEffect, useLayoutEffect, useRef, type KeyboardEvent, type ReactElement } from 'react';
 import { isTypingTarget } from '../keyboard/shortcuts';
 import type { ReviewController, ShownItem } from './controller';
+import { membersOf } from './entries';
 import { kindLabel, placeLabel, STATE_CLASS, STATE_LABEL } from './labels';
 
 /**
@@ -225,6 +226,8 @@ const ChangeOption = memo(function ChangeOption({
       aria-current={current ? 'true' : undefined}
       tabIndex={tabStop ? 0 : -1}
       data-change-id={item.id}
+      // The changes the entry decides (its members, or itself): what the draft highlights when it is current.
+      data-members={membersOf(entry).map((m) => m.item.id).join(' ')}
       data-state={state}
       className={`cursor-pointer border-b border-line px-3 py-2 text-sm ${current ? 'bg-here' : selected ? 'bg-accent/10' : 'bg-paper hover:bg-canvas'} ${
         current ? 'border-l-4 border-l-brand pl-2' : ''
