@@ -31,6 +31,7 @@ export function CommentsPanel({
   currentLabel,
   say,
   beforeWrite,
+  returnFocus,
 }: {
   ref?: Ref<CommentsHandle>;
   review: ReviewMinimalResponse;
@@ -39,6 +40,8 @@ export function CommentsPanel({
   say: (notice: { tone: 'info' | 'error'; text: string }) => void;
   /** Called before a write (the page sends its open batch of decisions first). */
   beforeWrite: () => void;
+  /** Gives the keys back to the list once the composer closes, saved or cancelled. */
+  returnFocus: () => void;
 }) {
   const comments = useComments(review);
   const write = useCommentWriter(review.document.id);
@@ -83,6 +86,12 @@ export function CommentsPanel({
     }
   }
 
+  // The composer closed (saved or cancelled): the keys go back to the list entry it came from.
+  const closeComposer = () => {
+    setComposer(null);
+    returnFocus();
+  };
+
   async function submit(text: string) {
     if (!composer) return;
     const ok = await run(async () => {
@@ -90,7 +99,7 @@ export function CommentsPanel({
       else if (composer.kind === 'change') await write({ kind: 'add', body: { changeId: composer.changeId, text } });
       else await write({ kind: 'add', body: { anchor: composer.anchor, text } });
     }, composer.kind === 'reply' ? 'Reply added.' : 'Comment added.');
-    if (ok) setComposer(null);
+    if (ok) closeComposer();
   }
 
   const resolve = (thread: Thread, resolved: boolean) =>
@@ -121,7 +130,7 @@ export function CommentsPanel({
           title={composer.kind === 'reply' ? `Reply to ${composer.to.author}` : composer.kind === 'change' ? `Comment on ${composer.label}` : `Comment on “${clip(composer.quote)}”`}
           busy={busy}
           onSubmit={(text) => void submit(text)}
-          onCancel={() => setComposer(null)}
+          onCancel={closeComposer}
         />
       )}
     </section>

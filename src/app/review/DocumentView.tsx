@@ -1,11 +1,12 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { changeBookmarkName, moveOtherHalfBookmarkName } from '../../contract/bookmark';
+import { decidedClasses, type DecidedChange } from './decided-view';
 import { showMarks } from './layout/marks';
 import { showObjects } from './objects';
 import type { Slicer } from './layout/paginate';
 import { renderDraft } from './layout/render';
 import { showAsAccepted } from './accepted-view';
-import { decidedTarget, highlightTarget, type ChangeHolder } from './highlight-target';
+import { entryHighlight, type EntryMember } from './highlight-target';
 import { foldEmptyMarkParagraphs } from './paragraph-marks';
 import { uncompressedSize } from './zip-size';
 
@@ -99,20 +100,20 @@ export function DocumentView({
   onRendered,
   onPages,
   loadWindow,
-  holderOf,
+  currentMembers,
 }: {
   base64: string;
   view: MarkupView;
   currentId: string | null;
-  /** Changes decided in this session (optimistic or confirmed): shown decided until the next render. */
-  decided: ReadonlyMap<string, 'in' | 'back'>;
+  /** Changes decided (optimistic or confirmed): shown as the decision leaves the draft until the next render. */
+  decided: ReadonlyMap<string, DecidedChange>;
   onRendered?: (info: { ms: number; first: boolean }) => void;
   /** Called once the whole draft is laid out in pages: the page a change is on. */
   onPages?: (pageOf: (changeId: string) => number | null) => void;
   /** The render variant cut to the pages around a change (null: the start); enables the window on long drafts. */
   loadWindow?: (changeId: string | null) => Promise<Uint8Array>;
-  /** The structure a change is about (a paragraph mark's paragraph, a row's row): highlighted when it is current. */
-  holderOf?: (changeId: string) => ChangeHolder | null;
+  /** The changes of the current entry (its members, or the current change alone): all highlighted. */
+  currentMembers: readonly EntryMember[];
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const host = useRef<HTMLDivElement>(null);
@@ -127,14 +128,14 @@ export function DocumentView({
   const shownRef = useRef<'none' | 'window' | 'full'>('none');
   const loadWindowRef = useRef(loadWindow);
   const currentIdRef = useRef(currentId);
-  const holderOfRef = useRef(holderOf);
+  const currentMembersRef = useRef(currentMembers);
   const windowSeq = useRef(0);
   useLayoutEffect(() => {
     onRenderedRef.current = onRendered;
     onPagesRef.current = onPages;
     loadWindowRef.current = loadWindow;
     currentIdRef.current = currentId;
-    holderOfRef.current = holderOf;
+    currentMembersRef.current = currentMembers;
   });
 
   /**
@@ -269,48 +270,42 @@ export function DocumentView({
   useEffect(() => {
     const container = host.current;
     if (!container || renderCount === 0) return;
-    const wanted = new Map<Element, string>();
-    for (const [id, state] of decided) {
-      const cls = state === 'in' ? 'rl-decided-in' : 'rl-decided-back';
-      // Both places of a move are decided together.
-      for (const anchor of [findAnchor(container, id), findAnchor(container, id, moveOtherHalfBookmarkName)]) {
-        if (!anchor) continue;
-        wanted.set(anchor, cls);
-        const target = decidedTarget(anchor);
-        if (target !== anchor) wanted.set(target, cls);
-      }
-    }
+    const wanted = decidedClasses(decided, (id, otherHalf) => findAnchor(container, id, otherHalf ? moveOtherHalfBookmarkName : changeBookmarkName));
     for (const [el, cls] of marked.current) if (wanted.get(el) !== cls) el.classList.remove(cls);
     for (const [el, cls] of wanted) el.classList.add(cls);
     marked.current = wanted;
   }, [decided, renderCount]);
 
-  // Show the current change: mark its bookmark, highlight what follows it, scroll it to the middle.
+  // Show the current entry: mark its bookmark, highlight every change of it (a move in both its
+  // places), and scroll so where it starts is in view (all of it, when it fits).
+  const membersKey = currentMembers.map((m) => m.id).join(' ');
   useEffect(() => {
     const container = host.current;
     const pane = scroller.current;
     if (!container || !pane || !currentId || renderCount === 0) return;
-    const anchor = findAnchor(container, currentId);
+    const members = currentMembersRef.current.length > 0 ? currentMembersRef.current : [{ id: currentId, kind: null }];
+    const { anchor, here, elsewhere } = entryHighlight(members, (id, otherHalf) => findAnchor(container, id, otherHalf ? moveOtherHalfBookmarkName : changeBookmarkName));
     if (!anchor) return;
-    const holder = holderOfRef.current?.(currentId) ?? null;
-    const target = highlightTarget(anchor, holder);
     anchor.classList.add('rl-here-mark');
-    target.classList.add('rl-here');
-    // A move shows as current in both its places.
-    const otherAnchor = findAnchor(container, currentId, moveOtherHalfBookmarkName);
-    const otherTarget = otherAnchor ? highlightTarget(otherAnchor, holder) : null;
-    otherTarget?.classList.add('rl-here');
+    const highlighted = [...here, ...elsewhere];
+    for (const el of highlighted) el.classList.add('rl-here');
     const paneBox = pane.getBoundingClientRect();
-    const box = (target === anchor ? anchor : target).getBoundingClientRect();
-    if (box.top < paneBox.top + 40 || box.bottom > paneBox.bottom - 40) {
-      pane.scrollTop += box.top - paneBox.top - paneBox.height / 3;
+    const boxes = (here.length > 0 ? here : [anchor]).map((el) => el.getBoundingClientRect()).filter((b) => b.width > 0 || b.height > 0);
+    if (boxes.length > 0) {
+      const top = Math.min(...boxes.map((b) => b.top));
+      const bottom = Math.max(...boxes.map((b) => b.bottom));
+      const room = paneBox.height - 80;
+      if (top < paneBox.top + 40 || bottom > paneBox.bottom - 40) {
+        // All of it a third down when it fits, else its start near the top.
+        const offset = bottom - top <= room ? Math.min(paneBox.height / 3, paneBox.height - 40 - (bottom - top)) : 40;
+        pane.scrollTop += top - paneBox.top - Math.max(40, offset);
+      }
     }
     return () => {
       anchor.classList.remove('rl-here-mark');
-      target.classList.remove('rl-here');
-      otherTarget?.classList.remove('rl-here');
+      for (const el of highlighted) el.classList.remove('rl-here');
     };
-  }, [currentId, renderCount]);
+  }, [currentId, membersKey, renderCount]);
 
   return (
     <div

@@ -16,9 +16,11 @@ import { ReviewController, type ReviewSnapshot, type Verdict } from './controlle
 import { DecisionLine } from './DecisionLine';
 import { DecideAllDialog, type DecideAllRequest } from './DecideAllDialog';
 import { DocumentView, type MarkupView } from './DocumentView';
-import { holderOfKind } from './highlight-target';
+import type { DecidedChange } from './decided-view';
+import { membersOf } from './entries';
 import { kindLabel, placeLabel, STATE_CLASS, STATE_LABEL } from './labels';
-import { TrackList } from './TrackList';
+import { optionDomId, TrackList } from './TrackList';
+import { focusOption } from './answer/initial-focus';
 import { bookmarkIndex, changeAtPoint, hasTextSelection, hoverText } from './document-pointer';
 import { CurrentAnswer, ReportDownloads, useAnswer } from './answer/useAnswer';
 import { CommentsPanel, type CommentsHandle } from '../comments/CommentsPanel';
@@ -133,16 +135,17 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
   const base64 = useRenderContent(data);
   const answer = useAnswer(controller, data.document.id, current);
   const decidedMap = useMemo(() => {
-    const map = new Map<string, 'in' | 'back'>();
-    for (const s of items) if (s.state !== 'open') map.set(s.item.id, s.state);
+    const map = new Map<string, DecidedChange>();
+    for (const s of items) if (s.state !== 'open') map.set(s.item.id, { state: s.state, kind: s.item.kind });
     return map;
   }, [items]);
+  const currentMembers = useMemo(() => (current ? membersOf(current).map((m) => ({ id: m.item.id, kind: m.item.kind })) : []), [current]);
 
   // On load, put the focus on the current change so the keys work at once.
   useEffect(() => {
     if (initialFocusDone.current || !currentId) return;
     initialFocusDone.current = true;
-    document.getElementById(`change-option-${currentId.replace(/[^A-Za-z0-9_-]/g, '_')}`)?.focus({ preventScroll: true });
+    focusOption(optionDomId(currentId));
   }, [currentId]);
 
   function run(action: ReviewAction) {
@@ -232,7 +235,8 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
   }
 
   return (
-    <div className="flex min-h-0 flex-1 flex-col" onKeyDown={onKeyDown}>
+    // Focusable by script only: where the keys go when neither the list nor the document can take them (answer/initial-focus.ts).
+    <div className="flex min-h-0 flex-1 flex-col outline-none" onKeyDown={onKeyDown} tabIndex={-1} data-review-area>
       <div className="flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-line bg-paper px-3 py-1.5 md:gap-y-2 md:px-4 md:py-2">
         <div className="min-w-0 max-md:basis-full">
           <h1 id={headingId} className="truncate text-base font-semibold">{data.document.fileName}</h1>
@@ -281,7 +285,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
             <p role="status" className="p-6 text-ink-soft">Loading the draft…</p>
           ) : (
             <DocumentView base64={base64} view={view} currentId={currentId} decided={decidedMap} loadWindow={loadWindow} onPages={(f) => setPageOf(() => f)}
-              holderOf={(changeId) => holderOfKind(snapshot.entryById.get(changeId)?.item.kind)} />
+              currentMembers={currentMembers} />
           )}
         </div>
 
@@ -348,7 +352,8 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
               <button type="button" className="btn max-md:order-8 max-md:col-span-2" aria-keyshortcuts={aria('note')} onClick={() => run('note')} disabled={!current}>Note</button>
             </div>
             <CommentsPanel ref={commentsRef} review={data} currentId={currentId} currentLabel={current?.item.label ?? null}
-              say={(notice) => controller.say(notice)} beforeWrite={() => controller.flush()} />
+              say={(notice) => controller.say(notice)} beforeWrite={() => controller.flush()}
+              returnFocus={() => focusOption(optionDomId(controller.getSnapshot().currentId ?? ''))} />
           </section>
 
           <section aria-label="Filters and batches" className="rl-phone-panel border-b border-line p-3 text-sm">

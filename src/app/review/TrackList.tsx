@@ -1,6 +1,7 @@
 import { memo, useEffect, useLayoutEffect, useRef, type KeyboardEvent, type ReactElement } from 'react';
 import { isTypingTarget } from '../keyboard/shortcuts';
 import type { ReviewController, ShownItem } from './controller';
+import { memberNumbers, membersOf } from './entries';
 import { kindLabel, placeLabel, STATE_CLASS, STATE_LABEL } from './labels';
 
 /**
@@ -217,6 +218,8 @@ const ChangeOption = memo(function ChangeOption({
   page: number | null;
 }) {
   const { item, state, pending } = entry;
+  // The changes a scattered entry holds, listed under it when it is current (its title gives only their span).
+  const listed = entry.members ? memberNumbers(entry.members.map((m) => m.item.label)) : null;
   return (
     <div
       id={optionDomId(item.id)}
@@ -225,6 +228,8 @@ const ChangeOption = memo(function ChangeOption({
       aria-current={current ? 'true' : undefined}
       tabIndex={tabStop ? 0 : -1}
       data-change-id={item.id}
+      // The changes the entry decides (its members, or itself): what the draft highlights when it is current.
+      data-members={membersOf(entry).map((m) => m.item.id).join(' ')}
       data-state={state}
       className={`cursor-pointer border-b border-line px-3 py-2 text-sm ${current ? 'bg-here' : selected ? 'bg-accent/10' : 'bg-paper hover:bg-canvas'} ${
         current ? 'border-l-4 border-l-brand pl-2' : ''
@@ -232,9 +237,10 @@ const ChangeOption = memo(function ChangeOption({
       onClick={() => controller.setCurrent(item.id)}
       onFocus={() => controller.setCurrent(item.id)}
     >
-      <div className="flex items-center gap-2">
+      {/* Wraps between its parts, never inside one: the title is short (entries.ts groupLabel), the rest may go to a second line. */}
+      <div className="flex flex-wrap items-center gap-x-2">
         <span className="inline-block w-4 text-center" aria-hidden="true">{selected ? '☑' : '☐'}</span>
-        <span className="shrink-0 whitespace-nowrap font-semibold">{item.label}</span>
+        <span className="shrink-0 whitespace-nowrap font-semibold" data-testid="entry-title">{item.label}</span>
         <span className="shrink-0 whitespace-nowrap text-ink-soft">{kindLabel(item.kind, item.move)}</span>
         <span className="shrink-0 whitespace-nowrap text-ink-soft" data-testid="change-place">{placeLabel(page, item.clause)}</span>
         <span className="min-w-0 truncate text-ink-soft">{item.author ? `· ${item.author}` : ''}</span>
@@ -248,6 +254,7 @@ const ChangeOption = memo(function ChangeOption({
           {item.textPreview}
         </p>
       )}
+      {current && listed && <p className="mt-0.5 pl-6 text-xs break-words text-ink-soft" data-testid="entry-members">Changes {listed}</p>}
       {item.note && state !== 'open' && <p className="mt-0.5 truncate pl-6 text-xs text-ink-soft">Note: {item.note}</p>}
     </div>
   );

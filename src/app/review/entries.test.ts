@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TrackItem } from '../../contract/track';
-import { entriesOf, groupLabel, membersOf, type ShownItem } from './entries';
+import fc from 'fast-check';
+import { entriesOf, groupLabel, memberNumbers, membersOf, type ShownItem } from './entries';
 
 function shown(id: string, n: number, kind: string, group?: string, state: ShownItem['state'] = 'open'): ShownItem {
   const item: TrackItem = { id, label: `Change ${n}`, state, kind, ...(group ? { group, groupSummary: `summary of ${group}` } : {}) };
@@ -26,8 +27,31 @@ describe('list entries: one per edit group', () => {
     expect(entriesOf(members, new Map([['b', whole[0]!]]))[0]).toBe(whole[0]);
   });
 
-  it('labels consecutive members as a range and others as a list', () => {
+  it('titles consecutive members as a range, two as a pair, and others as their span and count, listing those in ranges', () => {
     expect(groupLabel(['Change 16', 'Change 17', 'Change 18', 'Change 19'])).toBe('Changes 16–19');
-    expect(groupLabel(['Change 16', 'Change 18'])).toBe('Changes 16, 18');
+    expect(groupLabel(['Change 16', 'Change 18'])).toBe('Changes 16 and 18');
+    const scattered = ['Change 45', 'Change 48', 'Change 50', 'Change 51', 'Change 52', 'Change 85'];
+    expect(groupLabel(scattered)).toBe('Changes 45–85 (6)');
+    expect(memberNumbers(scattered)).toBe('45, 48, 50–52, 85');
+    expect(memberNumbers(['Change 16', 'Change 17'])).toBeNull();
+  });
+
+  it('a title stays short however many members are scattered', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: 99_999 }), { minLength: 1, maxLength: 400 }), (raw) => {
+        const numbers = [...raw].sort((a, b) => a - b);
+        const labels = numbers.map((n) => `Change ${n}`);
+        const title = groupLabel(labels);
+        expect(title.length).toBeLessThanOrEqual('Changes 99999–99999 (400)'.length);
+        // The list under the entry names every member exactly once.
+        const listed = memberNumbers(labels);
+        if (listed === null) return;
+        const expanded = listed.split(', ').flatMap((run) => {
+          const [a, b] = run.split('–').map(Number);
+          return b === undefined ? [a!] : Array.from({ length: b - a! + 1 }, (_, i) => a! + i);
+        });
+        expect(expanded).toEqual(numbers);
+      }),
+    );
   });
 });

@@ -49,12 +49,42 @@ export function entriesOf(items: readonly ShownItem[], previous: ReadonlyMap<str
   });
 }
 
-/** "Changes 16–19" for consecutive labels, "Changes 16, 18" otherwise. */
+/**
+ * An entry's title, short at any width: "Changes 16–19" for consecutive members, "Changes 16 and
+ * 18" for two, "Changes 45–85 (21)" for more that are not consecutive (memberNumbers lists them).
+ */
 export function groupLabel(labels: readonly string[]): string {
+  const numbers = numbersOf(labels);
+  if (!numbers) return labels.length > 1 ? `${labels[0]} and ${labels.length - 1} more` : (labels[0] ?? '');
+  const first = numbers[0]!;
+  const last = numbers[numbers.length - 1]!;
+  if (isConsecutive(numbers)) return `Changes ${first}–${last}`;
+  return numbers.length === 2 ? `Changes ${first} and ${last}` : `Changes ${first}–${last} (${numbers.length})`;
+}
+
+/** The members of an entry whose title cannot say them ("45, 48, 50–52"); null when the title does. */
+export function memberNumbers(labels: readonly string[]): string | null {
+  const numbers = numbersOf(labels);
+  if (!numbers) return labels.length > 1 ? labels.join(', ') : null;
+  if (numbers.length <= 2 || isConsecutive(numbers)) return null;
+  const runs: string[] = [];
+  for (let i = 0; i < numbers.length; ) {
+    let j = i;
+    while (j + 1 < numbers.length && numbers[j + 1] === numbers[j]! + 1) j++;
+    runs.push(j === i ? `${numbers[i]}` : `${numbers[i]}–${numbers[j]}`);
+    i = j + 1;
+  }
+  return runs.join(', ');
+}
+
+/** The numbers of "Change 12" labels, in order; null when one has none. */
+function numbersOf(labels: readonly string[]): number[] | null {
   const numbers = labels.map((l) => Number(/(\d+)$/.exec(l)?.[1]));
-  if (numbers.some((n) => !Number.isFinite(n))) return labels.join(', ');
-  const consecutive = numbers.every((n, i) => i === 0 || n === numbers[i - 1]! + 1);
-  return consecutive ? `Changes ${numbers[0]}–${numbers[numbers.length - 1]}` : `Changes ${numbers.join(', ')}`;
+  return numbers.length > 0 && numbers.every((n) => Number.isFinite(n)) ? numbers : null;
+}
+
+function isConsecutive(numbers: readonly number[]): boolean {
+  return numbers.every((n, i) => i === 0 || n === numbers[i - 1]! + 1);
 }
 
 /** What an edit is, by its members: a deletion with an insertion is a replacement; marks and row properties ride along. */

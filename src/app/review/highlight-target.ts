@@ -1,3 +1,5 @@
+import { isMarkerOnly, MARKER_GLYPHS, marksOf } from './change-marks';
+
 /**
  * What the draft highlights for a change, so a jump never lands on nothing.
  *
@@ -29,9 +31,6 @@ export function holderOfKind(kind: string | null | undefined): ChangeHolder | nu
   }
 }
 
-/** The render variant's marker glyphs (src/docx/render/variant.ts): not text of the draft. */
-const MARKERS = /[¶✎⊕⊖⊞]/g;
-
 const HOLDER_SELECTOR: Record<ChangeHolder, string> = { paragraph: 'p', cell: 'td, th', row: 'tr', table: 'table' };
 
 /** What to highlight as the current change: `holder` from holderOfKind of its kind. */
@@ -42,20 +41,11 @@ export function highlightTarget(anchor: HTMLElement, holder: ChangeHolder | null
   return visible(chosen) ? chosen : (visibleAncestor(chosen) ?? anchor);
 }
 
-/** What shows a change as decided before the draft is rendered again: its mark (marker glyphs too), else its paragraph. */
-export function decidedTarget(anchor: HTMLElement): HTMLElement {
-  return markAfter(anchor) ?? holding(anchor);
-}
-
 /** The inserted or deleted run (or proposal) right after the bookmark, if any. */
 function markAfter(anchor: HTMLElement): HTMLElement | null {
   let next = anchor.nextElementSibling;
   while (next && next.tagName === 'SPAN' && next.id && next.textContent === '') next = next.nextElementSibling;
   return next instanceof HTMLElement && (next.tagName === 'INS' || next.tagName === 'DEL' || next.classList.contains('rl-proposal')) ? next : null;
-}
-
-function isMarkerOnly(mark: HTMLElement): boolean {
-  return !mark.classList.contains('rl-proposal') && (mark.textContent ?? '').replace(MARKERS, '').trim() === '';
 }
 
 /** The paragraph (or cell) that holds the bookmark. */
@@ -72,7 +62,7 @@ function structureOf(anchor: HTMLElement, holder: ChangeHolder): HTMLElement {
 
 /** A paragraph's text without the markers (and, in "All markup", without what a marker stands for). */
 function ownText(p: HTMLElement): string {
-  return (p.textContent ?? '').replace(MARKERS, '').trim();
+  return (p.textContent ?? '').replace(MARKER_GLYPHS, '').trim();
 }
 
 /** Whether the element shows on the page: rendered, with a box of some size. */
@@ -87,4 +77,54 @@ function visibleAncestor(el: HTMLElement): HTMLElement | null {
     if (visible(up)) return up;
   }
   return null;
+}
+
+/** A change of an entry: its id and kind (the interface's revision kinds). */
+export interface EntryMember {
+  id: string;
+  kind: string | null | undefined;
+}
+
+/** Finds a change's bookmark in the rendered draft: its own, or with `moveOtherHalfBookmarkName` a move's other half. */
+export type FindAnchor = (changeId: string, otherHalf?: boolean) => HTMLElement | null;
+
+/**
+ * What the draft highlights for an entry: every member's marks and the structure it is about (the
+ * rows of a row inserted, both halves of a replacement, a paragraph mark's pilcrow), at both
+ * places of a move. `here` is in document order, so its first element is where the entry starts;
+ * `elsewhere` is a move's other place. A lone change keeps its own target (highlightTarget: a
+ * paragraph mark its paragraph) with the rest of its marks.
+ */
+export function entryHighlight(members: readonly EntryMember[], find: FindAnchor): { anchor: HTMLElement | null; here: HTMLElement[]; elsewhere: HTMLElement[] } {
+  const here: HTMLElement[] = [];
+  const elsewhere: HTMLElement[] = [];
+  let anchor: HTMLElement | null = null;
+  for (const member of members) {
+    const own = find(member.id);
+    if (own) {
+      anchor ??= own;
+      here.push(...memberTargets(own, member.kind, members.length === 1));
+    }
+    const other = find(member.id, true);
+    if (other) elsewhere.push(...memberTargets(other, member.kind, members.length === 1));
+  }
+  return { anchor, here: outermost(here), elsewhere: outermost(elsewhere) };
+}
+
+function memberTargets(anchor: HTMLElement, kind: string | null | undefined, alone: boolean): HTMLElement[] {
+  const holder = holderOfKind(kind);
+  const marks = marksOf(anchor).filter(visible);
+  if (alone) return [highlightTarget(anchor, holder), ...marks];
+  // In an entry of several, a paragraph mark is its pilcrow: its paragraph's text is another change's, or no change's.
+  const structure = holder && holder !== 'paragraph' ? structureOf(anchor, holder) : null;
+  const shown = [...(structure && visible(structure) ? [structure] : []), ...marks];
+  return shown.length > 0 ? shown : [highlightTarget(anchor, holder)];
+}
+
+/** The elements none of the others contains, in document order, each once. */
+function outermost(elements: readonly HTMLElement[]): HTMLElement[] {
+  const unique = [...new Set(elements)];
+  return unique
+    .filter((el) => !unique.some((other) => other !== el && other.contains(el)))
+    .sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
 }

@@ -26,7 +26,11 @@ export function foldEmptyMarkParagraphs(root: HTMLElement): number {
       (el) => isBookmark(el) || ((el.tagName === 'DEL' || el.tagName === 'INS') && el.textContent === PILCROW),
     );
     if (moved.length === 0) continue;
-    for (const el of moved) previous.append(el);
+    for (const el of moved) {
+      // Its paragraph is folded away already: a decision has no paragraph of its own to join (decided-view.ts).
+      if (isBookmark(el)) el.dataset.folded = 'true';
+      previous.append(el);
+    }
     p.classList.add('rl-mark-only');
     folded++;
   }

@@ -12,7 +12,16 @@ export function useInitialFocus(ref: RefObject<HTMLElement | null>): void {
   }, [ref]);
 }
 
-/** Gives the keyboard back to the current change's option in the list (after a dialog closes). */
+/**
+ * Gives the keyboard back to the list after a dialog or a composer closes (saved or cancelled):
+ * to the option `domId`, or where the list is not shown (a phone's list panel is closed) to the
+ * document (or, before it is rendered, the review area itself), where the single-key shortcuts work. Never left on
+ * the page body, where j, k, a, r and n would do nothing.
+ */
 export function focusOption(domId: string | null): void {
-  if (domId) setTimeout(() => document.getElementById(domId)?.focus({ preventScroll: true }));
+  setTimeout(() => {
+    const option = domId ? document.getElementById(domId) : null;
+    if (option && option.checkVisibility()) option.focus({ preventScroll: true });
+    else (document.querySelector<HTMLElement>('.doc-view[role=region]') ?? document.querySelector<HTMLElement>('[data-review-area]'))?.focus({ preventScroll: true });
+  });
 }
