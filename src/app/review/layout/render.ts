@@ -1,7 +1,8 @@
 import type * as DocxPreview from 'docx-preview';
 import { resolveNoteImages } from './note-images';
 import { annotateHeaderFooter, annotateModel, type ModelNode, type SectionProps, type WordModel } from './annotate';
-import { autoLineScaler } from './line-height';
+import { firstFamily, LineSpacing } from './line-spacing';
+import { measureNaturalLines } from './font-metrics';
 import { showObjects } from './objects';
 import { fontStandInCss, type FontEntry } from './fonts';
 import { DEFAULT_NOTE_NUMBERING, readNoteNumbering } from './notes';
@@ -57,17 +58,20 @@ export async function renderDraft(bytes: Uint8Array, renderChanges: boolean): Pr
   const t1 = performance.now();
   const sections = annotateModel(doc);
   resolveNoteImages(doc);
-  const scaleLines = autoLineScaler(doc);
-  for (const root of [doc.documentPart.body, ...(doc.footnotesPart?.notes ?? []), ...(doc.endnotesPart?.notes ?? [])]) scaleLines(root);
+  const fonts = (doc as { fontTablePart?: { fonts?: FontEntry[] } }).fontTablePart?.fonts ?? [];
+  const standIns = fontStandInCss(fonts);
+  const spacing = await lineSpacingOf(doc, fonts, standIns);
+  for (const root of [doc.documentPart.body, ...(doc.footnotesPart?.notes ?? []), ...(doc.endnotesPart?.notes ?? [])]) spacing.rewriteTree(root);
   const styles = document.createElement('div');
   const body = document.createElement('div');
   for (const node of await renderDocument(doc, options)) (node.nodeName === 'STYLE' ? styles : body).appendChild(node);
-  const standIns = fontStandInCss((doc as { fontTablePart?: { fonts?: FontEntry[] } }).fontTablePart?.fonts ?? []);
   if (standIns) styles.appendChild(Object.assign(document.createElement('style'), { textContent: standIns }));
   const t2 = performance.now();
   await showObjects(body, (relId) => loadChart(doc, relId));
   const t3 = performance.now();
-  const headerFooter = await renderHeadersAndFooters(doc, sections, renderDocument, options, scaleLines);
+  const headerFooter = await renderHeadersAndFooters(doc, sections, renderDocument, options, (root) => spacing.rewriteTree(root));
+  // Before docx-preview's own rules: the document's styles win over Word's defaults in it.
+  styles.prepend(Object.assign(document.createElement('style'), { textContent: spacing.css() }));
   const phases = [t1 - t0, t2 - t1, t3 - t2, performance.now() - t3];
   const settings = doc.settingsPart?.settings;
   // Restarts and starts of note numbers are read from the XML itself (docx-preview reads only the format).
@@ -92,6 +96,36 @@ export async function renderDraft(bytes: Uint8Array, renderChanges: boolean): Pr
       return wrapper ? paginate(wrapper, ctx, slicer) : Promise.resolve(0);
     },
   };
+}
+
+interface FontModel {
+  themePart?: { theme?: { fontScheme?: { minorFont?: { latinTypeface?: string }; majorFont?: { latinTypeface?: string } } } };
+  numberingPart?: { domNumberings?: { pStyle?: Record<string, string>; rStyle?: Record<string, string> }[] };
+  stylesPart?: { styles: { target?: string | null; styles?: { target?: string | null; values?: Record<string, string> }[] }[] };
+}
+
+/**
+ * Word's line spacing for the draft (line-spacing.ts): the fonts it names measured as the browser
+ * draws them, its styles rewritten now (the model's parts as they are rendered).
+ */
+async function lineSpacingOf(doc: WordModel, fonts: readonly FontEntry[], faceCss: string): Promise<LineSpacing> {
+  const model = doc as unknown as FontModel;
+  const scheme = model.themePart?.theme?.fontScheme;
+  const theme = { minor: scheme?.minorFont?.latinTypeface, major: scheme?.majorFont?.latinTypeface };
+  const families = new Set<string>(['Times New Roman']);
+  for (const f of fonts) if (f.name) families.add(f.name);
+  if (theme.minor) families.add(theme.minor);
+  if (theme.major) families.add(theme.major);
+  for (const style of model.stylesPart?.styles ?? []) {
+    for (const target of style.styles ?? []) {
+      const family = target.values?.['font-family'] ? firstFamily(target.values['font-family'], theme) : null;
+      if (family) families.add(family);
+    }
+  }
+  const spacing = new LineSpacing(await measureNaturalLines(families, faceCss), theme);
+  spacing.rewriteStyles(model.stylesPart?.styles ?? []);
+  spacing.rewriteNumbering(model.numberingPart?.domNumberings ?? []);
+  return spacing;
 }
 
 interface Package {
@@ -122,7 +156,7 @@ async function renderHeadersAndFooters(
   sections: readonly SectionProps[],
   renderDocument: typeof DocxPreview.renderDocument,
   options: typeof RENDER_OPTIONS & { renderChanges: boolean },
-  scaleLines: (root: ModelNode) => void,
+  rewriteLines: (root: ModelNode) => void,
 ): Promise<Map<string, HTMLElement>> {
   const keys: string[] = [];
   const paragraphs: ModelNode[] = [];
@@ -132,7 +166,7 @@ async function renderHeadersAndFooters(
         const part = doc.findPartByRelId(ref.id, doc.documentPart);
         if (!part) continue;
         annotateHeaderFooter(part.rootElement);
-        scaleLines(part.rootElement);
+        rewriteLines(part.rootElement);
         const only = [{ id: ref.id, type: 'default' }];
         keys.push(`${s}|${kind}|${ref.type}`);
         paragraphs.push({ type: 'paragraph', children: [], sectionProps: { ...sect, titlePage: false, headerRefs: kind === 'header' ? only : [], footerRefs: kind === 'footer' ? only : [] } });

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { ModelNode } from './annotate';
+import { baseRules, firstFamily, LineSpacing, spacingClass, spacingOf, spacingProperties } from './line-spacing';
+
+const natural = (family: string | null) => (family === 'Calibri' ? 1.2207 : family === 'Arial' ? 1.149 : 1.15);
+
+describe('line spacing as Word computes it', () => {
+  it('reads the three forms docx-preview writes: auto (a multiple), atLeast (calc), exact (points)', () => {
+    expect(spacingOf('1.50')).toEqual({ line: 1.5 });
+    expect(spacingOf('calc(100% + 12pt)')).toEqual({ line: 1, least: 12 });
+    expect(spacingOf('13.5pt')).toEqual({ exact: 13.5 });
+    expect(spacingOf('normal')).toBeNull();
+    expect(spacingOf(undefined)).toBeNull();
+  });
+
+  it('always sets all three properties, so a paragraph never inherits another rule\'s exact or minimum', () => {
+    fc.assert(fc.property(fc.oneof(
+      fc.record({ line: fc.double({ min: 0.5, max: 5, noNaN: true }) }),
+      fc.record({ line: fc.constant(1), least: fc.double({ min: 0, max: 100, noNaN: true }) }),
+      fc.record({ exact: fc.double({ min: 1, max: 100, noNaN: true }) }),
+    ), (s) => {
+      expect(Object.keys(spacingProperties(s)).sort()).toEqual(['--rl-exact', '--rl-least', '--rl-line']);
+      expect(spacingClass(s)).toMatch(/^rl-ls-[alx]m?\d+$/);
+    }));
+    expect(spacingProperties({ line: 1.5 })['--rl-exact']).toBe('initial');
+    expect(spacingProperties({ exact: 12 })['--rl-exact']).toBe('12pt');
+  });
+
+  it('finds a font-family list\'s first family, theme fonts resolved', () => {
+    expect(firstFamily("'Franklin Gothic Book', 'SimSun'", {})).toBe('Franklin Gothic Book');
+    expect(firstFamily('var(--docx-minorHAnsi-font)', { minor: 'Calibri' })).toBe('Calibri');
+    expect(firstFamily('var(--docx-majorHAnsi-font), Arial', { major: 'Cambria' })).toBe('Cambria');
+  });
+
+  it('rewrites styles: spacing as properties, the font\'s natural line beside it, the paragraph style\'s font on the paragraph itself', () => {
+    const styles = [
+      { target: null, styles: [{ target: 'span', values: { 'font-family': 'var(--docx-minorHAnsi-font)', 'font-size': '11pt', 'min-height': '11pt' } }, { target: 'p', values: { 'line-height': '1.08', 'margin-bottom': '8pt' } }] },
+      { target: 'p', styles: [{ target: 'p', values: { 'line-height': '12pt', 'min-height': '12pt' } }, { target: 'span', values: { 'font-family': "'Arial'", 'text-decoration': 'underline' } }] },
+    ];
+    const spacing = new LineSpacing(natural, { minor: 'Calibri' });
+    spacing.rewriteStyles(styles);
+    const [defaults, heading] = styles;
+    expect(defaults!.styles[1]!.values).toEqual({ 'margin-bottom': '8pt', '--rl-line': '1.08', '--rl-least': '0pt', '--rl-exact': 'initial', 'font-family': 'var(--docx-minorHAnsi-font)', 'font-size': '11pt', '--rl-natural': '1.2207' });
+    expect(heading!.styles[0]!.values).toEqual({ '--rl-exact': '12pt', '--rl-line': '1', '--rl-least': '0pt', 'font-family': "'Arial'", '--rl-natural': '1.149' });
+    // The run's decoration stays on the runs.
+    expect(heading!.styles[1]!.values['text-decoration']).toBe('underline');
+  });
+
+  it('gives a paragraph with its own spacing, and a run with its own font, a class whose rule sets them', () => {
+    const run: ModelNode = { type: 'run', cssStyle: { 'font-family': "'Arial'" }, children: [] };
+    const paragraph: ModelNode = { type: 'paragraph', cssStyle: { 'line-height': 'calc(100% + 6pt)' }, children: [run] };
+    const spacing = new LineSpacing(natural, {});
+    spacing.rewriteTree({ type: 'body', children: [paragraph] });
+    expect(paragraph.cssStyle).toEqual({});
+    expect(paragraph.className).toBe('rl-ls-l600');
+    expect(run.className).toBe('rl-nat-0');
+    const css = spacing.css();
+    expect(css).toContain('.docx-wrapper p.rl-ls-l600 { --rl-exact: initial; --rl-line: 1; --rl-least: 6pt; }');
+    expect(css).toContain('.docx-wrapper .rl-nat-0 { --rl-natural: 1.149; }');
+    expect(css).toContain(baseRules(1.15));
+  });
+});
