@@ -102,3 +102,32 @@ test('a package without a styles part is set in Word\'s defaults: Times New Roma
   expect(look.height).toBeCloseTo(await naturalLine(page, 'Times New Roman', 10 * PT), 0);
   expect(look.gap).toBeCloseTo(0, 1);
 });
+
+/** The space between the text of the paragraph opening with `a` and that of the next one (their borders less their padding), in px. */
+function gapAfter(page: Page, a: string): Promise<number> {
+  return page.evaluate((t) => {
+    const el = [...document.querySelectorAll<HTMLElement>('[data-page-number] article p')].find((x) => x.textContent!.trimStart().startsWith(t))!;
+    const next = el.nextElementSibling as HTMLElement;
+    const pad = (x: HTMLElement, side: 'paddingTop' | 'paddingBottom') => parseFloat(getComputedStyle(x)[side]);
+    return next.getBoundingClientRect().top + pad(next, 'paddingTop') - (el.getBoundingClientRect().bottom - pad(el, 'paddingBottom'));
+  }, a);
+}
+
+test('space after and the next space before add up; contextual spacing drops both; a page after a natural break drops its first space before', async ({ page }) => {
+  const bytes = buildDocx({
+    body: [
+      spaced('AFTER12', '<w:spacing w:after="240" w:line="240" w:lineRule="auto"/>'),
+      spaced('BEFORE12', '<w:spacing w:before="240" w:after="0" w:line="240" w:lineRule="auto"/>'),
+      listItem('decimal', 0, 'LISTA first item of a list in List Paragraph, contextual spacing.'),
+      listItem('decimal', 0, 'LISTB second item.'),
+      ...Array.from({ length: 40 }, (_, i) => spaced(`FILL${i}`, '<w:spacing w:before="240" w:after="0" w:line="240" w:lineRule="auto"/>')),
+    ],
+  });
+  await openDocx(page, 'Spacing.docx', bytes);
+  expect(await gapAfter(page, 'AFTER12')).toBeCloseTo(24 * PT, 0);
+  // Normal has 8 pt after (the fixture's defaults); List Paragraph has contextual spacing.
+  expect(await gapAfter(page, 'LISTA')).toBeCloseTo(0, 0);
+  const tops = await page.locator('[data-page-number] > article:first-of-type > p:first-child').evaluateAll((ps) => ps.map((el) => parseFloat(getComputedStyle(el).paddingTop)));
+  expect(tops.length).toBeGreaterThan(1);
+  expect(tops.slice(1)).toEqual(tops.slice(1).map(() => 0));
+});

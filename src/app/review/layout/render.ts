@@ -1,7 +1,7 @@
 import type * as DocxPreview from 'docx-preview';
 import { resolveNoteImages } from './note-images';
 import { annotateHeaderFooter, annotateModel, type ModelNode, type SectionProps, type WordModel } from './annotate';
-import { firstFamily, LineSpacing } from './line-spacing';
+import { contextualRules, contextualStyles, firstFamily, ParagraphSpacing } from './paragraph-spacing';
 import { measureNaturalLines } from './font-metrics';
 import { showObjects } from './objects';
 import { fontStandInCss, type FontEntry } from './fonts';
@@ -72,6 +72,10 @@ export async function renderDraft(bytes: Uint8Array, renderChanges: boolean): Pr
   const headerFooter = await renderHeadersAndFooters(doc, sections, renderDocument, options, (root) => spacing.rewriteTree(root));
   // Before docx-preview's own rules: the document's styles win over Word's defaults in it.
   styles.prepend(Object.assign(document.createElement('style'), { textContent: spacing.css() }));
+  const stylesPath = (doc.stylesPart as { path?: string } | undefined)?.path;
+  const stylesXml = stylesPath ? await packageOf(doc)?.load(stylesPath, 'string') : null;
+  const contextual = stylesXml ? contextualRules(contextualStyles(stylesXml)) : '';
+  if (contextual) styles.append(Object.assign(document.createElement('style'), { textContent: contextual }));
   const phases = [t1 - t0, t2 - t1, t3 - t2, performance.now() - t3];
   const settings = doc.settingsPart?.settings;
   // Restarts and starts of note numbers are read from the XML itself (docx-preview reads only the format).
@@ -105,10 +109,10 @@ interface FontModel {
 }
 
 /**
- * Word's line spacing for the draft (line-spacing.ts): the fonts it names measured as the browser
+ * Word's line spacing for the draft (paragraph-spacing.ts): the fonts it names measured as the browser
  * draws them, its styles rewritten now (the model's parts as they are rendered).
  */
-async function lineSpacingOf(doc: WordModel, fonts: readonly FontEntry[], faceCss: string): Promise<LineSpacing> {
+async function lineSpacingOf(doc: WordModel, fonts: readonly FontEntry[], faceCss: string): Promise<ParagraphSpacing> {
   const model = doc as unknown as FontModel;
   const scheme = model.themePart?.theme?.fontScheme;
   const theme = { minor: scheme?.minorFont?.latinTypeface, major: scheme?.majorFont?.latinTypeface };
@@ -122,7 +126,7 @@ async function lineSpacingOf(doc: WordModel, fonts: readonly FontEntry[], faceCs
       if (family) families.add(family);
     }
   }
-  const spacing = new LineSpacing(await measureNaturalLines(families, faceCss), theme);
+  const spacing = new ParagraphSpacing(await measureNaturalLines(families, faceCss), theme);
   spacing.rewriteStyles(model.stylesPart?.styles ?? []);
   spacing.rewriteNumbering(model.numberingPart?.domNumberings ?? []);
   return spacing;

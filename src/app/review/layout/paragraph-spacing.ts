@@ -1,21 +1,28 @@
 import type { ModelNode } from './annotate';
 
 /**
- * Line spacing as Word computes it. Word's "auto" spacing (w:spacing w:lineRule="auto") is a
- * multiple of the line height of the font actually used (ascent + descent + line gap: 1.15 em
- * for Times New Roman, 1.22 em for Calibri), line by line from the tallest run on it; "exact" is
- * that many points whatever the fonts; "atLeast" is the larger of the points and the single line.
- * docx-preview writes `line-height: 1.50` (one and a half em, whatever the font), exact as points
- * and atLeast as `calc(100% + Xpt)` (font size plus X).
+ * Paragraph spacing as Word computes it.
  *
- * So each element of a paragraph computes its own line height from three custom properties the
- * paragraph sets (--rl-line: the multiple; --rl-least: the minimum; --rl-exact: exact, else
- * unset) and one its font sets (--rl-natural: the font's own line height per em, measured in the
- * browser for the fonts it actually draws with: font-metrics.ts): a run's inline box is its
- * own font's line times the multiple, and the browser's line box, the union of its runs', is the
- * tallest run's, as in Word. Styles carry the properties in their rules; a paragraph or run with
- * its own spacing or font gets a class that sets them (docx-preview writes inline styles through
- * the style object, which takes no custom properties).
+ * Lines: Word's "auto" spacing (w:spacing w:lineRule="auto") is a multiple of the line height
+ * of the font actually used (ascent + descent + line gap: 1.15 em for Times New Roman, 1.22 em
+ * for Calibri), line by line from the tallest run on it; "exact" is that many points whatever
+ * the fonts; "atLeast" is the larger of the points and the single line. docx-preview writes
+ * `line-height: 1.50` (one and a half em, whatever the font), exact as points and atLeast as
+ * `calc(100% + Xpt)` (font size plus X). So each element of a paragraph computes its own line
+ * height from three custom properties the paragraph sets (--rl-line: the multiple; --rl-least:
+ * the minimum; --rl-exact: exact, else unset) and one its font sets (--rl-natural: the font's
+ * own line height per em, measured in the browser for the fonts it actually draws with:
+ * font-metrics.ts): a run's inline box is its own font's line times the multiple, and the
+ * browser's line box, the union of its runs', is the tallest run's, as in Word. Styles carry the
+ * properties in their rules; a paragraph or run with its own spacing or font gets a class that
+ * sets them (docx-preview writes inline styles through the style object, which takes no custom
+ * properties).
+ *
+ * Before and after: Word adds a paragraph's space after to the next one's space before, where
+ * CSS margins collapse to the larger; so they become padding (inside a border, as Word draws
+ * them too). Between two paragraphs of a style with w:contextualSpacing both are dropped
+ * (contextualRules). The space before of a paragraph at the top of a page after a natural break
+ * is dropped by the page layout (paginate.ts).
  */
 export interface Spacing {
   /** The multiple of the natural line (auto), 1 for atLeast. */
@@ -73,6 +80,8 @@ export function baseRules(timesNatural: number): string {
     // Word; an empty paragraph is one line of its own font (Word's: its mark's).
     `.docx-wrapper .docx p { line-height: 0; min-height: ${line}; }`,
     `.docx-wrapper p *, .docx-wrapper p::before, .docx-wrapper p::marker { line-height: ${line}; }`,
+    // Word drops the space before a paragraph that opens a page after a natural break (paginate.ts).
+    '.docx-wrapper p.rl-page-top { padding-top: 0 !important; }',
   ].join('\n');
 }
 
@@ -92,7 +101,7 @@ interface StyleEntry {
  * Rewrites docx-preview's parsed styles and model for Word's line spacing and answers the CSS
  * the rewritten model needs; `natural(family)` is a font's line height per em.
  */
-export class LineSpacing {
+export class ParagraphSpacing {
   private readonly classes = new Map<string, string>();
   private readonly naturalClasses = new Map<number, string>();
   private readonly done = new WeakSet<ModelNode>();
@@ -109,7 +118,11 @@ export class LineSpacing {
    */
   rewriteStyles(styles: readonly StyleEntry[]): void {
     for (const style of styles) {
-      for (const target of style.styles ?? []) if (target.values) this.rewriteValues(target.values);
+      for (const target of style.styles ?? []) {
+        if (!target.values) continue;
+        this.rewriteValues(target.values);
+        if (target.target === 'p') marginsToPadding(target.values);
+      }
       if (style.target === 'p' || style.target == null) {
         const runs = style.styles?.find((s) => s.target === 'span')?.values;
         if (!runs) continue;
@@ -138,6 +151,7 @@ export class LineSpacing {
     this.done.add(root);
     const visit = (node: ModelNode) => {
       const css = node.cssStyle as Record<string, string> | undefined;
+      if (css && node.type === 'paragraph') marginsToPadding(css);
       if (css) {
         const s = spacingOf(css['line-height']);
         if (s) {
@@ -185,6 +199,55 @@ export class LineSpacing {
     }
     return cls;
   }
+}
+
+/** Space before and after as padding, which adds up between paragraphs as Word's does (margins collapse). */
+function marginsToPadding(values: Record<string, string>): void {
+  for (const side of ['top', 'bottom'] as const) {
+    const v = values[`margin-${side}`];
+    if (v === undefined) continue;
+    delete values[`margin-${side}`];
+    values[`padding-${side}`] = v;
+  }
+}
+
+/** The paragraph styles whose w:pPr (or a style's they are based on) says w:contextualSpacing, from styles.xml. */
+export function contextualStyles(stylesXml: string): string[] {
+  const own = new Map<string, { contextual: boolean | null; basedOn: string | null }>();
+  for (const m of stylesXml.matchAll(/<w:style\b([^>]*)>([\s\S]*?)<\/w:style>/g)) {
+    const head = m[1]!;
+    const body = m[2]!;
+    if (!/w:type="paragraph"/.test(head)) continue;
+    const id = /w:styleId="([^"]*)"/.exec(head)?.[1];
+    if (!id) continue;
+    const flag = /<w:contextualSpacing(?:\s+w:val="([^"]*)")?\s*\/>/.exec(/<w:pPr>[\s\S]*?<\/w:pPr>/.exec(body)?.[0] ?? '');
+    own.set(id, { contextual: flag ? !['0', 'false', 'off'].includes(flag[1] ?? 'true') : null, basedOn: /<w:basedOn w:val="([^"]*)"/.exec(body)?.[1] ?? null });
+  }
+  const out: string[] = [];
+  for (const id of own.keys()) {
+    let on = false;
+    for (let s = own.get(id), hops = 0; s && hops < 20; s = s.basedOn ? own.get(s.basedOn) : undefined, hops++) {
+      if (s.contextual !== null) {
+        on = s.contextual;
+        break;
+      }
+    }
+    if (on) out.push(id);
+  }
+  return out;
+}
+
+/** docx-preview's class of a style (its processStyleName). */
+export function styleClass(id: string): string {
+  return `docx_${id.replace(/[ .]+/g, '-').replace(/[&]+/g, 'and').toLowerCase()}`;
+}
+
+/** No space between two paragraphs of a style with contextual spacing (the rules, for `contextualStyles`). */
+export function contextualRules(ids: readonly string[]): string {
+  return ids.map((id) => {
+    const c = styleClass(id).replace(/[^\w-]/g, (ch) => `\\${ch.codePointAt(0)!.toString(16)} `);
+    return `.docx-wrapper p.${c} + p.${c} { padding-top: 0; }\n.docx-wrapper p.${c}:has(+ p.${c}) { padding-bottom: 0; }`;
+  }).join('\n');
 }
 
 function addClass(node: ModelNode, cls: string): void {
