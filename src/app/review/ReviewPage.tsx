@@ -17,7 +17,7 @@ import { DecisionLine } from './DecisionLine';
 import { DecideAllDialog, type DecideAllRequest } from './DecideAllDialog';
 import { DocumentView, type MarkupView } from './DocumentView';
 import { holderOfKind } from './highlight-target';
-import { kindLabel, placeLabel, STATE_CLASS, STATE_LABEL } from './labels';
+import { kindLabel, placeLabel, placeTitle, STATE_CLASS, STATE_LABEL, type PageCitation } from './labels';
 import { TrackList } from './TrackList';
 import { bookmarkIndex, changeAtPoint, hasTextSelection, hoverText } from './document-pointer';
 import { CurrentAnswer, ReportDownloads, useAnswer } from './answer/useAnswer';
@@ -116,7 +116,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
   const [view, setView] = useState<MarkupView>('all');
   const [helpOpen, setHelpOpen] = useState(false);
   // The page of each change, once the draft is laid out in pages (DocumentView).
-  const [pageOf, setPageOf] = useState<((changeId: string) => number | null) | null>(null);
+  const [pageOf, setPageOf] = useState<((changeId: string) => PageCitation | null) | null>(null);
   // On a phone the change list is a panel over the document, opened on demand.
   const [listOpen, setListOpen] = useState(false);
   const shortcutsOn = useShortcutsEnabled();
@@ -297,7 +297,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
                     ref {current.item.id}
                   </span>
                   <span className="whitespace-nowrap text-sm text-ink-soft">{kindLabel(current.item.kind, current.item.move)}</span>
-                  <span className="whitespace-nowrap text-sm text-ink-soft" data-testid="current-place">{placeLabel(pageOf?.(current.item.id), current.item.clause)}</span>
+                  <span className="whitespace-nowrap text-sm text-ink-soft" data-testid="current-place" title={placeTitle(pageOf?.(current.item.id))}>{placeLabel(pageOf?.(current.item.id), current.item.clause)}</span>
                   <StateBadge state={current.state} pending={current.pending} />
                   <PhoneListToggle open={listOpen} onToggle={() => setListOpen((o) => !o)} shown={shown.length} />
                 </div>

@@ -1,7 +1,7 @@
 import { memo, useEffect, useLayoutEffect, useRef, type KeyboardEvent, type ReactElement } from 'react';
 import { isTypingTarget } from '../keyboard/shortcuts';
 import type { ReviewController, ShownItem } from './controller';
-import { kindLabel, placeLabel, STATE_CLASS, STATE_LABEL } from './labels';
+import { kindLabel, placeLabel, placeTitle, STATE_CLASS, STATE_LABEL, type PageCitation } from './labels';
 
 /**
  * The lawyer is typing in a field or has a dialog open: the focus stays there whatever arrives
@@ -36,7 +36,7 @@ export function TrackList({
   /** Changes when a key asks for the focus to move to the current option. */
   focusSeq: number;
   /** The page each change is on in the laid-out draft (DocumentView's onPages). */
-  pageOf?: (changeId: string) => number | null;
+  pageOf?: (changeId: string) => PageCitation | null;
 }) {
   const listRef = useRef<HTMLDivElement>(null);
   const focusSeen = useRef(0);
@@ -214,7 +214,7 @@ const ChangeOption = memo(function ChangeOption({
   tabStop: boolean;
   selected: boolean;
   controller: ReviewController;
-  page: number | null;
+  page: PageCitation | null;
 }) {
   const { item, state, pending } = entry;
   return (
@@ -236,7 +236,7 @@ const ChangeOption = memo(function ChangeOption({
         <span className="inline-block w-4 text-center" aria-hidden="true">{selected ? '☑' : '☐'}</span>
         <span className="shrink-0 whitespace-nowrap font-semibold">{item.label}</span>
         <span className="shrink-0 whitespace-nowrap text-ink-soft">{kindLabel(item.kind, item.move)}</span>
-        <span className="shrink-0 whitespace-nowrap text-ink-soft" data-testid="change-place">{placeLabel(page, item.clause)}</span>
+        <span className="shrink-0 whitespace-nowrap text-ink-soft" data-testid="change-place" title={placeTitle(page)}>{placeLabel(page, item.clause)}</span>
         <span className="min-w-0 truncate text-ink-soft">{item.author ? `· ${item.author}` : ''}</span>
         <span className={`ml-auto shrink-0 rounded border px-1.5 text-xs font-medium ${STATE_CLASS[state]}`}>
           {STATE_LABEL[state]}

@@ -516,6 +516,8 @@ function usedOn(page: LaidPage): number {
 function buildPage(page: LaidPage, ctx: PageContext, index: number, seenInSection: Map<number, number>): HTMLElement {
   const el = page.chunk.el.cloneNode(false) as HTMLElement;
   el.dataset.pageNumber = String(index);
+  // The number the page prints (its section's format, after restarts): what a citation of it says.
+  el.dataset.pageLabel = formatNumber(page.number, ctx.sections[page.section]?.pageNumber?.format);
   const border = pageBorderStyle(ctx.sections[page.section]);
   if (border) Object.assign(el.style, border);
   const k = seenInSection.get(page.section) ?? 0;
