@@ -9,6 +9,12 @@ export const CORPUS_FILES = path.join(CORPUS, 'files');
 
 /** Signs in, uploads a corpus file, opens its working draft and waits until it is laid out. */
 export async function openCorpusFile(page: Page, name: string): Promise<void> {
+  // Uploaded under its last name part: a corpus path holds words ("test-documents") that other specs look for.
+  await openDocx(page, `Corpus ${path.basename(name).split('__').pop()!}`, readFileSync(path.isAbsolute(name) ? name : path.join(CORPUS_FILES, name)));
+}
+
+/** Signs in, uploads a .docx's bytes, opens its working draft and waits until it is laid out. */
+export async function openDocx(page: Page, name: string, bytes: Uint8Array): Promise<void> {
   await signInThroughUi(page);
   await expect(page.getByRole('heading', { name: 'Documents', level: 1 })).toBeVisible();
   const raw = await page.evaluate(() => sessionStorage.getItem('redline.session'));
@@ -16,8 +22,7 @@ export async function openCorpusFile(page: Page, name: string): Promise<void> {
   const headers = { authorization: `Bearer ${session.token}`, 'x-org-id': session.orgId };
   const upload = await page.request.post('/api/uploads', {
     headers,
-    // Uploaded under its last name part: a corpus path holds words ("test-documents") that other specs look for.
-    multipart: { purpose: 'source_doc', file: { name: `Corpus ${path.basename(name).split('__').pop()!}`, mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: readFileSync(path.isAbsolute(name) ? name : path.join(CORPUS_FILES, name)) } },
+    multipart: { purpose: 'source_doc', file: { name, mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: Buffer.from(bytes) } },
   });
   expect(upload.status()).toBe(201);
   const draft = await page.request.post(`/api/uploads/${((await upload.json()) as { id: string }).id}/working-draft`, { headers });

@@ -9,6 +9,7 @@ import { showAsAccepted } from './accepted-view';
 import { entryHighlight, type EntryMember } from './highlight-target';
 import { foldEmptyMarkParagraphs } from './paragraph-marks';
 import { uncompressedSize } from './zip-size';
+import type { PageCitation } from './labels';
 
 export type MarkupView = 'all' | 'none';
 
@@ -109,7 +110,7 @@ export function DocumentView({
   decided: ReadonlyMap<string, DecidedChange>;
   onRendered?: (info: { ms: number; first: boolean }) => void;
   /** Called once the whole draft is laid out in pages: the page a change is on. */
-  onPages?: (pageOf: (changeId: string) => number | null) => void;
+  onPages?: (pageOf: (changeId: string) => PageCitation | null) => void;
   /** The render variant cut to the pages around a change (null: the start); enables the window on long drafts. */
   loadWindow?: (changeId: string | null) => Promise<Uint8Array>;
   /** The changes of the current entry (its members, or the current change alone): all highlighted. */
@@ -179,7 +180,7 @@ export function DocumentView({
       host.current.dataset.pages = String(pages);
       const container = host.current;
       // Asked for every entry of the list on each of its renders: each change's page is found once.
-      const pageOf = new Map<string, number | null>();
+      const pageOf = new Map<string, PageCitation | null>();
       onPagesRef.current?.((changeId) => {
         if (!pageOf.has(changeId)) pageOf.set(changeId, pageOfAnchor(findAnchor(container, changeId)));
         return pageOf.get(changeId)!;
@@ -336,10 +337,10 @@ export function DocumentView({
   );
 }
 
-/** The page an element is on, once laid out (`data-page-number` of its page). */
-function pageOfAnchor(anchor: HTMLElement | null): number | null {
+/** The page an element is on, once laid out: the number it prints (`data-page-label`) and its place in the file (`data-page-number`). */
+function pageOfAnchor(anchor: HTMLElement | null): PageCitation | null {
   const page = anchor?.closest<HTMLElement>('[data-page-number]');
-  return page ? Number(page.dataset.pageNumber) : null;
+  return page ? { label: page.dataset.pageLabel ?? page.dataset.pageNumber!, physical: Number(page.dataset.pageNumber) } : null;
 }
 
 /** The bookmark docx-preview rendered for a change (getElementById: O(1) even on 300 pages). */

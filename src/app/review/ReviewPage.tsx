@@ -18,7 +18,7 @@ import { DecideAllDialog, type DecideAllRequest } from './DecideAllDialog';
 import { DocumentView, type MarkupView } from './DocumentView';
 import type { DecidedChange } from './decided-view';
 import { membersOf } from './entries';
-import { kindLabel, placeLabel, STATE_CLASS, STATE_LABEL } from './labels';
+import { kindLabel, placeLabel, placeTitle, STATE_CLASS, STATE_LABEL, type PageCitation } from './labels';
 import { optionDomId, TrackList } from './TrackList';
 import { focusOption } from './answer/initial-focus';
 import { bookmarkIndex, changeAtPoint, hasTextSelection, hoverText } from './document-pointer';
@@ -118,7 +118,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
   const [view, setView] = useState<MarkupView>('all');
   const [helpOpen, setHelpOpen] = useState(false);
   // The page of each change, once the draft is laid out in pages (DocumentView).
-  const [pageOf, setPageOf] = useState<((changeId: string) => number | null) | null>(null);
+  const [pageOf, setPageOf] = useState<((changeId: string) => PageCitation | null) | null>(null);
   // On a phone the change list is a panel over the document, opened on demand.
   const [listOpen, setListOpen] = useState(false);
   const shortcutsOn = useShortcutsEnabled();
@@ -301,7 +301,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
                     ref {current.item.id}
                   </span>
                   <span className="whitespace-nowrap text-sm text-ink-soft">{kindLabel(current.item.kind, current.item.move)}</span>
-                  <span className="whitespace-nowrap text-sm text-ink-soft" data-testid="current-place">{placeLabel(pageOf?.(current.item.id), current.item.clause)}</span>
+                  <span className="whitespace-nowrap text-sm text-ink-soft" data-testid="current-place" title={placeTitle(pageOf?.(current.item.id))}>{placeLabel(pageOf?.(current.item.id), current.item.clause)}</span>
                   <StateBadge state={current.state} pending={current.pending} />
                   <PhoneListToggle open={listOpen} onToggle={() => setListOpen((o) => !o)} shown={shown.length} />
                 </div>

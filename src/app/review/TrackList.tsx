@@ -2,7 +2,7 @@ import { memo, useEffect, useLayoutEffect, useRef, type KeyboardEvent, type Reac
 import { isTypingTarget } from '../keyboard/shortcuts';
 import type { ReviewController, ShownItem } from './controller';
 import { memberNumbers, membersOf } from './entries';
-import { kindLabel, placeLabel, STATE_CLASS, STATE_LABEL } from './labels';
+import { kindLabel, placeLabel, placeTitle, STATE_CLASS, STATE_LABEL, type PageCitation } from './labels';
 
 /**
  * The lawyer is typing in a field or has a dialog open: the focus stays there whatever arrives
@@ -37,7 +37,7 @@ export function TrackList({
   /** Changes when a key asks for the focus to move to the current option. */
   focusSeq: number;
   /** The page each change is on in the laid-out draft (DocumentView's onPages). */
-  pageOf?: (changeId: string) => number | null;
+  pageOf?: (changeId: string) => PageCitation | null;
 }) {
   const listRef = useRef<HTMLDivElement>(null);
   const focusSeen = useRef(0);
@@ -215,7 +215,7 @@ const ChangeOption = memo(function ChangeOption({
   tabStop: boolean;
   selected: boolean;
   controller: ReviewController;
-  page: number | null;
+  page: PageCitation | null;
 }) {
   const { item, state, pending } = entry;
   // The changes a scattered entry holds, listed under it when it is current (its title gives only their span).
@@ -242,7 +242,7 @@ const ChangeOption = memo(function ChangeOption({
         <span className="inline-block w-4 text-center" aria-hidden="true">{selected ? '☑' : '☐'}</span>
         <span className="shrink-0 whitespace-nowrap font-semibold" data-testid="entry-title">{item.label}</span>
         <span className="shrink-0 whitespace-nowrap text-ink-soft">{kindLabel(item.kind, item.move)}</span>
-        <span className="shrink-0 whitespace-nowrap text-ink-soft" data-testid="change-place">{placeLabel(page, item.clause)}</span>
+        <span className="shrink-0 whitespace-nowrap text-ink-soft" data-testid="change-place" title={placeTitle(page)}>{placeLabel(page, item.clause)}</span>
         <span className="min-w-0 truncate text-ink-soft">{item.author ? `· ${item.author}` : ''}</span>
         <span className={`ml-auto shrink-0 rounded border px-1.5 text-xs font-medium ${STATE_CLASS[state]}`}>
           {STATE_LABEL[state]}

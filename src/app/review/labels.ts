@@ -33,7 +33,23 @@ export const STATE_CLASS: Record<TrackState, string> = {
   back: 'border-delete text-delete bg-delete-soft',
 };
 
-/** Where a change is, as a lawyer cites it: "p. 12 · 7.3(a)" (the page from the layout, the clause from the engine). */
-export function placeLabel(page: number | null | undefined, clause: string | null | undefined): string {
-  return [page ? `p. ${page}` : null, clause ?? null].filter(Boolean).join(' · ');
+/**
+ * A page as a lawyer cites it: the number the page prints (its section's format and restarts:
+ * "ii" in roman front matter, "1" again after a restart) and its place in the file (1, 2, ...),
+ * for a document that prints no numbers or to find it in a viewer that counts sheets.
+ */
+export interface PageCitation {
+  label: string;
+  physical: number;
+}
+
+/** Where a change is, as a lawyer cites it: "p. 12 · 7.3(a)" (the page's printed number from the layout, the clause from the engine). */
+export function placeLabel(page: PageCitation | null | undefined, clause: string | null | undefined): string {
+  return [page ? `p. ${page.label}` : null, clause ?? null].filter(Boolean).join(' · ');
+}
+
+/** The tooltip beside a page citation: the printed number and the page of the file when they differ. */
+export function placeTitle(page: PageCitation | null | undefined): string | undefined {
+  if (!page) return undefined;
+  return page.label === String(page.physical) ? `Page ${page.label}` : `Page ${page.label} as printed; page ${page.physical} of the file`;
 }

@@ -98,3 +98,14 @@ describe('page flow', () => {
     );
   });
 });
+
+describe('space before at the top of a page', () => {
+  it('is dropped when a paragraph opens a page after a natural break, kept on the first page', () => {
+    // Pages of 100 px; each paragraph 40 px high of which 20 px is its space before.
+    const blocks = [0, 1, 2, 3].map((i) => ({ top: i * 40, bottom: i * 40 + 40, notes: [], keepNext: false, spaceBefore: 20 }));
+    const pages = flowPages(blocks, 100);
+    expect(pages.map((p) => p.pieces.map((x) => x.block))).toEqual([[0, 1], [2, 3]]);
+    // Without the drop, the second page's two paragraphs (80 px) still fit; with 60 px pages they would not.
+    expect(flowPages(blocks, 60).map((p) => p.pieces.map((x) => x.block))).toEqual([[0], [1, 2], [3]]);
+  });
+});

@@ -14,6 +14,8 @@ export interface FlowBlock {
   top: number;
   bottom: number;
   notes: number[];
+  /** A paragraph's space before (px): dropped when it opens a page after a natural break, as Word does. */
+  spaceBefore?: number;
   /** w:keepNext: stays on the page of the block after it. */
   keepNext: boolean;
   /** A table, which may break between its rows; its leading header rows repeat on each page. */
@@ -96,7 +98,7 @@ export class PageFlow {
   add(b: FlowBlock): void {
     const i = this.blocks.push(b) - 1;
     if (i === 0) this.origin = b.top;
-    if (this.fresh()) this.origin = b.top;
+    if (this.fresh()) this.origin = this.pages.length > 0 ? this.openingTop(b) : b.top;
     if (this.fresh() && !b.rows && !b.lineTops) {
       this.place({ block: i }, b.notes);
       return;
@@ -109,7 +111,7 @@ export class PageFlow {
     else if (b.lineTops && b.lineTops.length >= 3) this.flowLines(i, b);
     else if (this.fresh()) this.place({ block: i }, b.notes);
     else {
-      this.breakBefore(b.top);
+      this.breakBefore(this.openingTop(b));
       this.place({ block: i }, b.notes);
     }
   }
@@ -119,6 +121,11 @@ export class PageFlow {
     this.pages.push(this.page);
     this.page = { pieces: [], notes: 0 };
     return this.pages;
+  }
+
+  /** Where a block's content starts when it opens a page after a natural break: below its space before, which Word drops there. */
+  private openingTop(b: FlowBlock): number {
+    return b.top + (b.spaceBefore ?? 0);
   }
 
   private noteSpace(notes: number[], already: number): number {
@@ -163,7 +170,7 @@ export class PageFlow {
     }
     const notes = moved.flatMap((p) => blocks[p.block]!.notes);
     page.notes = Math.max(0, page.notes - notes.reduce((a, c) => a + c, 0));
-    this.newPage(moved.length > 0 ? blocks[moved[0]!.block]!.top : at);
+    this.newPage(moved.length > 0 ? this.openingTop(blocks[moved[0]!.block]!) : at);
     for (const p of moved) this.place(p, blocks[p.block]!.notes);
   }
 
@@ -188,7 +195,7 @@ export class PageFlow {
           this.place(s === 0 ? { block: i } : { block: i, lines: { from: tops[s]!, to: b.bottom } }, b.notes);
           return;
         }
-        if (s === 0) this.breakBefore(b.top);
+        if (s === 0) this.breakBefore(this.openingTop(b));
         else this.newPage(tops[s]!);
         continue;
       }

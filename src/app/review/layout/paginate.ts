@@ -54,6 +54,8 @@ interface LaidPage {
   section: number;
   firstOfSection: boolean;
   blank?: boolean;
+  /** It opens after a natural break (not a chunk's first page): its first paragraph drops its space before. */
+  natural?: boolean;
   number: number;
 }
 
@@ -250,7 +252,7 @@ export async function paginate(wrapper: HTMLElement, ctx: PageContext, slicer: S
         held.parts.push({ chunk, pieces });
         return null;
       }
-      return { chunk, parts: [{ chunk, pieces }], section: chunk.section, firstOfSection: k === 0 && chunk.startsSection, number: 0 };
+      return { chunk, parts: [{ chunk, pieces }], section: chunk.section, firstOfSection: k === 0 && chunk.startsSection, natural: k > 0, number: 0 };
     };
     /** Builds the pages the flow has completed since the last call. */
     const buildCompleted = () => {
@@ -339,6 +341,7 @@ function measureBlock(chunk: Chunk, el: HTMLElement, offset: number, range: Rang
   const notesIn = (within: Element) => [...within.querySelectorAll(`.${CLS.footnoteRef}`)].map((r) => chunk.noteHeights[chunk.noteIndex.get(r) ?? -1] ?? 0);
   const r = el.getBoundingClientRect();
   const block: FlowBlock = { top: r.top + offset, bottom: r.bottom + offset, notes: notesIn(el), keepNext: el.classList.contains(CLS.keepNext) };
+  if (el.tagName === 'P') block.spaceBefore = px(getComputedStyle(el).paddingTop);
   if (el instanceof HTMLTableElement) {
     const rows = [...el.rows];
     block.rows = rows.map((row) => {
@@ -513,6 +516,8 @@ function usedOn(page: LaidPage): number {
 function buildPage(page: LaidPage, ctx: PageContext, index: number, seenInSection: Map<number, number>): HTMLElement {
   const el = page.chunk.el.cloneNode(false) as HTMLElement;
   el.dataset.pageNumber = String(index);
+  // The number the page prints (its section's format, after restarts): what a citation of it says.
+  el.dataset.pageLabel = formatNumber(page.number, ctx.sections[page.section]?.pageNumber?.format);
   const border = pageBorderStyle(ctx.sections[page.section]);
   if (border) Object.assign(el.style, border);
   const k = seenInSection.get(page.section) ?? 0;
@@ -526,6 +531,7 @@ function buildPage(page: LaidPage, ctx: PageContext, index: number, seenInSectio
     for (const piece of part.pieces) {
       const split = part.chunk.parts.get(piece.block);
       const node = (split && split.get(piece.rows ? piece.rows.from : piece.lines ? piece.lines.from : part.chunk.flow[piece.block]!.top)) ?? (split ? split.values().next().value : undefined) ?? part.chunk.blocks[piece.block]!;
+      if (page.natural && el.childElementCount === (header ? 1 : 0) && article.childElementCount === 0 && !node.classList.contains('rl-continued')) node.classList.add('rl-page-top');
       article.append(node);
       for (const ref of node.querySelectorAll(`.${CLS.footnoteRef}`)) {
         const i = part.chunk.noteIndex.get(ref);

@@ -1,7 +1,9 @@
 import type * as DocxPreview from 'docx-preview';
 import { resolveNoteImages } from './note-images';
 import { annotateHeaderFooter, annotateModel, type ModelNode, type SectionProps, type WordModel } from './annotate';
-import { autoLineScaler } from './line-height';
+import { contextualRules, contextualStyles, firstFamily, ParagraphSpacing } from './paragraph-spacing';
+import { measureNaturalLines } from './font-metrics';
+import { placeAnchors } from './anchors';
 import { showObjects } from './objects';
 import { fontStandInCss, type FontEntry } from './fonts';
 import { DEFAULT_NOTE_NUMBERING, readNoteNumbering } from './notes';
@@ -57,17 +59,25 @@ export async function renderDraft(bytes: Uint8Array, renderChanges: boolean): Pr
   const t1 = performance.now();
   const sections = annotateModel(doc);
   resolveNoteImages(doc);
-  const scaleLines = autoLineScaler(doc);
-  for (const root of [doc.documentPart.body, ...(doc.footnotesPart?.notes ?? []), ...(doc.endnotesPart?.notes ?? [])]) scaleLines(root);
+  await placeBodyAnchors(doc, sections[sections.length - 1] ?? {});
+  const fonts = (doc as { fontTablePart?: { fonts?: FontEntry[] } }).fontTablePart?.fonts ?? [];
+  const standIns = fontStandInCss(fonts);
+  const spacing = await lineSpacingOf(doc, fonts, standIns);
+  for (const root of [doc.documentPart.body, ...(doc.footnotesPart?.notes ?? []), ...(doc.endnotesPart?.notes ?? [])]) spacing.rewriteTree(root);
   const styles = document.createElement('div');
   const body = document.createElement('div');
   for (const node of await renderDocument(doc, options)) (node.nodeName === 'STYLE' ? styles : body).appendChild(node);
-  const standIns = fontStandInCss((doc as { fontTablePart?: { fonts?: FontEntry[] } }).fontTablePart?.fonts ?? []);
   if (standIns) styles.appendChild(Object.assign(document.createElement('style'), { textContent: standIns }));
   const t2 = performance.now();
   await showObjects(body, (relId) => loadChart(doc, relId));
   const t3 = performance.now();
-  const headerFooter = await renderHeadersAndFooters(doc, sections, renderDocument, options, scaleLines);
+  const headerFooter = await renderHeadersAndFooters(doc, sections, renderDocument, options, (root) => spacing.rewriteTree(root));
+  // Before docx-preview's own rules: the document's styles win over Word's defaults in it.
+  styles.prepend(Object.assign(document.createElement('style'), { textContent: spacing.css() }));
+  const stylesPath = (doc.stylesPart as { path?: string } | undefined)?.path;
+  const stylesXml = stylesPath ? await packageOf(doc)?.load(stylesPath, 'string') : null;
+  const contextual = stylesXml ? contextualRules(contextualStyles(stylesXml)) : '';
+  if (contextual) styles.append(Object.assign(document.createElement('style'), { textContent: contextual }));
   const phases = [t1 - t0, t2 - t1, t3 - t2, performance.now() - t3];
   const settings = doc.settingsPart?.settings;
   // Restarts and starts of note numbers are read from the XML itself (docx-preview reads only the format).
@@ -92,6 +102,51 @@ export async function renderDraft(bytes: Uint8Array, renderChanges: boolean): Pr
       return wrapper ? paginate(wrapper, ctx, slicer) : Promise.resolve(0);
     },
   };
+}
+
+interface FontModel {
+  themePart?: { theme?: { fontScheme?: { minorFont?: { latinTypeface?: string }; majorFont?: { latinTypeface?: string } } } };
+  numberingPart?: { domNumberings?: { pStyle?: Record<string, string>; rStyle?: Record<string, string> }[] };
+  stylesPart?: { styles: { target?: string | null; styles?: { target?: string | null; values?: Record<string, string> }[] }[] };
+}
+
+/**
+ * Word's line spacing for the draft (paragraph-spacing.ts): the fonts it names measured as the browser
+ * draws them, its styles rewritten now (the model's parts as they are rendered).
+ */
+async function lineSpacingOf(doc: WordModel, fonts: readonly FontEntry[], faceCss: string): Promise<ParagraphSpacing> {
+  const model = doc as unknown as FontModel;
+  const scheme = model.themePart?.theme?.fontScheme;
+  const theme = { minor: scheme?.minorFont?.latinTypeface, major: scheme?.majorFont?.latinTypeface };
+  const families = new Set<string>(['Times New Roman']);
+  for (const f of fonts) if (f.name) families.add(f.name);
+  if (theme.minor) families.add(theme.minor);
+  if (theme.major) families.add(theme.major);
+  for (const style of model.stylesPart?.styles ?? []) {
+    for (const target of style.styles ?? []) {
+      const family = target.values?.['font-family'] ? firstFamily(target.values['font-family'], theme) : null;
+      if (family) families.add(family);
+    }
+  }
+  const spacing = new ParagraphSpacing(await measureNaturalLines(families, faceCss), theme);
+  spacing.rewriteStyles(model.stylesPart?.styles ?? []);
+  spacing.rewriteNumbering(model.numberingPart?.domNumberings ?? []);
+  return spacing;
+}
+
+/** pt as docx-preview writes lengths ("72.00pt") in px. */
+const ptToPx = (v: unknown) => (typeof v === 'string' && v.endsWith('pt') ? (parseFloat(v) * 4) / 3 : NaN);
+
+/** The main part's floating drawings placed as their wrapping says (anchors.ts), in the text column of the body's section. */
+async function placeBodyAnchors(doc: WordModel, sect: SectionProps): Promise<void> {
+  const path = (doc.documentPart as { path?: string }).path;
+  const xml = path ? await packageOf(doc)?.load(path, 'string') : null;
+  if (!xml || !xml.includes('<wp:anchor')) return;
+  const size = sect.pageSize as { width?: string } | undefined;
+  const margins = sect.pageMargins as { left?: string; right?: string } | undefined;
+  const marginLeft = ptToPx(margins?.left) || 96;
+  const column = (ptToPx(size?.width) || 816) - marginLeft - (ptToPx(margins?.right) || 96);
+  placeAnchors(doc.documentPart.body, xml, marginLeft, column);
 }
 
 interface Package {
@@ -122,7 +177,7 @@ async function renderHeadersAndFooters(
   sections: readonly SectionProps[],
   renderDocument: typeof DocxPreview.renderDocument,
   options: typeof RENDER_OPTIONS & { renderChanges: boolean },
-  scaleLines: (root: ModelNode) => void,
+  rewriteLines: (root: ModelNode) => void,
 ): Promise<Map<string, HTMLElement>> {
   const keys: string[] = [];
   const paragraphs: ModelNode[] = [];
@@ -132,7 +187,7 @@ async function renderHeadersAndFooters(
         const part = doc.findPartByRelId(ref.id, doc.documentPart);
         if (!part) continue;
         annotateHeaderFooter(part.rootElement);
-        scaleLines(part.rootElement);
+        rewriteLines(part.rootElement);
         const only = [{ id: ref.id, type: 'default' }];
         keys.push(`${s}|${kind}|${ref.type}`);
         paragraphs.push({ type: 'paragraph', children: [], sectionProps: { ...sect, titlePage: false, headerRefs: kind === 'header' ? only : [], footerRefs: kind === 'footer' ? only : [] } });

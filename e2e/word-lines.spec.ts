@@ -1,0 +1,133 @@
+import { strToU8, unzipSync, zipSync } from 'fflate';
+import { expect, test, type Page } from '@playwright/test';
+import { buildDocx, listItem, p, type BlockSpec } from '../src/docx/fixture';
+import { openDocx } from './corpus';
+
+/**
+ * Lines as Word sets them (issue #33): line spacing as a multiple of the line of the font
+ * actually drawn, exact and at-least spacing in points, a list label in its paragraph's font
+ * (or its level's), and a package without a styles part in Word's defaults.
+ */
+const TEXT = 'The Supplier shall deliver the Goods to the Premises on the Delivery Date, and the Customer shall accept them there, '.repeat(4);
+
+/** A paragraph of Times New Roman 11 pt with its own w:spacing, opening with `tag`. */
+function spaced(tag: string, spacing: string): BlockSpec {
+  return { type: 'xml', xml: `<w:p><w:pPr>${spacing}</w:pPr><w:r><w:rPr><w:rFonts w:ascii="Times New Roman" w:hAnsi="Times New Roman"/><w:sz w:val="22"/></w:rPr><w:t xml:space="preserve">${tag} ${TEXT}</w:t></w:r></w:p>` };
+}
+
+/** The px between a paragraph's first two lines (the paragraph opening with `tag`), on its laid-out page. */
+function linePitch(page: Page, tag: string): Promise<number> {
+  return page.evaluate((t) => {
+    const el = [...document.querySelectorAll<HTMLElement>('[data-page-number] article p')].find((x) => x.textContent!.trimStart().startsWith(t));
+    if (!el) return NaN;
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const tops = [...new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top * 100) / 100))].sort((a, b) => a - b);
+    return tops[1]! - tops[0]!;
+  }, tag);
+}
+
+/** The browser's own line of a font (line-height: normal) per em, at a size where the px it rounds to do not count, times `px`. */
+async function naturalLine(page: Page, family: string, px: number): Promise<number> {
+  return (px / 100) * await page.evaluate(([f, size]) => {
+    const div = document.createElement('div');
+    div.style.cssText = `position: absolute; font-family: "${f}"; font-size: ${size}px; line-height: normal;`;
+    div.textContent = 'Hg';
+    document.body.append(div);
+    const h = div.getBoundingClientRect().height;
+    div.remove();
+    return h;
+  }, [family, 100] as const);
+}
+
+const PT = 4 / 3;
+
+test('auto line spacing is a multiple of the font\'s own line; exact and at-least are points', async ({ page }) => {
+  const bytes = buildDocx({
+    body: [
+      spaced('AUTO15', '<w:spacing w:after="0" w:line="360" w:lineRule="auto"/>'),
+      spaced('SINGLE', '<w:spacing w:after="0" w:line="240" w:lineRule="auto"/>'),
+      spaced('EXACT18', '<w:spacing w:after="0" w:line="360" w:lineRule="exact"/>'),
+      spaced('LEAST6', '<w:spacing w:after="0" w:line="120" w:lineRule="atLeast"/>'),
+      spaced('LEAST30', '<w:spacing w:after="0" w:line="600" w:lineRule="atLeast"/>'),
+    ],
+  });
+  await openDocx(page, 'Line spacing.docx', bytes);
+  const single = await naturalLine(page, 'Times New Roman', 11 * PT);
+  expect(single).toBeGreaterThan(11 * PT);
+  expect(await linePitch(page, 'SINGLE')).toBeCloseTo(single, 0);
+  expect(await linePitch(page, 'AUTO15')).toBeCloseTo(1.5 * single, 0);
+  expect(await linePitch(page, 'EXACT18')).toBeCloseTo(18 * PT, 0);
+  // At least 6 pt: the font's single line is more.
+  expect(await linePitch(page, 'LEAST6')).toBeCloseTo(single, 0);
+  expect(await linePitch(page, 'LEAST30')).toBeCloseTo(30 * PT, 0);
+});
+
+test('a list label takes its paragraph\'s font, or its level\'s run properties, not the page\'s', async ({ page }) => {
+  const bytes = buildDocx({
+    body: [
+      listItem('decimal', 0, 'First item in the document default font.'),
+      listItem('decimal', 0, 'Second item.'),
+      listItem('bullet', 1, 'A bullet at level two, whose level names Courier New.'),
+    ],
+  });
+  await openDocx(page, 'List labels.docx', bytes);
+  const labels = await page.locator('[data-page-number] article p[data-rl-number]').evaluateAll((ps) => ps.map((el) => {
+    const s = getComputedStyle(el, '::before');
+    return { label: (el as HTMLElement).dataset.rlNumber!.trim(), family: s.fontFamily, size: s.fontSize };
+  }));
+  expect(labels[1]).toMatchObject({ label: '2.', size: `${(11 * PT).toFixed(4).replace(/0+$/, '')}px` });
+  // The fixture's defaults: Calibri 11 pt (the paragraph mark's font), not the app's sans.
+  expect(labels[1]!.family).toMatch(/^"?Calibri/);
+  const bullet = await page.locator('[data-page-number] article p', { hasText: 'A bullet at level two' }).evaluate((el) => getComputedStyle(el, '::before').fontFamily);
+  expect(bullet).toMatch(/Courier New/);
+});
+
+test('a package without a styles part is set in Word\'s defaults: Times New Roman 10 pt, single lines, no space after', async ({ page }) => {
+  const files = unzipSync(buildDocx({ body: [spaced('PLAIN', ''), p('Second paragraph in the defaults.'), p('Third.')] }));
+  delete files['word/styles.xml'];
+  const text = (name: string) => new TextDecoder().decode(files[name]);
+  files['word/_rels/document.xml.rels'] = strToU8(text('word/_rels/document.xml.rels').replace(/<Relationship [^>]*Target="styles.xml"\/>/, ''));
+  files['[Content_Types].xml'] = strToU8(text('[Content_Types].xml').replace(/<Override [^>]*PartName="\/word\/styles.xml"[^>]*\/>/, ''));
+  await openDocx(page, 'No styles.docx', zipSync(files));
+  const second = page.locator('[data-page-number] article p', { hasText: 'Second paragraph' });
+  const look = await second.evaluate((el) => {
+    const span = el.querySelector('span') ?? el;
+    const s = getComputedStyle(span);
+    const next = el.nextElementSibling!.getBoundingClientRect();
+    return { family: s.fontFamily, size: s.fontSize, height: el.getBoundingClientRect().height, gap: next.top - el.getBoundingClientRect().bottom };
+  });
+  expect(look.family).toMatch(/^"?Times New Roman/);
+  expect(look.size).toBe(`${(10 * PT).toFixed(4).replace(/0+$/, '')}px`);
+  expect(look.height).toBeCloseTo(await naturalLine(page, 'Times New Roman', 10 * PT), 0);
+  expect(look.gap).toBeCloseTo(0, 1);
+});
+
+/** The space between the text of the paragraph opening with `a` and that of the next one (their borders less their padding), in px. */
+function gapAfter(page: Page, a: string): Promise<number> {
+  return page.evaluate((t) => {
+    const el = [...document.querySelectorAll<HTMLElement>('[data-page-number] article p')].find((x) => x.textContent!.trimStart().startsWith(t))!;
+    const next = el.nextElementSibling as HTMLElement;
+    const pad = (x: HTMLElement, side: 'paddingTop' | 'paddingBottom') => parseFloat(getComputedStyle(x)[side]);
+    return next.getBoundingClientRect().top + pad(next, 'paddingTop') - (el.getBoundingClientRect().bottom - pad(el, 'paddingBottom'));
+  }, a);
+}
+
+test('space after and the next space before add up; contextual spacing drops both; a page after a natural break drops its first space before', async ({ page }) => {
+  const bytes = buildDocx({
+    body: [
+      spaced('AFTER12', '<w:spacing w:after="240" w:line="240" w:lineRule="auto"/>'),
+      spaced('BEFORE12', '<w:spacing w:before="240" w:after="0" w:line="240" w:lineRule="auto"/>'),
+      listItem('decimal', 0, 'LISTA first item of a list in List Paragraph, contextual spacing.'),
+      listItem('decimal', 0, 'LISTB second item.'),
+      ...Array.from({ length: 40 }, (_, i) => spaced(`FILL${i}`, '<w:spacing w:before="240" w:after="0" w:line="240" w:lineRule="auto"/>')),
+    ],
+  });
+  await openDocx(page, 'Spacing.docx', bytes);
+  expect(await gapAfter(page, 'AFTER12')).toBeCloseTo(24 * PT, 0);
+  // Normal has 8 pt after (the fixture's defaults); List Paragraph has contextual spacing.
+  expect(await gapAfter(page, 'LISTA')).toBeCloseTo(0, 0);
+  const tops = await page.locator('[data-page-number] > article:first-of-type > p:first-child').evaluateAll((ps) => ps.map((el) => parseFloat(getComputedStyle(el).paddingTop)));
+  expect(tops.length).toBeGreaterThan(1);
+  expect(tops.slice(1)).toEqual(tops.slice(1).map(() => 0));
+});

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { ModelNode } from './annotate';
+import { baseRules, contextualRules, contextualStyles, firstFamily, ParagraphSpacing, spacingClass, spacingOf, spacingProperties, styleClass } from './paragraph-spacing';
+
+const natural = (family: string | null) => (family === 'Calibri' ? 1.2207 : family === 'Arial' ? 1.149 : 1.15);
+
+describe('line spacing as Word computes it', () => {
+  it('reads the three forms docx-preview writes: auto (a multiple), atLeast (calc), exact (points)', () => {
+    expect(spacingOf('1.50')).toEqual({ line: 1.5 });
+    expect(spacingOf('calc(100% + 12pt)')).toEqual({ line: 1, least: 12 });
+    expect(spacingOf('13.5pt')).toEqual({ exact: 13.5 });
+    expect(spacingOf('normal')).toBeNull();
+    expect(spacingOf(undefined)).toBeNull();
+  });
+
+  it('always sets all three properties, so a paragraph never inherits another rule\'s exact or minimum', () => {
+    fc.assert(fc.property(fc.oneof(
+      fc.record({ line: fc.double({ min: 0.5, max: 5, noNaN: true }) }),
+      fc.record({ line: fc.constant(1), least: fc.double({ min: 0, max: 100, noNaN: true }) }),
+      fc.record({ exact: fc.double({ min: 1, max: 100, noNaN: true }) }),
+    ), (s) => {
+      expect(Object.keys(spacingProperties(s)).sort()).toEqual(['--rl-exact', '--rl-least', '--rl-line']);
+      expect(spacingClass(s)).toMatch(/^rl-ls-[alx]m?\d+$/);
+    }));
+    expect(spacingProperties({ line: 1.5 })['--rl-exact']).toBe('initial');
+    expect(spacingProperties({ exact: 12 })['--rl-exact']).toBe('12pt');
+  });
+
+  it('finds a font-family list\'s first family, theme fonts resolved', () => {
+    expect(firstFamily("'Franklin Gothic Book', 'SimSun'", {})).toBe('Franklin Gothic Book');
+    expect(firstFamily('var(--docx-minorHAnsi-font)', { minor: 'Calibri' })).toBe('Calibri');
+    expect(firstFamily('var(--docx-majorHAnsi-font), Arial', { major: 'Cambria' })).toBe('Cambria');
+  });
+
+  it('rewrites styles: spacing as properties, the font\'s natural line beside it, the paragraph style\'s font on the paragraph itself', () => {
+    const styles: { target: string | null; styles: { target: string; values: Record<string, string> }[] }[] = [
+      { target: null, styles: [{ target: 'span', values: { 'font-family': 'var(--docx-minorHAnsi-font)', 'font-size': '11pt', 'min-height': '11pt' } }, { target: 'p', values: { 'line-height': '1.08', 'margin-bottom': '8pt' } }] },
+      { target: 'p', styles: [{ target: 'p', values: { 'line-height': '12pt', 'min-height': '12pt' } }, { target: 'span', values: { 'font-family': "'Arial'", 'text-decoration': 'underline' } }] },
+    ];
+    const spacing = new ParagraphSpacing(natural, { minor: 'Calibri' });
+    spacing.rewriteStyles(styles);
+    const [defaults, heading] = styles;
+    expect(defaults!.styles[1]!.values).toEqual({ 'padding-bottom': '8pt', '--rl-line': '1.08', '--rl-least': '0pt', '--rl-exact': 'initial', 'font-family': 'var(--docx-minorHAnsi-font)', 'font-size': '11pt', '--rl-natural': '1.2207' });
+    expect(heading!.styles[0]!.values).toEqual({ '--rl-exact': '12pt', '--rl-line': '1', '--rl-least': '0pt', 'font-family': "'Arial'", '--rl-natural': '1.149' });
+    // The run's decoration stays on the runs.
+    expect(heading!.styles[1]!.values['text-decoration']).toBe('underline');
+  });
+
+  it('gives a paragraph with its own spacing, and a run with its own font, a class whose rule sets them', () => {
+    const run: ModelNode = { type: 'run', cssStyle: { 'font-family': "'Arial'" }, children: [] };
+    const paragraph: ModelNode = { type: 'paragraph', cssStyle: { 'line-height': 'calc(100% + 6pt)' }, children: [run] };
+    const spacing = new ParagraphSpacing(natural, {});
+    spacing.rewriteTree({ type: 'body', children: [paragraph] });
+    expect(paragraph.cssStyle).toEqual({});
+    expect(paragraph.className).toBe('rl-ls-l600');
+    expect(run.className).toBe('rl-nat-0');
+    const css = spacing.css();
+    expect(css).toContain('.docx-wrapper p.rl-ls-l600 { --rl-exact: initial; --rl-line: 1; --rl-least: 6pt; }');
+    expect(css).toContain('.docx-wrapper .rl-nat-0 { --rl-natural: 1.149; }');
+    expect(css).toContain(baseRules(1.15));
+  });
+
+  it('adds space after and space before up, as Word does: they become padding, which does not collapse', () => {
+    const paragraph: ModelNode = { type: 'paragraph', cssStyle: { 'margin-top': '12pt', 'margin-bottom': '6pt', 'margin-inline-start': '36pt' }, children: [] };
+    new ParagraphSpacing(natural, {}).rewriteTree({ type: 'body', children: [paragraph] });
+    expect(paragraph.cssStyle).toEqual({ 'padding-top': '12pt', 'padding-bottom': '6pt', 'margin-inline-start': '36pt' });
+  });
+
+  it('finds the paragraph styles with contextual spacing, through the styles they are based on', () => {
+    const xml = '<w:styles>' +
+      '<w:style w:type="paragraph" w:styleId="Normal"><w:pPr><w:spacing w:after="160"/></w:pPr></w:style>' +
+      '<w:style w:type="paragraph" w:styleId="ListParagraph"><w:basedOn w:val="Normal"/><w:pPr><w:ind w:left="720"/><w:contextualSpacing/></w:pPr></w:style>' +
+      '<w:style w:type="paragraph" w:styleId="ListBullet2"><w:basedOn w:val="ListParagraph"/></w:style>' +
+      '<w:style w:type="paragraph" w:styleId="Off"><w:basedOn w:val="ListParagraph"/><w:pPr><w:contextualSpacing w:val="0"/></w:pPr></w:style>' +
+      '<w:style w:type="character" w:styleId="Strong"><w:rPr><w:b/></w:rPr></w:style>' +
+      '</w:styles>';
+    expect(contextualStyles(xml)).toEqual(['ListParagraph', 'ListBullet2']);
+    expect(styleClass('List Paragraph.2')).toBe('docx_list-paragraph-2');
+    expect(contextualRules(['ListParagraph'])).toContain('.docx-wrapper p.docx_listparagraph + p.docx_listparagraph { padding-top: 0; }');
+  });
+});

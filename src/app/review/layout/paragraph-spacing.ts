@@ -1,0 +1,255 @@
+import type { ModelNode } from './annotate';
+
+/**
+ * Paragraph spacing as Word computes it.
+ *
+ * Lines: Word's "auto" spacing (w:spacing w:lineRule="auto") is a multiple of the line height
+ * of the font actually used (ascent + descent + line gap: 1.15 em for Times New Roman, 1.22 em
+ * for Calibri), line by line from the tallest run on it; "exact" is that many points whatever
+ * the fonts; "atLeast" is the larger of the points and the single line. docx-preview writes
+ * `line-height: 1.50` (one and a half em, whatever the font), exact as points and atLeast as
+ * `calc(100% + Xpt)` (font size plus X). So each element of a paragraph computes its own line
+ * height from three custom properties the paragraph sets (--rl-line: the multiple; --rl-least:
+ * the minimum; --rl-exact: exact, else unset) and one its font sets (--rl-natural: the font's
+ * own line height per em, measured in the browser for the fonts it actually draws with:
+ * font-metrics.ts): a run's inline box is its own font's line times the multiple, and the
+ * browser's line box, the union of its runs', is the tallest run's, as in Word. Styles carry the
+ * properties in their rules; a paragraph or run with its own spacing or font gets a class that
+ * sets them (docx-preview writes inline styles through the style object, which takes no custom
+ * properties).
+ *
+ * Before and after: Word adds a paragraph's space after to the next one's space before, where
+ * CSS margins collapse to the larger; so they become padding (inside a border, as Word draws
+ * them too). Between two paragraphs of a style with w:contextualSpacing both are dropped
+ * (contextualRules). The space before of a paragraph at the top of a page after a natural break
+ * is dropped by the page layout (paginate.ts).
+ */
+export interface Spacing {
+  /** The multiple of the natural line (auto), 1 for atLeast. */
+  line?: number;
+  /** atLeast: the minimum, in pt. */
+  least?: number;
+  /** exact: the height, in pt. */
+  exact?: number;
+}
+
+/** The spacing docx-preview wrote as a CSS line-height (see parseSpacing in docx-preview), or null when it is none of its forms. */
+export function spacingOf(lineHeight: unknown): Spacing | null {
+  if (typeof lineHeight !== 'string') return null;
+  const value = lineHeight.trim();
+  if (/^\d+(\.\d+)?$/.test(value)) return { line: Number(value) };
+  const least = /^calc\(100% \+ (-?\d+(?:\.\d+)?)pt\)$/.exec(value);
+  if (least) return { line: 1, least: Number(least[1]) };
+  const exact = /^(\d+(?:\.\d+)?)pt$/.exec(value);
+  if (exact) return { exact: Number(exact[1]) };
+  return null;
+}
+
+/** The custom properties that say a spacing (all three, so none is inherited from a rule below). */
+export function spacingProperties(s: Spacing): Record<string, string> {
+  if (s.exact !== undefined) return { '--rl-exact': `${s.exact}pt`, '--rl-line': '1', '--rl-least': '0pt' };
+  return { '--rl-exact': 'initial', '--rl-line': String(s.line ?? 1), '--rl-least': `${s.least ?? 0}pt` };
+}
+
+/** The CSS class of a spacing (a paragraph's own). */
+export function spacingClass(s: Spacing): string {
+  // In hundredths (docx-preview's multiples have two decimals, points come from twips): an identifier whatever the number.
+  const n = (v: number) => (v < 0 ? 'm' : '') + String(Math.round(Math.abs(v) * 100));
+  return s.exact !== undefined ? `rl-ls-x${n(s.exact)}` : s.least !== undefined ? `rl-ls-l${n(s.least)}` : `rl-ls-a${n(s.line ?? 1)}`;
+}
+
+/** The first family of a CSS font-family list (docx-preview's: quoted names and theme variables), theme fonts resolved. */
+export function firstFamily(fontFamily: string, theme: { minor?: string; major?: string }): string | null {
+  const first = fontFamily.split(',')[0]?.trim();
+  if (!first) return null;
+  if (first.startsWith('var(')) return (first.includes('major') ? theme.major : first.includes('minor') ? theme.minor : undefined) ?? null;
+  return first.replace(/^['"]|['"]$/g, '').trim() || null;
+}
+
+/**
+ * The rule every element of a paragraph follows (and the label before it), from the properties;
+ * an empty paragraph is one line high (Word gives it the line of its mark); Word's defaults where a
+ * package has no styles part or its defaults name no font or size (ECMA-376 Part 1, 17.7.2: 10 pt,
+ * Times New Roman in Word): on the page, below every rule of the document's own.
+ */
+export function baseRules(timesNatural: number): string {
+  const line = 'var(--rl-exact, max(var(--rl-least, 0pt), calc(var(--rl-line, 1) * var(--rl-natural, 1.15) * 1em)))';
+  return [
+    `.docx-wrapper section.docx { font-family: "Times New Roman"; font-size: 10pt; --rl-natural: ${timesNatural}; }`,
+    // The paragraph's own line (its strut) is none: a line is as tall as the runs on it, as in
+    // Word; an empty paragraph is one line of its own font (Word's: its mark's).
+    `.docx-wrapper .docx p { line-height: 0; min-height: ${line}; }`,
+    `.docx-wrapper p *, .docx-wrapper p::before, .docx-wrapper p::marker { line-height: ${line}; }`,
+    // Word drops the space before a paragraph that opens a page after a natural break (paginate.ts).
+    '.docx-wrapper p.rl-page-top { padding-top: 0 !important; }',
+  ].join('\n');
+}
+
+/** Run properties a paragraph's label and its empty line take from its style (the rest stay on the runs). */
+const PARAGRAPH_FONT = ['font-family', 'font-size', 'font-weight', 'font-style', 'color', 'letter-spacing', '--rl-natural'];
+
+interface StyleTarget {
+  target?: string | null;
+  values?: Record<string, string>;
+}
+interface StyleEntry {
+  target?: string | null;
+  styles?: StyleTarget[];
+}
+
+/**
+ * Rewrites docx-preview's parsed styles and model for Word's line spacing and answers the CSS
+ * the rewritten model needs; `natural(family)` is a font's line height per em.
+ */
+export class ParagraphSpacing {
+  private readonly classes = new Map<string, string>();
+  private readonly naturalClasses = new Map<number, string>();
+  private readonly done = new WeakSet<ModelNode>();
+
+  constructor(
+    private readonly natural: (family: string | null) => number,
+    private readonly theme: { minor?: string; major?: string },
+  ) {}
+
+  /**
+   * Each style's spacing as properties, its font's natural line beside its font, and a paragraph
+   * style's font on the paragraph itself too: the label before it (docx-preview's ::before) and
+   * an empty paragraph's line take the paragraph's font, not the page's.
+   */
+  rewriteStyles(styles: readonly StyleEntry[]): void {
+    for (const style of styles) {
+      for (const target of style.styles ?? []) {
+        if (!target.values) continue;
+        this.rewriteValues(target.values);
+        if (target.target === 'p') marginsToPadding(target.values);
+      }
+      if (style.target === 'p' || style.target == null) {
+        const runs = style.styles?.find((s) => s.target === 'span')?.values;
+        if (!runs) continue;
+        let own = style.styles!.find((s) => s.target === 'p');
+        if (!own) {
+          own = { target: 'p', values: {} };
+          style.styles!.push(own);
+        }
+        own.values ??= {};
+        for (const key of PARAGRAPH_FONT) if (runs[key] !== undefined && own.values[key] === undefined) own.values[key] = runs[key];
+      }
+    }
+  }
+
+  /** A list level's paragraph properties (spacing) and its label's run properties (w:lvl/w:rPr: the label's font and its line). */
+  rewriteNumbering(levels: readonly { pStyle?: Record<string, string>; rStyle?: Record<string, string> }[]): void {
+    for (const level of levels) {
+      if (level.pStyle) this.rewriteValues(level.pStyle);
+      if (level.rStyle) this.rewriteValues(level.rStyle);
+    }
+  }
+
+  /** Rewrites a part's paragraphs and runs (each part once). */
+  rewriteTree(root: ModelNode): void {
+    if (this.done.has(root)) return;
+    this.done.add(root);
+    const visit = (node: ModelNode) => {
+      const css = node.cssStyle as Record<string, string> | undefined;
+      if (css && node.type === 'paragraph') marginsToPadding(css);
+      if (css) {
+        const s = spacingOf(css['line-height']);
+        if (s) {
+          delete css['line-height'];
+          if (s.exact !== undefined) delete css['min-height'];
+          addClass(node, this.classFor(s));
+        }
+        const family = css['font-family'];
+        if (family) addClass(node, this.naturalClass(this.natural(firstFamily(family, this.theme))));
+      }
+      for (const child of node.children ?? []) visit(child);
+    };
+    visit(root);
+  }
+
+  /** The rules of the classes given so far, and the base rules. */
+  css(): string {
+    const rules = [baseRules(this.natural('Times New Roman'))];
+    for (const [cls, decl] of this.classes) rules.push(`.docx-wrapper p.${cls} { ${decl} }`);
+    for (const [value, cls] of this.naturalClasses) rules.push(`.docx-wrapper .${cls} { --rl-natural: ${value}; }`);
+    return rules.join('\n');
+  }
+
+  private rewriteValues(values: Record<string, string>): void {
+    const s = spacingOf(values['line-height']);
+    if (s) {
+      delete values['line-height'];
+      if (s.exact !== undefined) delete values['min-height'];
+      Object.assign(values, spacingProperties(s));
+    }
+    if (values['font-family']) values['--rl-natural'] = String(this.natural(firstFamily(values['font-family'], this.theme)));
+  }
+
+  private classFor(s: Spacing): string {
+    const cls = spacingClass(s);
+    if (!this.classes.has(cls)) this.classes.set(cls, Object.entries(spacingProperties(s)).map(([k, v]) => `${k}: ${v};`).join(' '));
+    return cls;
+  }
+
+  private naturalClass(value: number): string {
+    let cls = this.naturalClasses.get(value);
+    if (!cls) {
+      cls = `rl-nat-${this.naturalClasses.size}`;
+      this.naturalClasses.set(value, cls);
+    }
+    return cls;
+  }
+}
+
+/** Space before and after as padding, which adds up between paragraphs as Word's does (margins collapse). */
+function marginsToPadding(values: Record<string, string>): void {
+  for (const side of ['top', 'bottom'] as const) {
+    const v = values[`margin-${side}`];
+    if (v === undefined) continue;
+    delete values[`margin-${side}`];
+    values[`padding-${side}`] = v;
+  }
+}
+
+/** The paragraph styles whose w:pPr (or a style's they are based on) says w:contextualSpacing, from styles.xml. */
+export function contextualStyles(stylesXml: string): string[] {
+  const own = new Map<string, { contextual: boolean | null; basedOn: string | null }>();
+  for (const m of stylesXml.matchAll(/<w:style\b([^>]*)>([\s\S]*?)<\/w:style>/g)) {
+    const head = m[1]!;
+    const body = m[2]!;
+    if (!/w:type="paragraph"/.test(head)) continue;
+    const id = /w:styleId="([^"]*)"/.exec(head)?.[1];
+    if (!id) continue;
+    const flag = /<w:contextualSpacing(?:\s+w:val="([^"]*)")?\s*\/>/.exec(/<w:pPr>[\s\S]*?<\/w:pPr>/.exec(body)?.[0] ?? '');
+    own.set(id, { contextual: flag ? !['0', 'false', 'off'].includes(flag[1] ?? 'true') : null, basedOn: /<w:basedOn w:val="([^"]*)"/.exec(body)?.[1] ?? null });
+  }
+  const out: string[] = [];
+  for (const id of own.keys()) {
+    let on = false;
+    for (let s = own.get(id), hops = 0; s && hops < 20; s = s.basedOn ? own.get(s.basedOn) : undefined, hops++) {
+      if (s.contextual !== null) {
+        on = s.contextual;
+        break;
+      }
+    }
+    if (on) out.push(id);
+  }
+  return out;
+}
+
+/** docx-preview's class of a style (its processStyleName). */
+export function styleClass(id: string): string {
+  return `docx_${id.replace(/[ .]+/g, '-').replace(/[&]+/g, 'and').toLowerCase()}`;
+}
+
+/** No space between two paragraphs of a style with contextual spacing (the rules, for `contextualStyles`). */
+export function contextualRules(ids: readonly string[]): string {
+  return ids.map((id) => {
+    const c = styleClass(id).replace(/[^\w-]/g, (ch) => `\\${ch.codePointAt(0)!.toString(16)} `);
+    return `.docx-wrapper p.${c} + p.${c} { padding-top: 0; }\n.docx-wrapper p.${c}:has(+ p.${c}) { padding-bottom: 0; }`;
+  }).join('\n');
+}
+
+function addClass(node: ModelNode, cls: string): void {
+  node.className = node.className ? `${node.className} ${cls}` : cls;
+}
