@@ -1,7 +1,9 @@
 /**
- * Does one small, laborious upload stall everyone? (issue 21 item 3). Prints figures; never fails.
+ * Does one small, laborious upload stall everyone? (issue 21 item 3). Does one regular expression?
+ * (issue 31 item 1). Prints figures; never fails.
  *
- *   npm run bench:hostile            # HOSTILE_UPLOADS (default 4) uploads of HOSTILE_XML_MB (default 30) MB of XML
+ *   npm run bench:hostile            # HOSTILE_UPLOADS (default 4) uploads of HOSTILE_XML_MB (default 30) MB of XML, then the searches
+ *   HOSTILE_CASES=regex npm run bench:hostile   # only the searches (uploads: only the uploads)
  *
  * The real service runs as a child process (PGlite). Each upload is a .docx of about 123 KB whose
  * document.xml is 30 MB of ordinary paragraphs: under the size, entry and ratio caps. They are
@@ -11,10 +13,16 @@
  * (DOCX_MAX_MAIN_PART_BYTES, DOCX_MAX_PARAGRAPHS), so every upload is parsed in full.
  * Target: `/api/health/live` answers within 100 ms, worst case. The same probe on the idle
  * service for 3 s first says what the machine adds on its own.
+ *
+ * The searches: the issue's regular expressions that backtracked on JavaScript's RegExp, each on
+ * a one-paragraph draft of the length the review measured (`.*.*.*=` on 400 letters: 9.5 s), one
+ * after the other while `/api/health/live` is asked every ~20 ms; then one whose listing of
+ * matches is quadratic even on RE2 (`x+? |x` on 20,000 x's), which the search's time limit ends.
  */
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { buildDocx, p } from '../src/docx/fixture';
 import { DEMO_EMAIL } from '../src/service/seed';
 import { signInOverHttp, startChildService, type ChildService } from '../test/reliability/child-service';
 import { bulkParagraphs } from '../test/reliability/hostile-docx';
@@ -106,7 +114,64 @@ async function round(label: string, env: Record<string, string>, docx: Uint8Arra
   }
 }
 
+/** Each pattern with the paragraph it is searched in (issue 31: 9.5 s, 1.8 s, 2.2 s on the old search). */
+const HOSTILE_SEARCHES: [pattern: string, text: string][] = [
+  ['.*.*.*=', 'a'.repeat(400)],
+  ['a*a*a*a*a*a*b', 'a'.repeat(45)],
+  ['\\S*\\S*\\S*\\S*\\S*\\S*z', 'a'.repeat(45)],
+  ['.{0,50}.{0,50}.{0,50}!', 'a'.repeat(400)],
+  ['(ab?)+$', `${'ab'.repeat(200)}a`],
+  ['x+? |x', 'x'.repeat(20_000)],
+];
+
+async function searchRound(): Promise<void> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'redline-bench-hostile-'));
+  let service: ChildService | null = null;
+  try {
+    cpSync(await ensurePgliteTemplate(), path.join(dataDir, 'db'), { recursive: true });
+    service = await startChildService({ dataDir, seedDemo: true });
+    const child = service;
+    const client = new ServiceClient(child.url, await signInOverHttp(child.url, DEMO_EMAIL));
+    const drafts: string[] = [];
+    for (const [, text] of HOSTILE_SEARCHES) {
+      const draft = await client.newDraft('letters.docx', buildDocx({ body: [p(text)] }));
+      // The first reading is another case (bench/reading.ts): only the search is measured here.
+      await client.call('GET', `/uploads/${draft.id}/text`);
+      drafts.push(draft.id);
+    }
+    let idleDone = false;
+    const idle = probe(child.url, '/api/health/live', LIVE_EVERY_MS, () => idleDone);
+    await new Promise((r) => setTimeout(r, IDLE_MS));
+    idleDone = true;
+    const idleProbe = await idle;
+    console.log('\nregular-expression searches, one after the other');
+    let done = false;
+    const live = probe(child.url, '/api/health/live', LIVE_EVERY_MS, () => done);
+    await new Promise((r) => setTimeout(r, 200));
+    for (const [i, [pattern, text]] of HOSTILE_SEARCHES.entries()) {
+      const sent = performance.now();
+      const answer = await client.call('GET', `/uploads/${drafts[i]}/search?regex=true&q=${encodeURIComponent(pattern)}`, undefined, 600_000)
+        .catch((e: unknown) => ({ status: 0, body: String(e) }));
+      const code = (answer.body as { code?: string } | null)?.code;
+      console.log(`  ${pattern.padEnd(24)} on ${String(text.length).padStart(6)} characters: ${answer.status}${code ? ` ${code}` : ''} in ${(performance.now() - sent).toFixed(0)} ms`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    done = true;
+    console.log(`  /api/health/live during the searches: ${describe(await live)}`);
+    console.log(`  /api/health/live, idle service before: ${describe(idleProbe)}`);
+  } finally {
+    await service?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
+  const cases = process.env.HOSTILE_CASES ?? 'uploads,regex';
+  if (cases.includes('uploads')) await uploadRounds();
+  if (cases.includes('regex')) await searchRound();
+}
+
+async function uploadRounds(): Promise<void> {
   const docx = bulkParagraphs(XML_MB * 2 ** 20);
   console.log(`${UPLOADS} concurrent uploads of a ${(docx.byteLength / 1024).toFixed(0)} KB .docx holding ${XML_MB} MB of paragraphs; `
     + `live asked every ${LIVE_EVERY_MS} ms, ready every ${READY_EVERY_MS} ms (target: live within 100 ms, worst case)`);
