@@ -1,8 +1,10 @@
 /**
- * Does one small, laborious upload stall everyone? (issue 21 item 3). Prints figures; never fails.
+ * Does one small, laborious upload stall everyone? (issue 21 item 3). Does one regular expression
+ * (issue 31 item 1), or one batch of anchored edits (issue 31 item 2)? Prints figures; never fails.
  *
  *   npm run bench:hostile            # HOSTILE_UPLOADS (default 4) uploads of HOSTILE_XML_MB (default 30) MB of XML
- *   HOSTILE_CASES=edits npm run bench:hostile    # only the edit batches (issue 31 item 2); =uploads: only the uploads
+ *   HOSTILE_CASES=edits npm run bench:hostile    # only the edit batches (issue 31 item 2)
+ *   HOSTILE_CASES=regex npm run bench:hostile    # only the searches (issue 31 item 1); =uploads: only the uploads
  *
  * The real service runs as a child process (PGlite). Each upload is a .docx of about 123 KB whose
  * document.xml is 30 MB of ordinary paragraphs: under the size, entry and ratio caps. They are
@@ -18,12 +20,17 @@
  * benchmark contract (200 pages), each batch on a fresh draft, while `/api/health/live` is asked
  * every ~20 ms. Printed: the batch's answer time, the engine's share (Server-Timing `redline`) and
  * health's answers during it. Target: 500 edits in under 1 s of engine time, live within 100 ms.
+ *
+ * The searches: the issue's regular expressions that backtracked on JavaScript's RegExp, each on
+ * a one-paragraph draft of the length the review measured (`.*.*.*=` on 400 letters: 9.5 s), one
+ * after the other while `/api/health/live` is asked every ~20 ms; then one whose listing of
+ * matches is quadratic even on RE2 (`x+? |x` on 20,000 x's), which the search's time limit ends.
  */
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { DocumentText, ParagraphBlock } from '../src/contract/reading';
-import { buildBenchmarkContract } from '../src/docx/fixture';
+import { buildBenchmarkContract, buildDocx, p } from '../src/docx/fixture';
 import { DEMO_EMAIL } from '../src/service/seed';
 import { signInOverHttp, startChildService, type ChildService } from '../test/reliability/child-service';
 import { bulkParagraphs } from '../test/reliability/hostile-docx';
@@ -188,11 +195,63 @@ async function editBatches(): Promise<void> {
   }
 }
 
+/** Each pattern with the paragraph it is searched in (issue 31: 9.5 s, 1.8 s, 2.2 s on the old search). */
+const HOSTILE_SEARCHES: [pattern: string, text: string][] = [
+  ['.*.*.*=', 'a'.repeat(400)],
+  ['a*a*a*a*a*a*b', 'a'.repeat(45)],
+  ['\\S*\\S*\\S*\\S*\\S*\\S*z', 'a'.repeat(45)],
+  ['.{0,50}.{0,50}.{0,50}!', 'a'.repeat(400)],
+  ['(ab?)+$', `${'ab'.repeat(200)}a`],
+  ['x+? |x', 'x'.repeat(20_000)],
+];
+
+async function searchRound(): Promise<void> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'redline-bench-hostile-'));
+  let service: ChildService | null = null;
+  try {
+    cpSync(await ensurePgliteTemplate(), path.join(dataDir, 'db'), { recursive: true });
+    service = await startChildService({ dataDir, seedDemo: true });
+    const child = service;
+    const client = new ServiceClient(child.url, await signInOverHttp(child.url, DEMO_EMAIL));
+    const drafts: string[] = [];
+    for (const [, text] of HOSTILE_SEARCHES) {
+      const draft = await client.newDraft('letters.docx', buildDocx({ body: [p(text)] }));
+      // The first reading is another case (bench/reading.ts): only the search is measured here.
+      await client.call('GET', `/uploads/${draft.id}/text`);
+      drafts.push(draft.id);
+    }
+    let idleDone = false;
+    const idle = probe(child.url, '/api/health/live', LIVE_EVERY_MS, () => idleDone);
+    await new Promise((r) => setTimeout(r, IDLE_MS));
+    idleDone = true;
+    const idleProbe = await idle;
+    console.log('\nregular-expression searches, one after the other');
+    let done = false;
+    const live = probe(child.url, '/api/health/live', LIVE_EVERY_MS, () => done);
+    await new Promise((r) => setTimeout(r, 200));
+    for (const [i, [pattern, text]] of HOSTILE_SEARCHES.entries()) {
+      const sent = performance.now();
+      const answer = await client.call('GET', `/uploads/${drafts[i]}/search?regex=true&q=${encodeURIComponent(pattern)}`, undefined, 600_000)
+        .catch((e: unknown) => ({ status: 0, body: String(e) }));
+      const code = (answer.body as { code?: string } | null)?.code;
+      console.log(`  ${pattern.padEnd(24)} on ${String(text.length).padStart(6)} characters: ${answer.status}${code ? ` ${code}` : ''} in ${(performance.now() - sent).toFixed(0)} ms`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    done = true;
+    console.log(`  /api/health/live during the searches: ${describe(await live)}`);
+    console.log(`  /api/health/live, idle service before: ${describe(idleProbe)}`);
+  } finally {
+    await service?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
-  const cases = process.env.HOSTILE_CASES ?? 'uploads,edits';
+  const cases = process.env.HOSTILE_CASES ?? 'uploads,edits,regex';
   console.log(`load average: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   if (cases.includes('uploads')) await uploadRounds();
   if (cases.includes('edits')) await editBatches();
+  if (cases.includes('regex')) await searchRound();
 }
 
 async function uploadRounds(): Promise<void> {

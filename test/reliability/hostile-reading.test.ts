@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DocumentRow } from '../../src/contract/document';
-import { buildBenchmarkContract, buildDocx, buildKindSample, p } from '../../src/docx/fixture';
-import { DEMO_EMAIL } from '../../src/service/seed';
-import { childDatabaseUnavailable, prepareChildDatabase, type ChildDatabase } from './child-database';
-import { signInOverHttp, startChildService, type ChildService } from './child-service';
-import { ServiceClient, type HttpAnswer } from './service-client';
+import { buildBenchmarkContract, buildDocx, p } from '../../src/docx/fixture';
+import { childDatabaseUnavailable } from './child-database';
+import type { ChildService } from './child-service';
+import { startDemoService, type DemoService } from './demo-service';
+import type { HttpAnswer, ServiceClient } from './service-client';
 
 const skip = childDatabaseUnavailable();
 if (skip) console.warn(`hostile-reading.test.ts: ${skip}`);
@@ -54,25 +51,15 @@ const READING_HEALTH_BOUND_MS = 500;
 
 // Issue 31 items 1 and 3: one search or one first reading must not hold up every other request.
 describe.skipIf(skip !== null)('hostile reading: regular expressions, first readings and reports, with health polled', () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'redline-hostile-reading-'));
-  let database: ChildDatabase | null = null;
-  let service: ChildService | null = null;
+  let demo: DemoService | null = null;
+  let service: ChildService;
   let client: ServiceClient;
 
   beforeAll(async () => {
-    database = await prepareChildDatabase(dataDir);
-    service = await startChildService({
-      dataDir, seedDemo: true, ...(database.databaseUrl ? { databaseUrl: database.databaseUrl } : {}),
-      env: { SEARCH_TIME_LIMIT_MS: '1500' },
-    });
-    client = new ServiceClient(service.url, await signInOverHttp(service.url, DEMO_EMAIL));
-    expect((await client.upload('warm.docx', buildKindSample('insert'))).status).toBe(201);
+    demo = await startDemoService('hostile-reading', { SEARCH_TIME_LIMIT_MS: '1500' });
+    ({ service, client } = demo);
   }, 120_000);
-  afterAll(async () => {
-    await service?.stop();
-    await database?.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(async () => demo?.stop());
 
   it('answers the regular expressions that backtracked for seconds at once, and ends one past its time limit, health answering throughout', async () => {
     const draft = await client.newDraft('Letters.docx', buildDocx({ body: [
@@ -83,7 +70,7 @@ describe.skipIf(skip !== null)('hostile reading: regular expressions, first read
     // The first reading is not what this test measures.
     expect((await client.call('GET', `/uploads/${draft.id}/text`)).status).toBe(200);
     const shapes = ['.*.*.*=', 'a*a*a*a*a*a*b', '\\S*\\S*\\S*\\S*\\S*\\S*z', '.{0,50}.{0,50}.{0,50}!', '(ab?)+$', '(a+)+$'];
-    const { result, worst, asked } = await healthDuring(service!.url, async () => {
+    const { result, worst, asked } = await healthDuring(service.url, async () => {
       const answers = [];
       for (const q of shapes) answers.push(await timed(() => client.call('GET', `/uploads/${draft.id}/search?regex=true&q=${encodeURIComponent(q)}`, undefined, 120_000)));
       // Listing every match of this one reads the rest of the run for each: 30,000 x's take minutes of CPU.
@@ -113,7 +100,7 @@ describe.skipIf(skip !== null)('hostile reading: regular expressions, first read
     const draftId = (made.body as DocumentRow).id;
     // The review the report is built from is read (and kept) before: the report's rendering is what is measured.
     expect((await client.call('GET', `/documents/${draftId}/review`, undefined, 120_000)).status).toBe(200);
-    const { result, worst, asked } = await healthDuring(service!.url, () => Promise.all([
+    const { result, worst, asked } = await healthDuring(service.url, () => Promise.all([
       timed(() => client.call('GET', `/uploads/${draftId}/text`, undefined, 120_000)),
       timed(() => client.call('GET', `/uploads/${originalId}/outline`, undefined, 120_000)),
       timed(async () => {

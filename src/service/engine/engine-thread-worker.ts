@@ -10,7 +10,7 @@ import { parentPort } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import { applyDecisions, compareDocx, DocxError, ingestDocx, listRevisions, type CompareDifference, type CompareOptions, type OpenOptions, type ReadLimits, type ZipCodec } from '../../docx';
 import { buildBenchmarkContract } from '../../docx/fixture';
-import { readView, searchTexts } from '../reading/reading-work';
+import { readView, searchTexts, unpackTexts } from '../reading/reading-work';
 import { nativeZipCodec } from './native-zip-codec';
 import { epochNow, type CompareCounts, type CompareJob, type EngineJob, type EngineJobAnswer, type IngestJob, type JobValues, type ValueJob, type WarmJob } from './engine-threads';
 
@@ -78,7 +78,7 @@ async function valueOf(job: ValueJob): Promise<JobValues[ValueJob['kind']]> {
     case 'read':
       return readView(job.bytes, job.view, { limits: job.limits as Partial<ReadLimits>, codec: nativeZipCodec });
     case 'search':
-      return searchTexts(job.texts, job.pattern, job.maxHits, job.timeLimitMs);
+      return searchTexts(unpackTexts(job.texts), job.pattern, job.maxHits, job.timeLimitMs);
     case 'report_pdf': {
       const { reportPdf } = await import('../report/report-pdf');
       return new Uint8Array(await reportPdf(job.report));

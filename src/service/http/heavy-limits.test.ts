@@ -100,6 +100,31 @@ describe('rate limits on heavy operations', () => {
     expectLimited(await post(carol, '/api/uploads'), 'upload on the first instance');
   });
 
+  // Issue 31 item 3: a view's first reading (a parse on an engine thread) and a search spend the
+  // reading budget, over HTTP and MCP alike; pages and outlines of a view already read are free.
+  it('spends the reading budget on first readings and searches, over HTTP and MCP, and not on pages already read', async () => {
+    const erin = await t.signUpAndSignIn('erin@heavy.example');
+    const upload = (await post(erin, '/api/uploads')).json() as DocumentRow;
+    expect((await call(erin, 'GET', `/api/uploads/${upload.id}/text`)).statusCode).toBe(200);
+    expect((await call(erin, 'GET', `/api/uploads/${upload.id}/text?limit=1`)).statusCode).toBe(200);
+    expect((await call(erin, 'GET', `/api/uploads/${upload.id}/outline`)).statusCode).toBe(200);
+    expectLimited(await call(erin, 'GET', `/api/uploads/${upload.id}/search?q=the`), 'search');
+    expectLimited(await call(erin, 'GET', `/api/uploads/${upload.id}/text?view=rejected`), 'first reading of another view');
+    const server = createMcpServer({ orgId: erin.orgId, userId: erin.user.id }, t.ctx);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'test-assistant', version: '1.0.0' });
+    await client.connect(clientSide);
+    try {
+      const refused = await client.callTool({ name: 'search_document', arguments: { documentId: upload.id, query: 'the' } });
+      expect((refused.structuredContent as { problem: { code: string } }).problem.code).toBe('rate_limited');
+      const page = await client.callTool({ name: 'read_document', arguments: { documentId: upload.id } });
+      expect(page.isError).not.toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
   it("spends the same compare budget through the assistant's MCP tool compare_versions", async () => {
     const dave = await t.signUpAndSignIn('dave@heavy.example');
     const first = (await post(dave, '/api/uploads')).json() as DocumentRow;

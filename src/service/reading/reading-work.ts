@@ -101,9 +101,8 @@ export interface SearchFound {
  * is read before each match, and past `timeLimitMs` the search stops (one match's search
  * taking longer still is ended by the pool, which ends the thread).
  */
-export function searchTexts(packed: PackedTexts, pattern: SearchPattern, maxHits: number, timeLimitMs: number): SearchFound {
+export function searchTexts(texts: readonly string[], pattern: SearchPattern, maxHits: number, timeLimitMs: number): SearchFound {
   const re = searchMatcher(pattern);
-  const texts = unpackTexts(packed);
   const stopAt = performance.now() + timeLimitMs;
   const hits: SearchFound['hits'] = [];
   let count = 0;
