@@ -34,6 +34,7 @@ import { buildBenchmarkContract, buildDocx, p } from '../src/docx/fixture';
 import { DEMO_EMAIL } from '../src/service/seed';
 import { signInOverHttp, startChildService, type ChildService } from '../test/reliability/child-service';
 import { bulkParagraphs } from '../test/reliability/hostile-docx';
+import { plainBodyParagraphs, spreadReplaceEdits } from '../test/support/redline-batches';
 import { ServiceClient } from '../test/reliability/service-client';
 import { ensurePgliteTemplate } from '../test/support/test-database';
 
@@ -133,22 +134,10 @@ async function plainParagraphs(client: ServiceClient, draftId: string): Promise<
     const page: { status: number; body: unknown } = await client.call('GET', `/uploads/${draftId}/text?view=markup&limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
     if (page.status !== 200) throw new Error(`text answered ${page.status}: ${JSON.stringify(page.body)}`);
     const text = page.body as DocumentText;
-    for (const b of text.blocks) {
-      if (b.type === 'paragraph' && b.story === 'body' && !b.changes?.length && b.text.length >= 40) out.push(b);
-    }
+    out.push(...plainBodyParagraphs(text.blocks));
     cursor = text.nextCursor;
   } while (cursor);
   return out;
-}
-
-/** `count` anchored replace edits on paragraphs spread evenly through the draft: a few words of each, replaced. */
-function spreadEdits(paragraphs: readonly ParagraphBlock[], count: number): object[] {
-  return Array.from({ length: count }, (_, i) => {
-    const p = paragraphs[Math.floor((i * paragraphs.length) / count)]!;
-    const find = p.text.slice(10, 30);
-    const occurrences = p.text.split(find).length - 1;
-    return { op: 'replace', blockId: p.id, blockVersion: p.version, find, ...(occurrences > 1 ? { occurrence: 1 } : {}), text: 'the amended words', justification: `Bench edit ${i + 1}.` };
-  });
 }
 
 async function editBatches(): Promise<void> {
@@ -168,7 +157,7 @@ async function editBatches(): Promise<void> {
       const draft = await client.call('POST', `/uploads/${sourceId}/working-draft`);
       if (draft.status !== 201) throw new Error(`working-draft answered ${draft.status}`);
       const draftId = (draft.body as { id: string }).id;
-      const edits = spreadEdits(await plainParagraphs(client, draftId), count);
+      const edits = spreadReplaceEdits(await plainParagraphs(client, draftId), count);
       // The draft read once (review), as a reviewer's page does before its first batch.
       await client.review(draftId);
       let done = false;
