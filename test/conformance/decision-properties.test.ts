@@ -8,17 +8,15 @@
  * against the random batches) are the same. Seeded and bounded: about a minute on two cores.
  * The long run is `npm run bench:decisions`.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Prng } from '../../src/docx/fixture/prng';
 import { ingestDocx, openDocx } from '../../src/docx/index';
 import { generateFixture } from './decision-fixtures';
 import { planTrial, runTrial, trackStateDifferences } from './decision-trials';
+import { corpusFileNames, lacksShared, readCorpusFile } from '../support/shared-corpus';
 
-const FILES = path.join(process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus'), 'files');
-const HAS_CORPUS = existsSync(FILES);
+const HAS_CORPUS = !lacksShared('decision properties on the corpus', 'files');
 const SEED = 1111;
 
 /** One trial from a plan seed: a PRNG drives the verdicts, the split and the order. */
@@ -46,12 +44,12 @@ describe('selective decisions: order, batching, halves and the simulation agree'
     );
   }, 120_000);
 
-  const files = HAS_CORPUS ? readdirSync(FILES).filter((f) => f.endsWith('.docx')).sort() : [];
-  it.skipIf(!HAS_CORPUS)(`on every corpus file (${files.length})${HAS_CORPUS ? '' : ': skipped, ../shared/corpus/files is absent'}`, () => {
+  const files = corpusFileNames();
+  it.skipIf(!HAS_CORPUS)(`on every corpus file (${files.length})${HAS_CORPUS ? '' : ': skipped, the shared corpus is absent'}`, () => {
     for (const file of files) {
       let bytes: Uint8Array;
       try {
-        bytes = ingestDocx(readFileSync(path.join(FILES, file))).bytes;
+        bytes = ingestDocx(readCorpusFile(file)).bytes;
       } catch {
         continue; // refused at upload (the conformance test covers which and why)
       }
