@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { signInThroughUi } from './helpers';
+import { CORPUS_FILES_DIR } from '../test/support/shared-corpus';
 
-/** The shared corpus of real files (REDLINE_CORPUS, else ../shared/corpus). */
-export const CORPUS = process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus');
-export const CORPUS_FILES = path.join(CORPUS, 'files');
+/** The shared corpus's files/ folder, as every test finds it (test/support/shared-corpus.ts). */
+export const CORPUS_FILES = CORPUS_FILES_DIR;
 
 /** Signs in, uploads a corpus file, opens its working draft and waits until it is laid out. */
 export async function openCorpusFile(page: Page, name: string): Promise<void> {

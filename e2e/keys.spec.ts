@@ -3,6 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { buildDemoContract } from '../src/docx/fixture/index';
+import { sharedAbsentMessage } from '../test/support/shared-corpus';
+import { CORPUS_FILES } from './corpus';
 import { codeFromMailbox, codeSessionThroughApi, newestMailId, signInThroughUi, type ApiSession } from './helpers';
 
 const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -215,7 +217,6 @@ test('the edges are said: j on the last and k on the first change, a back round 
   }
 });
 
-const CORPUS = process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus');
 
 test('one entry per edit: a replacement is one entry that a decides whole; a real file full of paragraph marks lists few bare marks', async ({ page, request }) => {
   test.setTimeout(120_000);
@@ -237,8 +238,8 @@ test('one entry per edit: a replacement is one entry that a decides whole; a rea
   expect(members.map((m) => m.state)).toEqual(['in', 'in']);
 
   // A real draft with 76 paragraph-mark changes among 223: few entries are bare paragraph marks.
-  const file = path.join(CORPUS, 'files', 'test-data__integration__stress023.docx');
-  test.skip(!existsSync(file), `the shared corpus is not at ${CORPUS}`);
+  const file = path.join(CORPUS_FILES, 'test-data__integration__stress023.docx');
+  test.skip(!existsSync(file), sharedAbsentMessage('a real file full of paragraph marks', [file]));
   const uploaded = await request.post('/api/uploads', {
     headers: owner.headers,
     multipart: { purpose: 'source_doc', file: { name: 'stress023.docx', mimeType: DOCX_MIME, buffer: readFileSync(file) } },
@@ -376,7 +377,7 @@ test('documents page: nothing overlaps at 1440 or 390 px, "Start review" opens t
   test.setTimeout(90_000);
   const email = `docs-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;
   const owner = await codeSessionThroughApi(request, email, '/api/auth/sign-up/request-code', { identifier: email, name: 'Dora Docs', organisation: 'Docs LLP' });
-  const file = path.join(CORPUS, 'files', 'test-data__integration__stress023.docx');
+  const file = path.join(CORPUS_FILES, 'test-data__integration__stress023.docx');
   const bytes = existsSync(file) ? readFileSync(file) : Buffer.from(buildDemoContract());
   const up = await request.post('/api/uploads', { headers: owner.headers, multipart: { purpose: 'source_doc', file: { name: 'Long Lease.docx', mimeType: DOCX_MIME, buffer: bytes } } });
   const sourceId = ((await up.json()) as { id: string }).id;

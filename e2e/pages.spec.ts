@@ -4,21 +4,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { expect, test, type Page } from '@playwright/test';
-import { openCorpusFile as openFile } from './corpus';
+import { sharedAbsentMessage } from '../test/support/shared-corpus';
+import { CORPUS_FILES, openCorpusFile as openFile } from './corpus';
 import { DEMO_CONTRACT, signInThroughUi } from './helpers';
 
 /**
  * The draft as Word lays it out (issue #23), on real files of the shared corpus
- * (REDLINE_CORPUS, else ../shared/corpus): pages, page numbers computed in the footers, footnotes
+ * (test/support/shared-corpus.ts): pages, page numbers computed in the footers, footnotes
  * at the foot of the page of their reference; at 1440 px and at 390 px (where the pages reflow,
  * each with a marker of its page).
  */
-const CORPUS = process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus');
-const FILES = path.join(CORPUS, 'files');
+const FILES = CORPUS_FILES;
 const STRESS = 'test-data__integration__stress023.docx';
 const MEMO = '.skills__file-forensics__demo__memo.docx';
 
-test.skip(!existsSync(path.join(FILES, STRESS)), 'the shared corpus is not here');
+test.skip(!existsSync(path.join(FILES, STRESS)), sharedAbsentMessage('the pages of real files', [path.join(FILES, STRESS)]));
 
 /** LibreOffice's page count for a file (its PDF), or null without soffice. */
 function libreOfficePages(file: string): number | null {

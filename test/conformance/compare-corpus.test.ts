@@ -1,5 +1,5 @@
 /**
- * The comparison on real documents (../shared/corpus; skipped with a message when absent):
+ * The comparison on real documents (the shared corpus; skipped with a message when absent):
  * - the 64 WmlComparer pairs of corpus/compare keep the round-trip contract, and each prints how
  *   many changes it produced beside WmlComparer's count;
  * - property: for every tracked-change file d of corpus/files, compare(reject-all(d), accept-all(d))
@@ -13,7 +13,7 @@
  * - every output is structurally valid for Word, and LibreOffice opens a sample of them.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -27,12 +27,11 @@ import { DocxPackage } from '../../src/docx/package/package';
 import { walk, type XmlElement } from '../../src/docx/xml/tree';
 import { checkContract, contractText, decideAll, paragraphText, storyParagraphs } from '../support/compare-contract';
 import { structuralProblems } from './validity';
+import { corpusFileNames, lacksShared, readCorpusFile, sharedPath } from '../support/shared-corpus';
 
-const CORPUS = process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus');
-const PAIRS = path.join(CORPUS, 'compare', 'PAIRS.tsv');
-const FILES = path.join(CORPUS, 'files');
-const HAS_PAIRS = existsSync(PAIRS);
-const HAS_FILES = existsSync(FILES);
+const PAIRS = sharedPath('compare/PAIRS.tsv');
+const HAS_PAIRS = !lacksShared('compare corpus tests', 'compare/PAIRS.tsv');
+const HAS_FILES = !lacksShared('compare property tests', 'files');
 const HAS_LO = spawnSync('soffice', ['--version']).status === 0;
 const DATE = '2025-05-01T00:00:00Z';
 
@@ -52,8 +51,8 @@ describe.skipIf(!HAS_PAIRS)('compare: the WmlComparer pairs of corpus/compare', 
 
   for (const pair of pairs) {
     it(`${pair.id}: ${pair.older} -> ${pair.newer}`, () => {
-      const older = new Uint8Array(readFileSync(path.join(CORPUS, 'compare', 'files', pair.older)));
-      const newer = new Uint8Array(readFileSync(path.join(CORPUS, 'compare', 'files', pair.newer)));
+      const older = new Uint8Array(readFileSync(sharedPath(`compare/files/${pair.older}`)));
+      const newer = new Uint8Array(readFileSync(sharedPath(`compare/files/${pair.newer}`)));
       const result = compareDocx(older, newer, { date: DATE });
       outputs.set(pair.id, result.bytes);
       const contract = checkContract(decideAll(older, 'accept'), decideAll(newer, 'accept'), result.bytes);
@@ -82,15 +81,12 @@ describe.skipIf(!HAS_PAIRS)('compare: the WmlComparer pairs of corpus/compare', 
   }, 300_000);
 });
 
-if (!HAS_PAIRS) console.log(`compare corpus tests skipped: ${PAIRS} is absent`);
-if (!HAS_FILES) console.log(`compare property tests skipped: ${FILES} is absent`);
-
 describe.skipIf(!HAS_FILES)('compare property: reject-all(d) against accept-all(d) for every corpus file d', () => {
-  const files = HAS_FILES ? readdirSync(FILES).filter((f) => f.endsWith('.docx')).sort() : [];
+  const files = corpusFileNames();
   const docs = new Map<string, Uint8Array>();
   const load = (f: string): Uint8Array | null => {
     if (!docs.has(f)) {
-      const bytes = new Uint8Array(readFileSync(path.join(FILES, f)));
+      const bytes = readCorpusFile(f);
       try {
         openDocx(bytes);
         docs.set(f, bytes);

@@ -15,17 +15,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkNextVersion, corpusBases } from './next-version-check';
 import { nextVersion } from './next-version';
+import { CORPUS_DIR, lacksShared, sharedTool } from '../support/shared-corpus';
 
-const CORPUS = process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus');
-const VALIDATOR = path.join(CORPUS, '..', 'tools', 'ooxml-validate.py');
-const HAS_CORPUS = existsSync(path.join(CORPUS, 'files'));
+const VALIDATOR = sharedTool('ooxml-validate.py');
+const HAS_CORPUS = !lacksShared('next-version property', 'files');
 const HAS_XMLLINT = spawnSync('xmllint', ['--version']).status === 0 && existsSync(VALIDATOR);
 const SEEDS = [1, 2];
 
-if (!HAS_CORPUS) console.log(`next-version property skipped: ${CORPUS}/files is absent`);
-
 describe.skipIf(!HAS_CORPUS)('compare property: next versions of real documents edited without tracking', () => {
-  const bases = HAS_CORPUS ? corpusBases(CORPUS) : [];
+  const bases = HAS_CORPUS ? corpusBases(CORPUS_DIR) : [];
 
   it('the comparison and the untracked check give back both versions exactly, and find the edits', () => {
     const failing: string[] = [];

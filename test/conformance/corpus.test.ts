@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,13 +23,13 @@ import { ingestDocx, openDocx, writeRedlines } from '../../src/docx/index';
 import { documentStructure, remainingRevisionMarkup } from './docstructure';
 import { documentParagraphs } from './doctext';
 import { structuralProblems } from './validity';
+import { corpusFileNames, CORPUS_FILES_DIR, lacksShared, SHARED_TOOLS_DIR, sharedAbsentMessage, sharedPath } from '../support/shared-corpus';
 
-const CORPUS = process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus');
-const FILES = path.join(CORPUS, 'files');
-const EXPECTED = path.join(CORPUS, 'expected');
-const TOOLS = path.resolve(CORPUS, '../tools');
+const FILES = CORPUS_FILES_DIR;
+const EXPECTED = sharedPath('expected');
+const TOOLS = SHARED_TOOLS_DIR;
 const CACHE = path.resolve(process.cwd(), '.tmp/lo-oracle');
-const HAS_CORPUS = existsSync(FILES);
+const HAS_CORPUS = !lacksShared('corpus conformance', 'files');
 const HAS_LO = HAS_CORPUS && existsSync(path.join(TOOLS, 'lo-accept-reject.sh')) && spawnSync('soffice', ['--version']).status === 0;
 
 type Mode = 'accept' | 'reject';
@@ -117,7 +117,7 @@ function sha1(bytes: Uint8Array): string {
   return createHash('sha1').update(bytes).digest('hex');
 }
 
-const names = HAS_CORPUS ? readdirSync(FILES).filter((f) => f.endsWith('.docx') && !f.startsWith('.~lock')).sort() : [];
+const names = corpusFileNames();
 const baselineOf = (name: string, mode: Mode) => path.join(EXPECTED, `${name.replace(/\.docx$/, '')}-${mode === 'accept' ? 'Accepted' : 'Rejected'}.docx`);
 
 /** Runs LibreOffice once per mode over every input it has not seen, on copies (it writes lock files). */
@@ -326,5 +326,5 @@ describe.skipIf(!HAS_CORPUS)('corpus conformance', () => {
 });
 
 describe.skipIf(HAS_CORPUS)('corpus conformance (skipped)', () => {
-  it.skip(`corpus not found at ${CORPUS}; set REDLINE_CORPUS to run the conformance tests`, () => {});
+  it.skip(sharedAbsentMessage('corpus conformance', [FILES]), () => {});
 });

@@ -8,8 +8,6 @@
  * against the random batches) are the same. Seeded and bounded: about a minute on two cores.
  * The long run is `npm run bench:decisions`.
  */
-import { existsSync, readdirSync } from 'node:fs';
-import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Prng } from '../../src/docx/fixture/prng';
@@ -17,9 +15,9 @@ import { ingestDocx, openDocx } from '../../src/docx/index';
 import { ingestedDrafts } from '../support/corpus-drafts';
 import { generateFixture } from './decision-fixtures';
 import { planTrial, runTrial, trackStateDifferences } from './decision-trials';
+import { corpusFileNames, lacksShared } from '../support/shared-corpus';
 
-const FILES = path.join(process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus'), 'files');
-const HAS_CORPUS = existsSync(FILES);
+const HAS_CORPUS = !lacksShared('decision properties on the corpus', 'files');
 const SEED = 1111;
 
 /** One trial from a plan seed: a PRNG drives the verdicts, the split and the order. */
@@ -47,9 +45,9 @@ describe('selective decisions: order, batching, halves and the simulation agree'
     );
   }, 120_000);
 
-  const files = HAS_CORPUS ? readdirSync(FILES).filter((f) => f.endsWith('.docx')).sort() : [];
-  it.skipIf(!HAS_CORPUS)(`on every corpus file (${files.length})${HAS_CORPUS ? '' : ': skipped, ../shared/corpus/files is absent'}`, () => {
-    for (const { file, bytes } of ingestedDrafts(FILES, files)) {
+  const files = corpusFileNames();
+  it.skipIf(!HAS_CORPUS)(`on every corpus file (${files.length})${HAS_CORPUS ? '' : ': skipped, the shared corpus is absent'}`, () => {
+    for (const { file, bytes } of ingestedDrafts(files)) {
       fc.assert(
         fc.property(fc.nat(), fc.boolean(), (planSeed, decideAll) => {
           const result = trial(bytes, planSeed, decideAll);

@@ -10,8 +10,6 @@
  *   - what the decision took with it (the changes it recorded implied) is exactly what the entry
  *     said it would take (`takes`), before it was decided.
  */
-import { existsSync, readdirSync } from 'node:fs';
-import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { TrackEntry } from '../../src/contract/track';
@@ -23,10 +21,10 @@ import { batchVerdicts, namedVerdicts, recordOf } from '../../src/service/review
 import { predecessors, projectTrack, type DecidedChange } from '../../src/service/review/track-projection';
 import { generateFixture } from './decision-fixtures';
 import { ingestedDrafts } from '../support/corpus-drafts';
+import { corpusFileNames, lacksShared } from '../support/shared-corpus';
 import { generateLabProtocol } from './entry-fixtures';
 
-const FILES = path.join(process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus'), 'files');
-const HAS_CORPUS = existsSync(FILES);
+const HAS_CORPUS = !lacksShared('entry partition on the corpus', 'files');
 const SEED = 3232;
 
 /**
@@ -115,9 +113,9 @@ describe('deciding an entry decides that entry', () => {
     );
   }, 120_000);
 
-  const files = HAS_CORPUS ? readdirSync(FILES).filter((f) => f.endsWith('.docx')).sort() : [];
-  it.skipIf(!HAS_CORPUS)(`on every corpus file (${files.length})${HAS_CORPUS ? '' : ': skipped, ../shared/corpus/files is absent'}`, () => {
-    for (const { file, bytes } of ingestedDrafts(FILES, files)) {
+  const files = corpusFileNames();
+  it.skipIf(!HAS_CORPUS)(`on every corpus file (${files.length})${HAS_CORPUS ? '' : ': skipped, the shared corpus is absent'}`, () => {
+    for (const { file, bytes } of ingestedDrafts(files)) {
       expect(playReview(bytes, 1, 6), file).toEqual([]);
     }
   }, 240_000);

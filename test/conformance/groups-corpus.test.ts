@@ -9,17 +9,14 @@
  *   15% of all entries, over the files and over the comparisons; printed before (one entry per
  *   change) and after.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Revision } from '../../src/contract/revision';
 import { compareDocx, ingestDocx, listRevisions } from '../../src/docx/index';
 import { decideAll } from '../support/compare-contract';
+import { corpusFileNames, lacksShared, readCorpusFile } from '../support/shared-corpus';
 
-const CORPUS = process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus');
-const FILES = path.join(CORPUS, 'files');
-const HAS_FILES = existsSync(FILES);
-const names = HAS_FILES ? readdirSync(FILES).filter((f) => f.endsWith('.docx')).sort() : [];
+const HAS_FILES = !lacksShared('edit groups on the shared corpus', 'files');
+const names = corpusFileNames();
 
 interface Share {
   changes: number;
@@ -65,7 +62,7 @@ function report(label: string, s: Share): void {
 describe.skipIf(!HAS_FILES)('edit groups on the shared corpus', () => {
   it('groups tracked-change files: members adjacent, one author and date; bare marks at most 15% of entries', () => {
     const share: Share = { changes: 0, bareChanges: 0, entries: 0, bareEntries: 0 };
-    for (const name of names) checkGroups(listRevisions(ingestDocx(readFileSync(path.join(FILES, name))).bytes), share);
+    for (const name of names) checkGroups(listRevisions(ingestDocx(readCorpusFile(name)).bytes), share);
     report(`corpus files (${names.length})`, share);
     expect(share.bareChanges / share.changes).toBeGreaterThan(0.15); // the figure the grouping has to bring down
     expect(share.bareEntries / share.entries).toBeLessThanOrEqual(0.15);
@@ -74,7 +71,7 @@ describe.skipIf(!HAS_FILES)('edit groups on the shared corpus', () => {
   it('groups comparison drafts (reject-all against accept-all of each file) the same way', () => {
     const share: Share = { changes: 0, bareChanges: 0, entries: 0, bareEntries: 0 };
     for (const name of names) {
-      const d = ingestDocx(readFileSync(path.join(FILES, name))).bytes;
+      const d = ingestDocx(readCorpusFile(name)).bytes;
       const result = compareDocx(decideAll(d, 'reject'), decideAll(d, 'accept'), { date: '2025-05-01T00:00:00Z' });
       checkGroups(listRevisions(result.bytes), share);
     }

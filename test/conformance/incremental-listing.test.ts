@@ -6,17 +6,15 @@
  * blocks and content controls, rows, cells, marks, nested changes), on the 100-page bench
  * draft, and on every corpus file.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildBenchmarkContract } from '../../src/docx/fixture';
 import { Prng } from '../../src/docx/fixture/prng';
 import { ingestDocx, openDocx } from '../../src/docx/index';
 import { minimalDocx } from '../support/docx-files';
 import { generateFixture } from './decision-fixtures';
+import { corpusFileNames, lacksShared, readCorpusFile } from '../support/shared-corpus';
 
-const FILES = path.join(process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus'), 'files');
-const HAS_CORPUS = existsSync(FILES);
+const HAS_CORPUS = !lacksShared('incremental listing on the corpus', 'files');
 
 /**
  * Decides random changes of `bytes` in random batches on one open document (listed before the
@@ -70,13 +68,13 @@ describe('the listing kept across batches equals the listing afresh', () => {
     for (const { kept, fresh, batch } of compareListings(bytes, 22, 4, 50)) expect(kept, `batch ${batch}`).toEqual(fresh);
   }, 120_000);
 
-  const files = HAS_CORPUS ? readdirSync(FILES).filter((f) => f.endsWith('.docx')).sort() : [];
-  it.skipIf(!HAS_CORPUS)(`on every corpus file (${files.length})${HAS_CORPUS ? '' : ': skipped, ../shared/corpus/files is absent'}`, () => {
+  const files = corpusFileNames();
+  it.skipIf(!HAS_CORPUS)(`on every corpus file (${files.length})${HAS_CORPUS ? '' : ': skipped, the shared corpus is absent'}`, () => {
     let compared = 0;
     for (const [i, file] of files.entries()) {
       let bytes: Uint8Array;
       try {
-        bytes = ingestDocx(readFileSync(path.join(FILES, file))).bytes;
+        bytes = ingestDocx(readCorpusFile(file)).bytes;
       } catch {
         continue; // refused at upload (the conformance test covers which and why)
       }

@@ -2,23 +2,23 @@
  * List labels (src/docx/numbering) against the labels LibreOffice prints: its text export
  * (`soffice --headless --convert-to txt:Text`) writes each numbered paragraph as its label, a
  * space and its text, in the markup view (deleted and inserted text both shown), as the engine
- * counts. For every corpus file with numbering (../shared/corpus), and for the numbering sample
+ * counts. For every corpus file with numbering (the shared corpus, skipped with a message when
+ * absent: test/support/shared-corpus.ts), and for the numbering sample
  * (test/support/numbered-docx.ts), each numbered paragraph (bullets aside: LibreOffice's text
  * export writes its own bullet characters) is found in LibreOffice's lines, in order, by its text,
  * and the label before the text is compared. Outputs are cached in .tmp/lo-txt by the input's sha1.
  */
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDocx } from '../../src/docx/index';
 import { visibleText } from '../../src/docx/revisions/preview';
 import { numberedSample } from '../support/numbered-docx';
+import { corpusFileNames, lacksShared, readCorpusFile } from '../support/shared-corpus';
 
-const CORPUS = process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus');
-const FILES = path.join(CORPUS, 'files');
 const CACHE = path.resolve(process.cwd(), '.tmp/lo-txt');
 const HAS_LO = spawnSync('soffice', ['--version']).status === 0;
 
@@ -88,11 +88,10 @@ function compare(docx: Uint8Array, loTxt: string): Compared[] {
 }
 
 describe.skipIf(!HAS_LO)('list labels against LibreOffice', () => {
-  it('agrees with LibreOffice on the numbered paragraphs of the corpus files', () => {
-    const names = existsSync(FILES) ? readdirSync(FILES).filter((f) => f.endsWith('.docx')).sort() : [];
+  it.skipIf(lacksShared('list labels against LibreOffice on the corpus', 'files'))('agrees with LibreOffice on the numbered paragraphs of the corpus files', () => {
     const numbered = new Map<string, Uint8Array>();
-    for (const name of names) {
-      const bytes = readFileSync(path.join(FILES, name));
+    for (const name of corpusFileNames()) {
+      const bytes = readCorpusFile(name);
       if (openDocx(bytes).paragraphLabels().size > 0) numbered.set(name, bytes);
     }
     const texts = loText(numbered);

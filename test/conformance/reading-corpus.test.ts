@@ -8,16 +8,13 @@
  * every listed revision of the body's text is located in some block. Block ids are unique, and
  * reading the same content twice gives the same ids and versions.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Block, ParagraphBlock } from '../../src/contract/reading';
 import { openDocx } from '../../src/docx/index';
 import { bodyParagraphTexts } from './reading-oracle';
+import { corpusFileNames, lacksShared, readCorpusFile } from '../support/shared-corpus';
 
-const CORPUS = process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus');
-const FILES = path.join(CORPUS, 'files');
-const HAS_CORPUS = existsSync(FILES);
+const HAS_CORPUS = !lacksShared('reading model on the corpus', 'files');
 
 function paragraphsOf(blocks: readonly Block[]): ParagraphBlock[] {
   return blocks.flatMap((b) => (b.type === 'paragraph' ? [b] : b.rows.flatMap((r) => r.cells.flatMap((c) => paragraphsOf(c.blocks)))));
@@ -27,10 +24,10 @@ function paragraphsOf(blocks: readonly Block[]): ParagraphBlock[] {
 const comparable = (texts: readonly string[]) => texts.map((t) => t.replace(/[\t\n]/g, '')).filter((t) => t.trim() !== '');
 
 describe.skipIf(!HAS_CORPUS)('reading model on the corpus', () => {
-  const files = HAS_CORPUS ? readdirSync(FILES).filter((f) => f.endsWith('.docx')).sort() : [];
+  const files = corpusFileNames();
 
   it.each(files)('%s: every view reads as the document it stands for', (file) => {
-    const bytes = new Uint8Array(readFileSync(path.join(FILES, file)));
+    const bytes = readCorpusFile(file);
     const draft = openDocx(bytes);
     const listing = new Map(draft.revisions().map((r) => [r.change_id, r]));
     const ids = draft.changeIds();

@@ -9,19 +9,17 @@
  *     or a paragraph), "Deleted" a deletion;
  *   - no summary counts paragraph marks of both kinds as one ("Inserted 22 paragraph marks").
  */
-import { existsSync, readdirSync } from 'node:fs';
-import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Revision } from '../../src/contract/revision';
 import { ingestDocx, listRevisions } from '../../src/docx/index';
 import { ingestedDrafts } from '../support/corpus-drafts';
+import { corpusFileNames, lacksShared } from '../support/shared-corpus';
 import { minimalDocx } from '../support/docx-files';
 import { generateFixture } from './decision-fixtures';
 import { generateLabProtocol } from './entry-fixtures';
 
-const FILES = path.join(process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus'), 'files');
-const HAS_CORPUS = existsSync(FILES);
+const HAS_CORPUS = !lacksShared('summaries on the corpus', 'files');
 
 /** What the members of one group are, by their own previews and kinds. */
 function tally(members: readonly Revision[]) {
@@ -88,9 +86,9 @@ describe('summaries say what their members are', () => {
     );
   });
 
-  const files = HAS_CORPUS ? readdirSync(FILES).filter((f) => f.endsWith('.docx')).sort() : [];
-  it.skipIf(!HAS_CORPUS)(`on every corpus file (${files.length})${HAS_CORPUS ? '' : ': skipped, ../shared/corpus/files is absent'}`, () => {
-    for (const { file, bytes } of ingestedDrafts(FILES, files)) expect(summaryFailures(listRevisions(bytes)), file).toEqual([]);
+  const files = corpusFileNames();
+  it.skipIf(!HAS_CORPUS)(`on every corpus file (${files.length})${HAS_CORPUS ? '' : ': skipped, the shared corpus is absent'}`, () => {
+    for (const { file, bytes } of ingestedDrafts(files)) expect(summaryFailures(listRevisions(bytes)), file).toEqual([]);
   }, 120_000);
 
   it('names whitespace and paragraph marks as the lawyer sees them', () => {

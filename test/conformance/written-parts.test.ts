@@ -1,6 +1,6 @@
 /**
  * What the engine writes, checked as Word reads it (issue 22.1-2), over the shared corpus
- * (../shared/corpus; skipped with a message when absent): every corpus file's accept-all,
+ * (the shared corpus; skipped with a message when absent): every corpus file's accept-all,
  * reject-all, render variant and seeded selective decisions in three batches (each batch's draft),
  * redline edits and comments as the service writes them, its reject-all compared with its
  * accept-all and the untracked check against itself; and every comparison pair in both orders, and
@@ -13,19 +13,17 @@
  * CI runs seeds SEEDS; `npm run bench:validity -- --seeds N` runs the same over more.
  */
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { namespaceProblems } from './namespaces';
 import { SchemaBatch, schemaCheckMissing } from './schema-check';
 import { answerOutputs, decisionOutputs, markedPairOutputs, pairOutputs, selfComparisonOutputs, sharedCorpus, type WrittenOutput } from './written-outputs';
+import { CORPUS_DIR, lacksShared } from '../support/shared-corpus';
 
-const CORPUS = process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus');
-const corpus = sharedCorpus(CORPUS);
+const corpus = lacksShared('written-parts tests', 'files', 'compare/PAIRS.tsv') ? null : sharedCorpus(CORPUS_DIR);
 const SEEDS = [1, 2];
 const missing = corpus ? schemaCheckMissing(corpus.tool) : null;
-if (!corpus) console.log(`written-parts tests skipped: ${CORPUS} has no files/ or compare/PAIRS.tsv`);
-else if (missing) console.log(`schema property skipped: ${missing}`);
+if (missing) console.log(`schema property skipped: ${missing}`);
 
 describe.skipIf(!corpus)('what the engine writes, on the shared corpus', () => {
   const batch = new SchemaBatch(corpus?.tool ?? '');

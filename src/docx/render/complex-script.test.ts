@@ -1,9 +1,9 @@
-import path from 'node:path';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildRenderVariant } from '../index';
 import { bodyOf, minimalDocx } from '../../../test/support/docx-files';
 import { SchemaBatch, schemaCheckMissing } from '../../../test/conformance/schema-check';
+import { lacksShared, sharedPath, sharedTool } from '../../../test/support/shared-corpus';
 
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 const ARABIC = 'المؤتمر العالمي';
@@ -81,9 +81,9 @@ describe('complex-script runs in the render variant', () => {
     expect(runOf(body, `${ARABIC} as is`)).toContain('<w:rPr><w:b/><w:bCs/><w:iCs w:val="0"/></w:rPr>');
   });
 
-  const VALIDATOR = path.resolve(process.cwd(), '../shared/tools/ooxml-validate.py');
-  const ARABIC_FILE = path.resolve(process.cwd(), '../shared/corpus/files/TestFiles__RP__RP051-Arabic.docx');
-  it.skipIf(schemaCheckMissing(VALIDATOR) !== null || !existsSync(ARABIC_FILE))('adds no schema error to a real Arabic file', () => {
+  const VALIDATOR = sharedTool('ooxml-validate.py');
+  const ARABIC_FILE = sharedPath('files/TestFiles__RP__RP051-Arabic.docx');
+  it.skipIf(lacksShared('the Arabic file\'s schema check', 'files/TestFiles__RP__RP051-Arabic.docx', '../tools/ooxml-validate.py') || schemaCheckMissing(VALIDATOR) !== null)('adds no schema error to a real Arabic file', () => {
     const bytes = new Uint8Array(readFileSync(ARABIC_FILE));
     const variant = buildRenderVariant(bytes);
     expect(bodyOf(variant)).not.toEqual(bodyOf(bytes));

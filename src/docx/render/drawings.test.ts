@@ -1,15 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { changeBookmarkName } from '../../contract/bookmark';
 import { OBJECT_MARK_PREFIX, parseObjectMark } from '../../contract/object-marks';
 import { buildRenderVariant, listRevisions } from '../index';
 import { minimalDocx, readPart } from '../../../test/support/docx-files';
+import { lacksShared, sharedPath } from '../../../test/support/shared-corpus';
 
-const CORPUS = process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus');
-const TIKA = path.join(CORPUS, 'files', 'tika-parsers__tika-parsers-standard__tika-parsers-standard-modules__tika-parser-microsoft-module__src__test__resources__test-documents__testWORD_2006ml.docx');
-const ARABIC = path.join(CORPUS, 'files', 'TestFiles__RP__RP051-Arabic.docx');
-const TEXT_BOX_MOD = path.join(CORPUS, 'compare', 'files', 'WC__WC045-Text-Box-Mod.docx');
+const TIKA = 'files/tika-parsers__tika-parsers-standard__tika-parsers-standard-modules__tika-parser-microsoft-module__src__test__resources__test-documents__testWORD_2006ml.docx';
+const ARABIC = 'files/TestFiles__RP__RP051-Arabic.docx';
+const TEXT_BOX_MOD = 'compare/files/WC__WC045-Text-Box-Mod.docx';
 
 /** The object marks of a part of the variant, decoded. */
 function objectMarks(xml: string) {
@@ -60,8 +59,8 @@ describe('render variant: objects docx-preview cannot draw', () => {
     expect(fallback).toContain('</v:shape></w:pict></mc:Fallback>');
   });
 
-  it.skipIf(!existsSync(TIKA))('leaves a real chart to the chart drawing (objects.ts) and labels the embedded objects beside it', () => {
-    const docx = new Uint8Array(readFileSync(TIKA));
+  it.skipIf(lacksShared('the real chart test', TIKA))('leaves a real chart to the chart drawing (objects.ts) and labels the embedded objects beside it', () => {
+    const docx = new Uint8Array(readFileSync(sharedPath(TIKA)));
     const xml = readPart(buildRenderVariant(docx), 'word/document.xml');
     const marks = objectMarks(xml);
     expect(marks.find((m) => m.kind === 'chart')).toBeUndefined();
@@ -72,13 +71,13 @@ describe('render variant: objects docx-preview cannot draw', () => {
     for (const m of marks) expect(m.label.length).toBeGreaterThan(0);
   });
 
-  it.skipIf(!existsSync(TEXT_BOX_MOD))('leaves a real Word text box (with its VML copy) to docx-preview', () => {
-    const docx = new Uint8Array(readFileSync(TEXT_BOX_MOD));
+  it.skipIf(lacksShared('the real text box test', TEXT_BOX_MOD))('leaves a real Word text box (with its VML copy) to docx-preview', () => {
+    const docx = new Uint8Array(readFileSync(sharedPath(TEXT_BOX_MOD)));
     expect(readPart(buildRenderVariant(docx), 'word/document.xml')).not.toContain(OBJECT_MARK_PREFIX);
   });
 
-  it.skipIf(!existsSync(ARABIC))('maps Symbol bullets and w:sym to the Unicode characters Word shows', () => {
-    const variant = buildRenderVariant(new Uint8Array(readFileSync(ARABIC)));
+  it.skipIf(lacksShared('the Symbol bullets test', ARABIC))('maps Symbol bullets and w:sym to the Unicode characters Word shows', () => {
+    const variant = buildRenderVariant(new Uint8Array(readFileSync(sharedPath(ARABIC))));
     const numbering = readPart(variant, 'word/numbering.xml');
     // Each Symbol bullet level shows its Unicode bullet, without the symbol font.
     expect(numbering).toContain('<w:lvlText w:val="•"/>');

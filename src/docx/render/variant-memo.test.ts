@@ -3,8 +3,6 @@
  * copied from the last variant) is byte for byte the variant written afresh, after every batch
  * of random decisions, on generated drafts combining the hard constructs and on every corpus file.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generateFixture } from '../../../test/conformance/decision-fixtures';
@@ -12,9 +10,9 @@ import { commentsPart, ins, minimalDocx, partsOf, r } from '../../../test/suppor
 import { buildDemoContract } from '../fixture';
 import { Prng } from '../fixture/prng';
 import { ingestDocx, openDocx } from '../index';
+import { corpusFileNames, lacksShared, readCorpusFile } from '../../../test/support/shared-corpus';
 
-const FILES = path.join(process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus'), 'files');
-const HAS_CORPUS = existsSync(FILES);
+const HAS_CORPUS = !lacksShared('the render variant memo on the corpus', 'files');
 
 /** Random batches on one open draft; after each, the incremental variant against a fresh write of it. */
 function expectIncrementalIsFull(bytes: Uint8Array, seed: number, batches: number): void {
@@ -63,12 +61,12 @@ describe('the incremental render variant', () => {
     expectIncrementalIsFull(buildDemoContract(), 7, 6);
   });
 
-  const files = HAS_CORPUS ? readdirSync(FILES).filter((f) => f.endsWith('.docx')).sort() : [];
+  const files = corpusFileNames();
   it.skipIf(!HAS_CORPUS)(`is the full variant after every batch, on every corpus file (${files.length})`, () => {
     for (const [i, file] of files.entries()) {
       let bytes: Uint8Array;
       try {
-        bytes = ingestDocx(readFileSync(path.join(FILES, file))).bytes;
+        bytes = ingestDocx(readCorpusFile(file)).bytes;
       } catch {
         continue; // refused at upload
       }

@@ -2,15 +2,13 @@
  * Pages as Word last laid the document out (revisions/pages.ts): counted from its
  * w:lastRenderedPageBreak marks up to each change; none when the file holds no such mark.
  */
-import { existsSync, readdirSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ingestedDrafts } from '../../../test/support/corpus-drafts';
 import { minimalDocx, r } from '../../../test/support/docx-files';
+import { corpusFileNames, lacksShared } from '../../../test/support/shared-corpus';
 import { openDocx } from '../index';
 
 const BY = 'w:author="Ann" w:date="2025-01-01T00:00:00Z"';
-const FILES = path.join(process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus'), 'files');
 
 describe('the page of each change as Word last laid the document out', () => {
   it('counts the rendered page breaks before each change', () => {
@@ -28,10 +26,10 @@ describe('the page of each change as Word last laid the document out', () => {
     expect(doc.pages().size).toBe(0);
   });
 
-  const files = existsSync(FILES) ? readdirSync(FILES).filter((f) => f.endsWith('.docx')).sort() : [];
+  const files = lacksShared('pages of changes on the corpus', 'files') ? [] : corpusFileNames();
   it.skipIf(!files.length)('on the corpus: pages never go down in document order', () => {
     let laidOut = 0;
-    for (const { file, bytes } of ingestedDrafts(FILES, files)) {
+    for (const { file, bytes } of ingestedDrafts(files)) {
       const doc = openDocx(bytes);
       const pages = doc.pages();
       if (!pages.size) continue;

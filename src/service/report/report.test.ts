@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -10,6 +10,7 @@ import { REPORT_COLUMNS } from '../../contract/report';
 import { ReviewResponse } from '../../contract/review';
 import { buildDemoContract } from '../../docx/fixture';
 import { generateLabProtocol } from '../../../test/conformance/entry-fixtures';
+import { lacksShared, sharedPath } from '../../../test/support/shared-corpus';
 import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
 import { BidiParagraph } from './bidi-lines';
 import { neutraliseFormula } from './report-csv';
@@ -50,7 +51,7 @@ function csvRows(records: string[][]): Record<string, string>[] {
   return records.slice(10).map((r) => Object.fromEntries(REPORT_COLUMNS.map(([key], i) => [key, r[i]!])));
 }
 
-const ARABIC_CORPUS = path.resolve('../shared/corpus/files/TestFiles__RP__RP051-Arabic.docx');
+const ARABIC_CORPUS = sharedPath('files/TestFiles__RP__RP051-Arabic.docx');
 const hasPdftotext = spawnSync('pdftotext', ['-v']).status === 0;
 
 describe('the decision report', () => {
@@ -250,7 +251,7 @@ describe('the decision report', () => {
     expect(text).toMatch(/(^|· |\s)Move · /m);
   });
 
-  it.skipIf(!hasPdftotext || !existsSync(ARABIC_CORPUS))('PDF: Arabic from the corpus comes out as Arabic text (shaped glyphs map back to the letters)', async () => {
+  it.skipIf(!hasPdftotext || lacksShared('the Arabic PDF report', 'files/TestFiles__RP__RP051-Arabic.docx'))('PDF: Arabic from the corpus comes out as Arabic text (shaped glyphs map back to the letters)', async () => {
     const id = await newDraft('عقد.docx', readFileSync(ARABIC_CORPUS));
     const review = ReviewResponse.parse((await call('GET', `/api/documents/${id}/review`)).json());
     const arabic = review.revisions.find((r) => r.text_preview === 'هذا المؤتمر')!;
