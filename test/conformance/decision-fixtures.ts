@@ -18,7 +18,7 @@ export type Construct =
   | 'numbering-change' | 'numbering-insertion' | 'table' | 'row-insertion' | 'row-deletion' | 'row-property-change-holding-mark'
   | 'cell-insertion' | 'cell-deletion' | 'cell-property-change-holding-cell-mark' | 'revision-in-changed-row'
   | 'block-revision' | 'control-boundary' | 'mark-at-control-end'
-  | 'move-out-of-control' | 'move-into-control' | 'move-across-control-in-table';
+  | 'move-out-of-control' | 'move-into-control' | 'move-across-control-in-table' | 'move-of-whole-control';
 
 export interface GeneratedFixture {
   bytes: Uint8Array;
@@ -323,16 +323,60 @@ class StraddlingMoves {
   }
 }
 
+/**
+ * Word's markup of a move whose source paragraph is the whole content of a block content control
+ * and whose destination is in the body (issue 32 item 2): the control holds only that paragraph,
+ * its mark moved too; the range opens before the paragraph inside the control and closes inside
+ * it after the moved run; the moved text reads w:t, as Word writes it; the destination is a whole
+ * paragraph of its own, before or after the control. The control's boundaries may be tracked, and
+ * the paragraph after the control may have a tracked mark. Drawn from their own PRNG and ids (9000
+ * up), so the rest of a seed's document is what it was before they were added.
+ */
+class WholeControlMoves {
+  private id = 9000;
+  private moves = 0;
+  constructor(private readonly rng: Prng, private readonly constructs: Set<Construct>) {}
+
+  private half(side: 'moveFrom' | 'moveTo', name: string): string {
+    const range = this.id++;
+    const mark = `<w:pPr><w:rPr><w:${side} w:id="${this.id++}" ${DATE}/></w:rPr></w:pPr>`;
+    return `<w:${side}RangeStart w:id="${range}" ${DATE} w:name="${name}"/><w:p>${mark}<w:${side} w:id="${this.id++}" ${DATE}><w:r><w:t xml:space="preserve">Clause ${name} text.</w:t></w:r></w:${side}><w:${side}RangeEnd w:id="${range}"/></w:p>`;
+  }
+
+  /** The control (holding the whole source) and the destination, in document order; or none. */
+  blocks(): string[] {
+    if (this.rng.next() >= 0.35) return [];
+    this.constructs.add('move-of-whole-control');
+    const name = `whole${++this.moves}`;
+    const source = this.half('moveFrom', name);
+    const kind = this.rng.int(0, 2);
+    let control = `<w:sdt><w:sdtPr><w:alias w:val="Clause"/><w:tag w:val="clause-${this.moves}"/><w:id w:val="${this.id++}"/></w:sdtPr><w:sdtContent>${source}</w:sdtContent></w:sdt>`;
+    if (kind < 2) {
+      this.constructs.add('control-boundary');
+      const k = kind === 0 ? 'Ins' : 'Del';
+      const [s, e] = [this.id++, this.id++];
+      control = `<w:customXml${k}RangeStart w:id="${s}" ${DATE}/>${control.replace('<w:sdtContent>', `<w:sdtContent><w:customXml${k}RangeEnd w:id="${s}"/>`)
+        .replace('</w:sdtContent>', `<w:customXml${k}RangeStart w:id="${e}" ${DATE}/></w:sdtContent>`)}<w:customXml${k}RangeEnd w:id="${e}"/>`;
+    }
+    const after = this.rng.int(0, 2);
+    const next = after === 2 ? '' : `<w:p><w:pPr><w:rPr><w:${after === 0 ? 'ins' : 'del'} w:id="${this.id++}" ${DATE}/></w:rPr></w:pPr><w:r><w:t xml:space="preserve">after </w:t></w:r></w:p>`;
+    const destination = this.half('moveTo', name);
+    return this.rng.next() < 0.5 ? [control + next, destination] : [destination, control + next];
+  }
+}
+
 /** A document from `seed`: 2-9 blocks (paragraphs and tables), ending with a paragraph, and some extra blocks between them. */
 export function generateFixture(seed: number): GeneratedFixture {
   const rng = new Prng(seed);
   const writer = new Writer(rng, rng.int(0, 3));
   const extra = new ExtraBlocks(new Prng(seed ^ 0x2545f491), writer.constructs);
   const straddling = new StraddlingMoves(new Prng(seed ^ 0x5bd1e995), writer.constructs);
+  const whole = new WholeControlMoves(new Prng(seed ^ 0x27d4eb2f), writer.constructs);
   const [first, second] = straddling.blocks();
-  let body = (first ?? '') + extra.block();
+  const [wholeFirst, wholeSecond] = whole.blocks();
+  let body = (first ?? '') + extra.block() + (wholeFirst ?? '');
   for (let i = rng.int(1, 8); i > 0; i--) body += (rng.next() < 0.3 ? writer.table() : writer.paragraph()) + extra.block();
-  body += (second ?? '') + writer.paragraph();
+  body += (wholeSecond ?? '') + (second ?? '') + writer.paragraph();
   writer.finish();
   return { bytes: minimalDocx(body), constructs: writer.constructs };
 }

@@ -96,6 +96,7 @@ export function createMcpServer(
   server.registerTool('get_review', {
     description: withUntrustedNote('Read a working draft: its tracked revisions (kind, author, text preview, justification, `clause`: the numbered clause the change is in as Word shows it, e.g. "7.3(a)", ' +
       '`group`: the edit it belongs to, one entry as Word shows it, summarised in `group_summary`; `move` on a move) and the track (open, accepted "in", rejected "back"). ' +
+      'The track\'s `entries` are the edits the reviewer decides, formed as the review began and kept through every decision, each with `takes`: the other open changes that accepting or rejecting it decides too. ' +
       'A decided track item\'s `note` is the reviewer\'s reason for the decision: read it before proposing again.'),
     inputSchema: { documentId: DocumentId },
     annotations: { readOnlyHint: true },

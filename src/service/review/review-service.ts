@@ -1,15 +1,14 @@
 import type { Comment, CommentsResponse } from '../../contract/comments';
-import { NOTE_MAX_CHARS, type RedlineEditsBody, type ReviewMinimalResponse, type ReviewResponse } from '../../contract/review';
+import { type RedlineEditsBody, type ReviewMinimalResponse, type ReviewResponse } from '../../contract/review';
 import type { Revision } from '../../contract/revision';
 import type { Track } from '../../contract/track';
-import { checkWrittenWork, ConflictingChangeIdsError, DocxError, EditAnchorError, EditNotFoundError, openDocx, UnknownChangeIdsError, type OpenDocx, type OpenOptions, type WorkLimits } from '../../docx';
+import { checkWrittenWork, openDocx, type OpenDocx, type OpenOptions, type WorkLimits } from '../../docx';
 import { findUserById } from '../auth/directory';
 import { notFound, ProblemError, type ProblemExtras } from '../http/problem';
 import { NO_TIMING, type ServerTiming } from '../http/server-timing';
 import type { ContentStore } from '../store/content-store';
 import type { Database, Queryable } from '../store/database';
 import { findUpload, toDocumentRow, UPLOAD_COLUMNS, type UploadRecord } from '../uploads/upload-rows';
-import { docxProblem } from '../uploads/uploads-service';
 import { projectionReader, type StoredCounts } from './draft-progress';
 import { analyse, AnalysisCache, type Analysis } from './analysis-cache';
 import { commentProblem, commentsToReplay } from './comment-problems';
@@ -18,10 +17,12 @@ import { appendLogEntry, DecisionLogCache, loadLog, loadProposals, recordProposa
 import { DraftQueue } from './draft-queue';
 import { batchVerdicts, namedVerdicts, recordOf } from './implied-decisions';
 import { ByteBudgetLru } from './byte-budget-lru';
-import { baselineSha, factsBytes, factsOf, withNewChanges, type DecisionFacts } from './decision-facts';
-import { groupingBytes, groupingOf, regrouped, trackEntries, withPages, type EntryGrouping } from './baseline-entries';
+import { regrouped } from './baseline-entries';
 import { recordedResult, recordResult, type IdempotentRequest, type RecordedKey } from './idempotency';
+import { Baselines, type Committed } from './baselines';
 import { OpenDrafts } from './open-drafts';
+import { checkNotes, engineProblem, requireWorkingDraft } from './review-problems';
+import { ProjectionStore } from './projection-store';
 import { predecessors, projectTrack, replayLog, type DecidedChange, type LogState } from './track-projection';
 
 /**
@@ -70,23 +71,6 @@ interface Actor {
 
 const uniq = (ids: readonly string[]) => [...new Set(ids)];
 
-/** How long a draft stays without changes before its newest track projection is stored (storeInBackground). */
-const PROJECTION_QUIET_MS = 250;
-
-/** A track projection made after a change, waiting to be stored. */
-interface PendingProjection {
-  row: UploadRecord;
-  logSeq: number;
-  track: Track;
-  timer: NodeJS.Timeout;
-}
-
-/** The decision log as committed with a change: its entries and their replayed state. */
-interface Committed {
-  entries: readonly StoredLogEntry[];
-  state: LogState;
-}
-
 /** A commit that finds the draft changed under it plans again; this many times at most. */
 const MAX_COMMIT_ATTEMPTS = 25;
 
@@ -133,19 +117,16 @@ interface ChangeResult {
  */
 export class ReviewService {
   private readonly cache: AnalysisCache;
-  /** Decision facts of drafts' baselines by content hash (decision-facts.ts): a draft's later batches read them without opening the baseline again. */
-  private readonly facts = new ByteBudgetLru<DecisionFacts>(32 * 1024 * 1024);
-  /** Entry groupings of drafts' baselines by content hash (baseline-entries.ts): the track's entries as the review began. */
-  private readonly groupings = new ByteBudgetLru<EntryGrouping>(16 * 1024 * 1024);
+  /** What drafts' baselines say: decision facts and entries (baselines.ts). */
+  private readonly baselines: Baselines;
   /** Revisions by content hash, also of content answered minimal (no analysis made): what the next batch checks its ids against. */
   private readonly revisionsBySha = new ByteBudgetLru<Revision[]>(64 * 1024 * 1024);
   private readonly queue = new DraftQueue();
   /** Drafts' decision logs as last read: a batch reads only the entries since. */
   private readonly logs = new DecisionLogCache();
   private readonly openDrafts: OpenDrafts;
-  private readonly projectionWrites = new Set<Promise<void>>();
-  /** Projections waiting for their draft to be quiet before they are stored (storeInBackground), by draft id. */
-  private readonly pendingProjections = new Map<string, PendingProjection>();
+  /** Track projections stored, and waiting to be (projection-store.ts). */
+  private readonly projections: ProjectionStore;
   /** Told the draft id after every committed change (the live event feed polls at once). */
   private readonly committedListeners = new Set<(uploadId: string) => void>();
   /** The caps an upload is held to (DOCX_MAX_PARAGRAPHS, DOCX_MAX_TEXT_BYTES): every change's result is held to them too. */
@@ -161,6 +142,13 @@ export class ReviewService {
   ) {
     this.cache = new AnalysisCache(options.analysesBytes ?? 256 * 1024 * 1024);
     this.openDrafts = new OpenDrafts(options.openDraftsBytes ?? 512 * 1024 * 1024);
+    this.projections = new ProjectionStore(db, log);
+    this.baselines = new Baselines(content, {
+      open: (bytes) => this.open(bytes),
+      openDraft: (sha256, bytes) => this.openDraft(sha256, bytes),
+      keep: (sha256, doc) => this.openDrafts.keep(sha256, doc),
+      warn: (obj, msg) => this.log.warn(obj, msg),
+    });
     this.work = options.work ?? {};
   }
 
@@ -203,8 +191,8 @@ export class ReviewService {
       if (requested.length === 0) return null;
 
       const doc = timing.measureSync('open', () => this.openDraft(row.content_sha256!, bytes));
-      const facts = await timing.measure('facts', () => this.decisionFacts(entries, row.content_sha256!, doc.changeIds(), () => doc));
-      const grouping = await timing.measure('facts', () => this.entryGrouping(entries, row.content_sha256!, () => doc));
+      const facts = await timing.measure('facts', () => this.baselines.decisionFacts(entries, row.content_sha256!, doc.changeIds(), () => doc));
+      const grouping = await timing.measure('facts', () => this.baselines.entryGrouping(entries, row.content_sha256!, () => doc));
       try {
         timing.measureSync('apply', () => doc.apply({ accept, reject }));
       } catch (error) {
@@ -484,11 +472,11 @@ export class ReviewService {
   ): Promise<ChangeResult> {
     const result = await this.queue.run(uploadId, async (): Promise<ChangeResult> => {
       // The draft is not quiet while it changes: its waiting projection is not stored meanwhile.
-      this.holdProjection(uploadId);
+      this.projections.hold(uploadId);
       try {
         return await this.plannedAndCommitted(actor, uploadId, timing, idempotency, plan);
       } finally {
-        this.releaseProjection(uploadId);
+        this.projections.release(uploadId);
       }
     });
     if (result.planned) for (const listener of this.committedListeners) listener(uploadId);
@@ -563,7 +551,7 @@ export class ReviewService {
     const proposals = await loadProposals(this.db, uploadId);
     const revisions = this.withJustifications(analysis.revisions, proposals);
     const entries = (await this.logs.load(this.db, uploadId)).filter((e) => e.seq <= recorded.logSeq);
-    const track = await this.projected(recorded.contentSha256, { entries, state: replayLog(entries) }, revisions);
+    const track = await this.baselines.track(recorded.contentSha256, { entries, state: replayLog(entries) }, revisions);
     return { document: recorded.document, revisions, contentBase64: analysis.contentBase64, renderContentBase64: analysis.renderContentBase64, track };
   }
 
@@ -646,97 +634,31 @@ export class ReviewService {
    */
   private async trackOf(row: UploadRecord, revisions: Revision[], proposals: ReadonlyMap<string, { userId: string | null }>, committed?: Committed): Promise<Track> {
     if (committed) {
-      const track = await this.projected(row.content_sha256!, committed, revisions, proposals);
+      const track = await this.baselines.track(row.content_sha256!, committed, revisions, proposals);
       await this.faults.projection?.();
-      this.storeInBackground(row, committed.state.lastSeq, track);
+      this.projections.storeInBackground(row, committed.state.lastSeq, track);
       return track;
     }
     await this.faults.projectionRead?.([row.id]);
-    // The stored track (a megabyte on a large draft) is fetched only once it is known to be current.
-    const [stored] = await this.db.query<{ log_seq: number | null; content_sha256: string | null; last_seq: number }>(
-      `SELECT p.log_seq, p.content_sha256,
-              (SELECT coalesce(max(seq), 0) FROM decision_batches d WHERE d.upload_id = $1)::int AS last_seq
-       FROM (SELECT 1) one LEFT JOIN track_projection p ON p.upload_id = $1`, [row.id]);
-    // A projection this instance made and has not stored yet is as good as a stored one.
-    const pending = this.pendingProjections.get(row.id);
-    if (stored && pending && pending.logSeq === stored.last_seq && pending.row.content_sha256 === row.content_sha256) return pending.track;
-    if (stored && stored.log_seq === stored.last_seq && stored.content_sha256 === row.content_sha256) {
-      const [current] = await this.db.query<{ track: Track }>(
-        'SELECT track FROM track_projection WHERE upload_id = $1 AND log_seq = $2 AND content_sha256 = $3', [row.id, stored.log_seq, row.content_sha256]);
-      // A track stored before entries were listed is made again.
-      if (current?.track.entries) return current.track;
-    }
+    const current = await this.projections.current(row);
+    if (current) return current;
     const entries = await this.logs.load(this.db, row.id);
     const state: LogState = replayLog(entries);
-    const track = await this.projected(row.content_sha256!, { entries, state }, revisions, proposals);
+    const track = await this.baselines.track(row.content_sha256!, { entries, state }, revisions, proposals);
     await this.faults.projection?.();
-    await this.storeProjection(row, state.lastSeq, track);
+    await this.projections.store(row, state.lastSeq, track);
     return track;
   }
 
-  /**
-   * Stores a projection without making the answer wait for it (a megabyte of JSON on a large
-   * draft), once its draft has been quiet for PROJECTION_QUIET_MS: a burst of batches stores only
-   * its last projection instead of one per batch, each of which would otherwise take the thread
-   * (PGlite runs on it) from the next batch. Losing it costs nothing but a rebuild: readers use a
-   * stored track only when its log seq and content hash are current, and this instance answers
-   * from the one still waiting. `settle` stores what waits and awaits what is being written.
-   */
-  private storeInBackground(row: UploadRecord, logSeq: number, track: Track): void {
-    const earlier = this.pendingProjections.get(row.id);
-    if (earlier) clearTimeout(earlier.timer);
-    this.pendingProjections.set(row.id, { row, logSeq, track, timer: this.projectionTimer(row.id) });
-  }
-
-  private projectionTimer(uploadId: string): NodeJS.Timeout {
-    const timer = setTimeout(() => this.storePending(uploadId), PROJECTION_QUIET_MS);
-    timer.unref();
-    return timer;
-  }
-
-  private holdProjection(uploadId: string): void {
-    const pending = this.pendingProjections.get(uploadId);
-    if (pending) clearTimeout(pending.timer);
-  }
-
-  private releaseProjection(uploadId: string): void {
-    const pending = this.pendingProjections.get(uploadId);
-    if (!pending) return;
-    clearTimeout(pending.timer);
-    pending.timer = this.projectionTimer(uploadId);
-  }
-
-  private storePending(uploadId: string): void {
-    const pending = this.pendingProjections.get(uploadId);
-    if (!pending) return;
-    clearTimeout(pending.timer);
-    this.pendingProjections.delete(uploadId);
-    const write = this.storeProjection(pending.row, pending.logSeq, pending.track)
-      .catch((error: unknown) => this.log.warn({ err: error, uploadId }, 'storing the track projection failed; the next read rebuilds it'))
-      .finally(() => this.projectionWrites.delete(write));
-    this.projectionWrites.add(write);
-  }
-
-  private async storeProjection(row: UploadRecord, logSeq: number, track: Track): Promise<void> {
-    // An older projection never overwrites a newer one (background writes may finish out of order).
-    await this.db.query(
-      `INSERT INTO track_projection (upload_id, log_seq, content_sha256, track, updated_at) VALUES ($1, $2, $3, $4, now())
-       ON CONFLICT (upload_id) DO UPDATE SET log_seq = EXCLUDED.log_seq, content_sha256 = EXCLUDED.content_sha256,
-         track = EXCLUDED.track, updated_at = now()
-       WHERE track_projection.log_seq <= EXCLUDED.log_seq`,
-      [row.id, logSeq, row.content_sha256, JSON.stringify(track)]);
+  /** Stores the projections still waiting and waits for those being stored (before the database closes). */
+  settle(): Promise<void> {
+    return this.projections.settle();
   }
 
   /** The stored projections' counts of these drafts (the documents page reads them); throws when they cannot be read. */
   async storedCounts(uploadIds: string[]): Promise<Map<string, StoredCounts>> {
     await this.faults.projectionRead?.(uploadIds);
     return projectionReader(this.db)(uploadIds);
-  }
-
-  /** Stores the projections still waiting and waits for those being stored (before the database closes). */
-  async settle(): Promise<void> {
-    for (const uploadId of [...this.pendingProjections.keys()]) this.storePending(uploadId);
-    while (this.projectionWrites.size > 0) await Promise.all([...this.projectionWrites]);
   }
 
   private withJustifications(revisions: Revision[], proposals: Map<string, { justification: string | null }>): Revision[] {
@@ -762,73 +684,6 @@ export class ReviewService {
     // Kept open: a review read is usually followed by the reviewer's first batch.
     this.openDrafts.keep(sha256, doc);
     return analysis;
-  }
-
-  /**
-   * The engine's facts on the draft's changes as its baseline had them (decision-facts.ts), with
-   * the open draft's for changes written since; read before the batch changes `doc`.
-   */
-  private async decisionFacts(
-    entries: readonly StoredLogEntry[], currentSha: string, currentIds: readonly string[], current: () => OpenDocx | Promise<OpenDocx>,
-  ): Promise<DecisionFacts> {
-    const baseline = baselineSha(entries, currentSha);
-    let facts = this.facts.get(baseline);
-    if (!facts && baseline === currentSha) facts = factsOf(await current());
-    if (!facts) {
-      try {
-        facts = factsOf(this.open(await this.content.get(baseline)));
-      } catch (error) {
-        // The baseline's content is gone (it outlived its retention): the draft's own facts then.
-        this.log.warn({ err: error, baseline }, 'decision facts read on the draft: its baseline could not be read');
-        return factsOf(await current());
-      }
-    }
-    this.facts.set(baseline, facts, factsBytes(facts));
-    const known = facts.ids;
-    return baseline !== currentSha && currentIds.some((id) => !known.has(id)) ? withNewChanges(facts, factsOf(await current())) : facts;
-  }
-
-  /**
-   * The entries as the review began (baseline-entries.ts): the grouping of the draft's content
-   * before its first decision, cached by that content's hash; on the draft's own content (no
-   * decision yet), read on `current` (before the batch changes it). A baseline whose content is
-   * gone gives the draft's own grouping.
-   */
-  private async entryGrouping(entries: readonly StoredLogEntry[], currentSha: string, current: () => OpenDocx | Promise<OpenDocx>): Promise<EntryGrouping> {
-    const baseline = baselineSha(entries, currentSha, { acrossRedlines: true });
-    const known = this.groupings.get(baseline);
-    if (known) return known;
-    let grouping: EntryGrouping;
-    if (baseline === currentSha) grouping = groupingOf(await current());
-    else {
-      try {
-        grouping = groupingOf(this.open(await this.content.get(baseline)));
-      } catch (error) {
-        this.log.warn({ err: error, baseline }, 'entries formed on the draft: its baseline could not be read');
-        return groupingOf(await current());
-      }
-    }
-    this.groupings.set(baseline, grouping, groupingBytes(grouping));
-    return grouping;
-  }
-
-  /**
-   * The track of a content with this log: the projection (track-projection.ts) of its revisions
-   * grouped into the baseline's entries, with the entries listed and what deciding each takes
-   * with it (baseline-entries.ts), read on the decision facts a batch would use. The facts need
-   * the draft open only when they are not cached (no batch yet in this process).
-   */
-  private async projected(sha256: string, { entries, state }: Committed, revisions: Revision[], proposals?: ReadonlyMap<string, { userId: string | null }>): Promise<Track> {
-    let doc: OpenDocx | null = null;
-    const current = async () => (doc ??= this.openDraft(sha256, await this.content.get(sha256)));
-    try {
-      const grouping = await this.entryGrouping(entries, sha256, current);
-      const track = projectTrack(state, regrouped(revisions, grouping), proposals);
-      const facts = track.counts.open ? await this.decisionFacts(entries, sha256, revisions.map((r) => r.change_id), current) : null;
-      return { ...track, items: withPages(track.items, grouping), entries: trackEntries(track.items, facts, state.decided) };
-    } finally {
-      if (doc) this.openDrafts.keep(sha256, doc);
-    }
   }
 
   /** `analyse`, logging a render variant that cannot be built (the answer then carries null). */
@@ -891,31 +746,6 @@ export class ReviewService {
   }
 }
 
-/**
- * The notes of a batch, checked before anything happens: each names a change the batch decides
- * and is at most NOTE_MAX_CHARS long (else 422). Empty notes are dropped; the rest are trimmed.
- */
-function checkNotes(notes: Record<string, string>, decidedHere: ReadonlySet<string>, recordDecision: boolean): Record<string, string> {
-  const entries = Object.entries(notes);
-  const stray = entries.filter(([id]) => !recordDecision || !decidedHere.has(id)).map(([id]) => id);
-  if (stray.length > 0) {
-    throw new ProblemError(422, 'note_without_decision',
-      `Notes can only go with changes this batch decides (and records); these are not: ${stray.join(', ')}. Nothing was applied.`, { ids: stray });
-  }
-  const long = entries.filter(([, text]) => text.length > NOTE_MAX_CHARS).map(([id]) => id);
-  if (long.length > 0) {
-    throw new ProblemError(422, 'note_too_long',
-      `A note holds at most ${NOTE_MAX_CHARS.toLocaleString('en')} characters; these are longer: ${long.join(', ')}. Nothing was applied.`, { ids: long });
-  }
-  return Object.fromEntries(entries.map(([id, text]) => [id, text.trim()] as const).filter(([, text]) => text.length > 0));
-}
-
-function requireWorkingDraft(row: UploadRecord): void {
-  if (row.version_kind !== 'working_draft') {
-    throw new ProblemError(409, 'not_working_draft', 'Decisions and edits apply only to a working draft; start one from this version first.');
-  }
-}
-
 /** A full answer without its content: what a minimal request gets when its recorded answer is replayed, or when it reads the review. */
 export function withoutContent({ document, revisions, track }: ReviewResponse): ReviewMinimalResponse {
   return { document, revisions, track };
@@ -924,28 +754,4 @@ export function withoutContent({ document, revisions, track }: ReviewResponse): 
 /** Roughly what a list of revisions holds in memory (for the cache's byte budget). */
 function revisionsBytes(revisions: readonly Revision[]): number {
   return 200 * revisions.length;
-}
-
-function engineProblem(error: unknown): unknown {
-  if (error instanceof UnknownChangeIdsError) {
-    return new ProblemError(422, 'unknown_change_ids', `This draft has no changes with these ids: ${error.ids.join(', ')}. Nothing was applied.`, { ids: error.ids });
-  }
-  if (error instanceof ConflictingChangeIdsError) {
-    return new ProblemError(400, 'conflicting_change_ids', `These changes are both accepted and rejected: ${error.ids.join(', ')}.`, { ids: error.ids });
-  }
-  if (error instanceof EditNotFoundError) {
-    return new ProblemError(422, 'edit_not_found',
-      `Edit ${error.editIndex + 1} found no "${error.find.length > 80 ? `${error.find.slice(0, 80)}…` : error.find}" in the draft. Nothing was changed.`,
-      { errors: [{ path: `edits.${error.editIndex}.find`, message: 'matches nothing in the draft' }] });
-  }
-  if (error instanceof EditAnchorError) {
-    return new ProblemError(error.problem === 'stale_anchor' ? 409 : 422, error.problem, `${error.message} Nothing was changed.`, {
-      errors: [{ path: `edits.${error.editIndex}.${error.problem === 'block_not_found' || error.problem === 'block_in_comment' || error.problem === 'stale_anchor' ? 'blockId' : 'find'}`, message: error.message }],
-      blockId: error.blockId,
-      ...(error.blockText !== null ? { blockText: error.blockText } : {}),
-      candidates: error.candidates,
-    });
-  }
-  if (error instanceof DocxError) return docxProblem(error);
-  return error;
 }
