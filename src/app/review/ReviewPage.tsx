@@ -26,6 +26,7 @@ import { CurrentAnswer, ReportDownloads, useAnswer } from './answer/useAnswer';
 import { CommentsPanel, type CommentsHandle } from '../comments/CommentsPanel';
 import { CleanCopyDownload } from '../comments/DraftDownloads';
 import { RefusedDecisions, SavingStatus, Viewers } from './NetworkStatus';
+import { NoticeToast } from './NoticeToast';
 import { draftOutbox } from './outbox';
 import { useReviewNetwork } from './useReviewNetwork';
 import { ReviewComparisonBanner } from '../compare/ReviewComparisonBanner';
@@ -126,7 +127,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
   const headingId = useId();
   const commentsRef = useRef<CommentsHandle>(null);
 
-  const { items, shown, currentId, selected, counts, notice, filters } = snapshot;
+  const { items, shown, currentId, selected, counts, filters } = snapshot;
   const current = snapshot.entryById.get(currentId ?? '') ?? null;
   const revision = useMemo(() => data.revisions.find((r) => r.change_id === currentId) ?? null, [data.revisions, currentId]);
   const kinds = useMemo(() => [...new Set(items.map((s) => s.item.kind ?? ''))].filter(Boolean), [items]);
@@ -269,6 +270,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
           <div className="flex flex-wrap items-center gap-2 max-md:hidden">
             <ReportDownloads controller={controller} documentId={data.document.id} fileName={data.document.fileName} />
             <CleanCopyDownload documentId={data.document.id} fileName={data.document.fileName} beforeDownload={() => controller.flush()}
+              open={{ entries: counts.open, changes: items.filter((s) => s.state === 'open').length }}
               onError={(text) => controller.say({ tone: 'error', text })} />
           </div>
           <button type="button" className="btn max-md:hidden" onClick={() => setHelpOpen(true)} aria-keyshortcuts={aria('help')}>
@@ -280,13 +282,14 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
       <ReviewComparisonBanner draft={data.document} changes={counts.total} />
 
       <div className="flex min-h-0 flex-1 flex-col md:flex-row">
-        <div ref={documentArea} className="min-h-0 min-w-0 flex-1" onClick={onDocumentClick} onMouseOver={onDocumentHover}>
+        <div ref={documentArea} className="relative min-h-0 min-w-0 flex-1" onClick={onDocumentClick} onMouseOver={onDocumentHover}>
           {base64 === null ? (
             <p role="status" className="p-6 text-ink-soft">Loading the draft…</p>
           ) : (
             <DocumentView base64={base64} view={view} currentId={currentId} decided={decidedMap} loadWindow={loadWindow} onPages={(f) => setPageOf(() => f)}
               currentMembers={currentMembers} />
           )}
+          <NoticeToast controller={controller} snapshot={snapshot} />
         </div>
 
         <aside aria-label="Review" data-phone-list={listOpen ? 'open' : 'closed'} className="rl-review-aside flex shrink-0 flex-col border-line bg-paper max-md:border-t max-md:shadow-[0_-2px_6px_rgb(0_0_0/0.08)] md:w-[27rem] md:border-l">
@@ -393,16 +396,6 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
               Single-key shortcuts
             </label>
           </section>
-
-          <div className="border-line px-3 text-sm has-[*]:border-b has-[*]:py-2" aria-live="polite" data-testid="notice">
-            {snapshot.trackStale && !notice && <p className="text-open">Refreshing the decision record…</p>}
-            {notice && (
-              <div role={notice.tone === 'error' ? 'alert' : 'status'} className={`flex items-start gap-2 ${notice.tone === 'error' ? 'text-danger' : notice.tone === 'warn' ? 'text-open' : ''}`}>
-                <p className="flex-1">{notice.text}</p>
-                <button type="button" className="btn btn-quiet px-1 py-0 text-xs" onClick={() => controller.dismissNotice()}>Dismiss</button>
-              </div>
-            )}
-          </div>
 
           <RefusedDecisions snapshot={snapshot} />
           <TrackList controller={controller} shown={shown} currentId={currentId} selected={selected} focusSeq={snapshot.focusSeq} pageOf={pageOf ?? undefined} />
