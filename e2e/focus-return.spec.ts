@@ -37,6 +37,9 @@ for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) 
     // A reply to it: back to the change, Reply, type, Ctrl+Enter.
     await page.keyboard.press('k');
     await expect.poll(() => current(page)).toBe(commented);
+    // On a phone the threads fold to their heading: shown first.
+    const show = page.getByTestId('comments').getByRole('button', { name: 'Show' });
+    if (await show.isVisible()) await show.click();
     await page.getByTestId('comments').getByRole('button', { name: 'Reply' }).click();
     await expect(page.getByLabel(/^Reply to /)).toBeFocused();
     await page.keyboard.type('Five for system suitability, as the method says.');

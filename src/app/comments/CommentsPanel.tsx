@@ -52,6 +52,7 @@ export function CommentsPanel({
 
   // The current change's threads; or, on request, every thread of the draft (comments on text that is not a change).
   const [showAll, setShowAll] = useState(false);
+  const [threadsShown, setThreadsShown] = useState(false);
   const allThreads = useMemo(() => threadsOf(comments.data ?? []), [comments.data]);
   const threads = useMemo(
     () => (showAll ? allThreads : currentId ? allThreads.filter((t) => t.root.changeIds.includes(currentId)) : []),
@@ -106,11 +107,18 @@ export function CommentsPanel({
     void run(() => write({ kind: 'resolve', commentId: thread.root.id, resolved }), resolved ? 'Thread resolved.' : 'Thread reopened.');
 
   return (
-    <section aria-labelledby={headingId} className="mt-2" data-testid="comments">
+    // On a phone, no comments and no editor: the section gives its height to the document (c still starts one).
+    <section aria-labelledby={headingId} className={`mt-2 ${allThreads.length === 0 && !composer ? 'max-md:hidden' : ''}`} data-testid="comments">
       <div className="flex items-center gap-2">
         <h3 id={headingId} className="text-xs font-medium uppercase tracking-wide text-ink-soft">
           {showAll ? 'All comments' : 'Comments'}{threads.length ? ` (${threads.length})` : ''}
         </h3>
+        {/* On a phone the threads fold to their heading until asked for: the document keeps the height. */}
+        {threads.length > 0 && (
+          <button type="button" className="btn btn-quiet px-1.5 py-0 text-xs md:hidden" aria-expanded={threadsShown} onClick={() => setThreadsShown((v) => !v)}>
+            {threadsShown ? 'Hide' : 'Show'}
+          </button>
+        )}
         <button type="button" className="btn btn-quiet ml-auto px-1.5 py-0 text-xs" aria-pressed={showAll} onClick={() => setShowAll((v) => !v)}>
           {showAll ? 'This change only' : `All comments (${allThreads.length})`}
         </button>
@@ -119,7 +127,7 @@ export function CommentsPanel({
       {threads.length === 0 && !composer && !comments.isError && (
         <p className="text-sm text-ink-soft">No comments {showAll ? 'in this draft' : 'on this change'}. Press <kbd>c</kbd> to comment.</p>
       )}
-      <ol className="mt-1 flex max-h-64 flex-col gap-1.5 overflow-auto">
+      <ol className={`mt-1 flex max-h-64 flex-col gap-1.5 overflow-auto max-md:max-h-40 ${threadsShown ? '' : 'max-md:hidden'}`}>
         {threads.map((thread) => (
           <ThreadView key={thread.root.id} thread={thread} busy={busy} onReply={() => setComposer({ kind: 'reply', to: thread.root })} onResolve={(r) => resolve(thread, r)} />
         ))}

@@ -8,9 +8,11 @@ import { saveBlob } from '../components/saveBlob';
  * The draft's downloads besides the stored file: a clean copy (every open change accepted),
  * with the comments kept or removed, as the user chooses.
  */
-export function CleanCopyDownload({ documentId, fileName, beforeDownload, onError }: {
+export function CleanCopyDownload({ documentId, fileName, open: openNow, beforeDownload, onError }: {
   documentId: string;
   fileName: string;
+  /** What is still open, as the review counts it: entries (as listed) and the changes they hold. */
+  open: { entries: number; changes: number };
   beforeDownload: () => void;
   onError: (text: string) => void;
 }) {
@@ -39,7 +41,7 @@ export function CleanCopyDownload({ documentId, fileName, beforeDownload, onErro
     <>
       <button type="button" className="btn" onClick={() => setOpen(true)}>Clean copy…</button>
       <Dialog open={open} title="Download a clean copy" onClose={() => setOpen(false)}>
-        <p className="text-sm">Every open change is accepted in the copy; the draft itself does not change.</p>
+        <p className="text-sm" data-testid="clean-copy-accepts">{acceptsSentence(openNow)}</p>
         <fieldset className="mt-3 text-sm">
           <legend className="font-medium">Comments</legend>
           {(['keep', 'remove'] as const).map((value) => (
@@ -56,4 +58,12 @@ export function CleanCopyDownload({ documentId, fileName, beforeDownload, onErro
       </Dialog>
     </>
   );
+}
+
+/** What the clean copy accepts, before it is made: "The copy accepts the 7 open entries (23 changes); …". */
+export function acceptsSentence({ entries, changes }: { entries: number; changes: number }): string {
+  if (entries === 0) return 'No change is open: the copy is the draft as decided, without markup. The draft itself does not change.';
+  const what = entries === 1 ? 'the 1 open entry' : `the ${entries.toLocaleString('en')} open entries`;
+  const held = changes === entries ? '' : ` (${changes.toLocaleString('en')} change${changes === 1 ? '' : 's'})`;
+  return `The copy accepts ${what}${held}, as if you accepted ${entries === 1 ? 'it' : 'them'} now; the draft itself does not change.`;
 }

@@ -24,7 +24,7 @@ export function ReviewComparisonBanner({ draft, changes }: { draft: DocumentRow;
   );
   if (comparison?.kind === 'untracked') {
     return (
-      <p role="status" data-testid="comparison-banner" className="border-b border-line bg-open-soft px-4 py-1.5 text-sm text-open">
+      <p role="status" data-testid="comparison-banner" className="border-b border-line bg-open-soft px-4 py-1.5 text-sm text-open max-md:truncate max-md:px-3 max-md:py-1 max-md:text-xs">
         Changes by “{UNTRACKED_EDIT_AUTHOR}” are the edits made in v{source.documentVersion} without tracking; the others are tracked changes it came with.
       </p>
     );
@@ -32,7 +32,7 @@ export function ReviewComparisonBanner({ draft, changes }: { draft: DocumentRow;
   return (
     <>
       {comparison?.kind === 'compare' && (
-        <p role="status" data-testid="comparison-banner" className="border-b border-line bg-paper px-4 py-1.5 text-sm text-ink-soft">
+        <p role="status" data-testid="comparison-banner" className="border-b border-line bg-paper px-4 py-1.5 text-sm text-ink-soft max-md:truncate max-md:px-3 max-md:py-1 max-md:text-xs">
           {changes === 0
             ? `No differences: v${source.documentVersion} is identical to ${against ? `v${against.documentVersion}` : 'the version it was compared with'}.`
             : comparedSentence(source.documentVersion, against?.documentVersion ?? null, summary ? { entries: summary.entries, author: summary.author } : { entries: changes, author: null })}

@@ -61,13 +61,14 @@ export function UntrackedWarning({ version, banner = false, existing = null }: {
       role="status"
       data-testid="untracked-warning"
       className={banner
-        ? 'flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-open bg-open-soft px-4 py-1.5 text-sm text-open'
+        ? 'flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-open bg-open-soft px-4 py-1.5 text-sm text-open max-md:flex-nowrap max-md:px-3 max-md:py-0 max-md:text-xs'
         : 'mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 rounded border border-open bg-open-soft px-2 py-1 text-xs text-open'}
     >
       {/* The sign keeps to the sentence's first line: in the documents page's narrow column the sentence wraps beside it, never under it. */}
       <span className="flex min-w-0 items-baseline gap-1.5">
         <span aria-hidden="true" className="shrink-0">⚠</span>
-        <span className="font-medium">{sentence}.</span>
+        {/* As a banner on a phone, one line beside its action: the sentence is cut, the action stays. */}
+        <span className={`font-medium ${banner ? 'max-md:truncate' : ''}`} title={banner ? `${sentence}.` : undefined}>{sentence}.</span>
       </span>
       {existing ? (
         <Link className={`btn ${banner ? '' : 'px-1.5 py-0 text-xs'}`} to={`/documents/${existing.id}`}>Review them as tracked changes</Link>

@@ -17,7 +17,8 @@ export function SavingStatus({ snapshot }: { snapshot: ReviewSnapshot }) {
 export function Viewers({ snapshot }: { snapshot: ReviewSnapshot }) {
   const { viewers, live } = snapshot;
   return (
-    <p className="text-xs text-ink-soft" data-testid="viewers" aria-live="polite">
+    // "Nobody else" is no news: a phone gives that line to the document.
+    <p className={`text-xs text-ink-soft ${viewers.length === 0 && live !== 'reconnecting' ? 'max-md:hidden' : ''}`} data-testid="viewers" aria-live="polite">
       {viewers.length > 0
         ? <>Also here: {viewers.map((v) => v.name + (v.connections > 1 ? ` (${v.connections})` : '')).join(', ')}</>
         : 'Nobody else has this draft open'}

@@ -26,6 +26,7 @@ import { CurrentAnswer, ReportDownloads, useAnswer } from './answer/useAnswer';
 import { CommentsPanel, type CommentsHandle } from '../comments/CommentsPanel';
 import { CleanCopyDownload } from '../comments/DraftDownloads';
 import { RefusedDecisions, SavingStatus, Viewers } from './NetworkStatus';
+import { NoticeToast } from './NoticeToast';
 import { draftOutbox } from './outbox';
 import { useReviewNetwork } from './useReviewNetwork';
 import { ReviewComparisonBanner } from '../compare/ReviewComparisonBanner';
@@ -126,7 +127,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
   const headingId = useId();
   const commentsRef = useRef<CommentsHandle>(null);
 
-  const { items, shown, currentId, selected, counts, notice, filters } = snapshot;
+  const { items, shown, currentId, selected, counts, filters } = snapshot;
   const current = snapshot.entryById.get(currentId ?? '') ?? null;
   const revision = useMemo(() => data.revisions.find((r) => r.change_id === currentId) ?? null, [data.revisions, currentId]);
   const kinds = useMemo(() => [...new Set(items.map((s) => s.item.kind ?? ''))].filter(Boolean), [items]);
@@ -238,37 +239,41 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
     // Focusable by script only: where the keys go when neither the list nor the document can take them (answer/initial-focus.ts).
     <div className="flex min-h-0 flex-1 flex-col outline-none" onKeyDown={onKeyDown} tabIndex={-1} data-review-area>
       <div className="flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-line bg-paper px-3 py-1.5 md:gap-y-2 md:px-4 md:py-2">
-        <div className="min-w-0 max-md:basis-full">
-          <h1 id={headingId} className="truncate text-base font-semibold">{data.document.fileName}</h1>
-          <p className="text-xs text-ink-soft">
+        {/* On a phone, two short rows (the name and the view; the progress and the saving), so the document keeps the height. */}
+        <div className="min-w-0 max-md:flex-1 max-md:basis-40">
+          <h1 id={headingId} className="truncate text-base font-semibold max-md:text-sm">{data.document.fileName}</h1>
+          <p className="text-xs text-ink-soft max-md:hidden">
             Working draft · version {data.document.documentVersion} · <Link className="link" to="/documents">All documents</Link>
           </p>
           <Viewers snapshot={snapshot} />
         </div>
-        <div className="flex items-center gap-2 text-sm">
-          <progress className="h-2 w-20 md:w-28" max={Math.max(1, counts.total)} value={decided} aria-label="Decided" />
+        <div className="flex items-center gap-2 text-sm max-md:order-3 max-md:text-xs">
+          <progress className="h-2 w-20 max-md:hidden md:w-28" max={Math.max(1, counts.total)} value={decided} aria-label="Decided" />
           <span className="tabular-nums" data-testid="progress">{decided} of {counts.total} decided</span>
           <span className="hidden text-ink-soft tabular-nums lg:inline">({counts.in} accepted, {counts.back} rejected, {counts.open} open)</span>
         </div>
-        <div role="group" aria-label="View" className="flex overflow-hidden rounded border border-[#8a857c] text-sm">
+        <div role="group" aria-label="View" className="flex overflow-hidden rounded border border-[#8a857c] text-sm max-md:order-2">
           {(['all', 'none'] as const).map((v) => (
             <button
               key={v}
               type="button"
               aria-pressed={view === v}
-              className={`px-2.5 py-1 ${view === v ? 'bg-ink text-paper' : 'bg-paper'}`}
+              className={`px-2.5 py-1 max-md:min-h-[44px] max-md:px-2 ${view === v ? 'bg-ink text-paper' : 'bg-paper'}`}
               onClick={() => setView(v)}
             >
               {v === 'all' ? 'All markup' : 'No markup'}
             </button>
           ))}
         </div>
-        <div className="ml-auto flex flex-wrap items-center gap-2 text-sm">
+        <div className="ml-auto flex flex-wrap items-center gap-2 text-sm max-md:order-4 max-md:text-xs">
           <SavingStatus snapshot={snapshot} />
+          {/* On a phone the list is a panel over the document; its toggle sits with the progress, out of the entry's rows. */}
+          <PhoneListToggle open={listOpen} onToggle={() => setListOpen((o) => !o)} shown={shown.length} />
           <button type="button" className="btn max-md:hidden" onClick={() => void download()}>Download .docx</button>
           <div className="flex flex-wrap items-center gap-2 max-md:hidden">
             <ReportDownloads controller={controller} documentId={data.document.id} fileName={data.document.fileName} />
             <CleanCopyDownload documentId={data.document.id} fileName={data.document.fileName} beforeDownload={() => controller.flush()}
+              open={{ entries: counts.open, changes: items.filter((s) => s.state === 'open').length }}
               onError={(text) => controller.say({ tone: 'error', text })} />
           </div>
           <button type="button" className="btn max-md:hidden" onClick={() => setHelpOpen(true)} aria-keyshortcuts={aria('help')}>
@@ -280,13 +285,14 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
       <ReviewComparisonBanner draft={data.document} changes={counts.total} />
 
       <div className="flex min-h-0 flex-1 flex-col md:flex-row">
-        <div ref={documentArea} className="min-h-0 min-w-0 flex-1" onClick={onDocumentClick} onMouseOver={onDocumentHover}>
+        <div ref={documentArea} className="relative min-h-0 min-w-0 flex-1" onClick={onDocumentClick} onMouseOver={onDocumentHover}>
           {base64 === null ? (
             <p role="status" className="p-6 text-ink-soft">Loading the draft…</p>
           ) : (
             <DocumentView base64={base64} view={view} currentId={currentId} decided={decidedMap} loadWindow={loadWindow} onPages={(f) => setPageOf(() => f)}
               currentMembers={currentMembers} />
           )}
+          <NoticeToast controller={controller} snapshot={snapshot} />
         </div>
 
         <aside aria-label="Review" data-phone-list={listOpen ? 'open' : 'closed'} className="rl-review-aside flex shrink-0 flex-col border-line bg-paper max-md:border-t max-md:shadow-[0_-2px_6px_rgb(0_0_0/0.08)] md:w-[27rem] md:border-l">
@@ -297,15 +303,14 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
                 <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
                   <h2 className="whitespace-nowrap font-semibold">{current.item.label}</h2>
                   {/* "Change n" is positional and moves when a proposal renumbers the list; the id does not. */}
-                  <span className="max-w-24 truncate font-mono text-xs text-ink-soft" data-testid="stable-ref" title="A reference that stays the same when the changes are renumbered">
+                  <span className="max-w-24 truncate font-mono text-xs text-ink-soft max-md:hidden" data-testid="stable-ref" title="A reference that stays the same when the changes are renumbered">
                     ref {current.item.id}
                   </span>
                   <span className="whitespace-nowrap text-sm text-ink-soft">{kindLabel(current.item.kind, current.item.move)}</span>
                   <span className="whitespace-nowrap text-sm text-ink-soft" data-testid="current-place" title={placeTitle(pageOf?.(current.item.id))}>{placeLabel(pageOf?.(current.item.id), current.item.clause)}</span>
                   <StateBadge state={current.state} pending={current.pending} />
-                  <PhoneListToggle open={listOpen} onToggle={() => setListOpen((o) => !o)} shown={shown.length} />
                 </div>
-                <p className="mt-1 text-sm max-md:truncate max-md:text-xs">
+                <p className="mt-1 text-sm max-md:hidden">
                   <span className="text-ink-soft">By </span>
                   {current.item.author ?? revision?.author ?? 'unknown author'}
                   {(controller.dateOf(current.item) ?? revision?.date) && (
@@ -317,7 +322,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
                 </p>
                 <DecisionLine entry={current} />
                 {(current.item.textPreview ?? revision?.text_preview) && (
-                  <p className="mt-1 text-sm max-md:line-clamp-2"><span className="text-ink-soft">Text: </span>{current.item.textPreview ?? revision?.text_preview}</p>
+                  <p className="mt-1 text-sm max-md:truncate max-md:text-xs"><span className="text-ink-soft">Text: </span>{current.item.textPreview ?? revision?.text_preview}</p>
                 )}
                 {isMove(current.item.textPreview ?? revision?.text_preview) && (
                   <MovePlaces changeId={current.item.id} kind={current.item.kind ?? revision?.kind} shortcut={aria('otherHalf')} />
@@ -328,28 +333,28 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
             ) : (
               <p className="text-sm text-ink-soft">This draft has no tracked changes.</p>
             )}
-            <div className="rl-decide-buttons mt-3 flex flex-wrap gap-1.5 max-md:mt-2 max-md:grid max-md:grid-cols-6 md:[&>.btn]:px-2">
-              {/* On a phone: Accept and Reject side by side on their own row, away from Previous and Next. */}
+            <div className="rl-decide-buttons mt-3 flex flex-wrap gap-1.5 max-md:mt-2 max-md:grid max-md:grid-cols-6 max-md:gap-1 max-md:[&>.btn]:px-0 max-md:[&>.btn]:text-xs md:[&>.btn]:px-2">
+              {/* On a phone, two rows: Accept and Reject side by side, then a gap, then the six others (Previous and Next first) in one row. */}
               <button type="button" className="btn btn-accept max-md:order-1 max-md:col-span-3 max-md:mb-2 max-md:self-start" aria-keyshortcuts={aria('accept')} onClick={() => run('accept')} disabled={!current}>
                 Accept
               </button>
               <button type="button" className="btn btn-reject max-md:order-2 max-md:col-span-3 max-md:mb-2 max-md:self-start" aria-keyshortcuts={aria('reject')} onClick={() => run('reject')} disabled={!current}>
                 Reject
               </button>
-              <button type="button" className="btn max-md:order-6 max-md:col-span-2" aria-keyshortcuts={aria('undo')} onClick={() => run('undo')}>
+              <button type="button" className="btn max-md:order-6" aria-keyshortcuts={aria('undo')} onClick={() => run('undo')}>
                 Undo
               </button>
-              <button type="button" className="btn max-md:order-3 max-md:col-span-2" aria-keyshortcuts={aria('previous')} onClick={() => run('previous')}>
+              <button type="button" className="btn max-md:order-3" aria-keyshortcuts={aria('previous')} onClick={() => run('previous')}>
                 Previous
               </button>
-              <button type="button" className="btn max-md:order-5 max-md:col-span-2" aria-keyshortcuts={aria('next')} onClick={() => run('next')}>
+              <button type="button" className="btn max-md:order-4" aria-keyshortcuts={aria('next')} onClick={() => run('next')}>
                 Next
               </button>
-              <button type="button" className="btn max-md:order-4 max-md:col-span-2" aria-keyshortcuts={aria('toggleSelect')} aria-pressed={current ? selected.has(current.item.id) : false} onClick={() => run('toggleSelect')} disabled={!current}>
+              <button type="button" className="btn max-md:order-5" aria-keyshortcuts={aria('toggleSelect')} aria-pressed={current ? selected.has(current.item.id) : false} onClick={() => run('toggleSelect')} disabled={!current}>
                 Select
               </button>
-              <button type="button" className="btn max-md:order-7 max-md:col-span-2" aria-keyshortcuts={aria('propose')} onClick={() => run('propose')}>Propose</button>
-              <button type="button" className="btn max-md:order-8 max-md:col-span-2" aria-keyshortcuts={aria('note')} onClick={() => run('note')} disabled={!current}>Note</button>
+              <button type="button" className="btn max-md:order-7" aria-keyshortcuts={aria('propose')} onClick={() => run('propose')}>Propose</button>
+              <button type="button" className="btn max-md:order-8" aria-keyshortcuts={aria('note')} onClick={() => run('note')} disabled={!current}>Note</button>
             </div>
             <CommentsPanel ref={commentsRef} review={data} currentId={currentId} currentLabel={current?.item.label ?? null}
               say={(notice) => controller.say(notice)} beforeWrite={() => controller.flush()}
@@ -394,16 +399,6 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
             </label>
           </section>
 
-          <div className="border-line px-3 text-sm has-[*]:border-b has-[*]:py-2" aria-live="polite" data-testid="notice">
-            {snapshot.trackStale && !notice && <p className="text-open">Refreshing the decision record…</p>}
-            {notice && (
-              <div role={notice.tone === 'error' ? 'alert' : 'status'} className={`flex items-start gap-2 ${notice.tone === 'error' ? 'text-danger' : notice.tone === 'warn' ? 'text-open' : ''}`}>
-                <p className="flex-1">{notice.text}</p>
-                <button type="button" className="btn btn-quiet px-1 py-0 text-xs" onClick={() => controller.dismissNotice()}>Dismiss</button>
-              </div>
-            )}
-          </div>
-
           <RefusedDecisions snapshot={snapshot} />
           <TrackList controller={controller} shown={shown} currentId={currentId} selected={selected} focusSeq={snapshot.focusSeq} pageOf={pageOf ?? undefined} />
         </aside>
@@ -418,7 +413,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
 /** The reason given for a change, in full, when there is one; otherwise one quiet line. */
 function Justification({ text }: { text: string | null }) {
   if (!text?.trim()) {
-    return <p className="mt-1 text-xs text-ink-soft" data-testid="justification">No justification recorded.</p>;
+    return <p className="mt-1 text-xs text-ink-soft max-md:hidden" data-testid="justification">No justification recorded.</p>;
   }
   return (
     <div className="mt-2 max-h-40 overflow-auto rounded border border-line bg-canvas p-2 text-sm max-md:max-h-16">
@@ -431,7 +426,7 @@ function Justification({ text }: { text: string | null }) {
 /** On a phone: opens and closes the change list panel (on wider screens the list is always there). */
 function PhoneListToggle({ open, onToggle, shown }: { open: boolean; onToggle: () => void; shown: number }) {
   return (
-    <button type="button" className="btn ml-auto px-2 py-0.5 text-xs md:hidden" aria-expanded={open} onClick={onToggle}>
+    <button type="button" className="btn px-2 py-0.5 text-xs md:hidden" aria-expanded={open} onClick={onToggle}>
       {open ? 'Hide changes' : `All changes (${shown})`}
     </button>
   );

@@ -229,7 +229,8 @@ export function SignInPage() {
                 aria-describedby={error ? `${emailId}-error` : undefined}
               />
               <button type="submit" className="btn btn-primary" disabled={busy}>
-                {busy ? 'Signing in…' : 'Sign in'}
+                {/* The code creates the account when it was asked for to create one: the button says so. */}
+                {signUp ? (busy ? 'Creating your account…' : 'Create account') : busy ? 'Signing in…' : 'Sign in'}
               </button>
               <button type="button" className="btn" disabled={busy || waitMs > 0} onClick={() => void sendCode(step.email)}>
                 Send a new code
