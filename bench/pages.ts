@@ -71,8 +71,12 @@ async function shoot(page: Page, name: string, k: number, dir: string): Promise<
   const base = path.join(dir, name.replace(/\.docx$/, '').slice(-60));
   const ours = `${base}-p${k}-ours.png`;
   const el = page.locator(`[data-testid=document-render] [data-page-number="${k}"]`);
-  await el.scrollIntoViewIfNeeded();
+  // A page is taller than the pane at 900 px: shot in a taller window, centred in the pane, clear of the app's bar.
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 1440, height: 1500 });
+  await el.evaluate((node) => node.scrollIntoView({ block: 'center' }));
   await el.screenshot({ path: ours });
+  if (size) await page.setViewportSize(size);
   const pdf = pdfOf(name);
   if (!existsSync(pdf)) return [ours];
   spawnSync('pdftoppm', ['-png', '-r', '96', '-f', String(k), '-l', String(k), '-singlefile', pdf, `${base}-p${k}-libreoffice`]);

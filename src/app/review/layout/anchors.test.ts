@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelNode } from './annotate';
-import { anchorStyle, placeAnchors, readAnchors } from './anchors';
+import { anchorStyle, placeAnchors, readAnchors, unfloatNarrowTables } from './anchors';
 
 const anchor = (wrap: string, h: string, v: string, behind = '0') =>
   `<w:drawing><wp:anchor distT="0" distB="45720" distL="114300" distR="114300" simplePos="0" behindDoc="${behind}"><wp:simplePos x="0" y="0"/>${h}${v}` +
@@ -49,5 +49,14 @@ describe('floating drawings take flow space only as their wrapping says', () => 
     const lone: ModelNode = { type: 'drawing', cssStyle: {} };
     expect(placeAnchors({ type: 'body', children: [lone] }, xml, 96, 624)).toBe(false);
     expect(lone.className).toBeUndefined();
+  });
+
+  it('a floating table leaving too narrow a column beside it stops floating: the text runs under it', () => {
+    const table = (widths: string[]): ModelNode => ({ type: 'table', columns: widths.map((width) => ({ width })), cssStyle: { float: 'left', 'margin-right': '9pt' }, children: [] });
+    const wide = table(['216pt', '216pt']);
+    const narrow = table(['108pt', '108pt']);
+    expect(unfloatNarrowTables({ type: 'body', children: [wide, narrow] }, 624)).toBe(1);
+    expect(wide.cssStyle).toEqual({ 'margin-right': '9pt' });
+    expect(narrow.cssStyle).toMatchObject({ float: 'left' });
   });
 });

@@ -133,3 +133,31 @@ export function placeAnchors(root: ModelNode, partXml: string, marginLeft: numbe
   });
   return true;
 }
+
+/** The narrowest column of text Word leaves beside a floating table; a narrower gap stays empty (an approximation: Word has no such setting, its text needs room for a few words). */
+export const MIN_WRAP_GAP_PX = 144;
+
+const ptPx = (v: unknown) => (typeof v === 'string' && v.endsWith('pt') ? (parseFloat(v) * 4) / 3 : 0);
+
+/**
+ * A floating table (w:tblpPr), which docx-preview floats left: where it leaves less than
+ * MIN_WRAP_GAP_PX beside it, the text runs under it as in Word, not down a narrow column
+ * beside it. Answers how many tables stopped floating.
+ */
+export function unfloatNarrowTables(root: ModelNode, columnWidth: number): number {
+  let n = 0;
+  const visit = (node: ModelNode) => {
+    const css = node.cssStyle as Record<string, string> | undefined;
+    if (node.type === 'table' && css?.float === 'left') {
+      const columns = (node.columns as { width?: string }[] | undefined) ?? [];
+      const width = columns.reduce((sum, c) => sum + ptPx(c.width), 0) + ptPx(css['margin-left']) + ptPx(css['margin-right']);
+      if (columnWidth - width < MIN_WRAP_GAP_PX) {
+        delete css.float;
+        n++;
+      }
+    }
+    for (const child of node.children ?? []) visit(child);
+  };
+  visit(root);
+  return n;
+}

@@ -3,7 +3,7 @@ import { resolveNoteImages } from './note-images';
 import { annotateHeaderFooter, annotateModel, type ModelNode, type SectionProps, type WordModel } from './annotate';
 import { contextualRules, contextualStyles, firstFamily, ParagraphSpacing } from './paragraph-spacing';
 import { measureNaturalLines } from './font-metrics';
-import { placeAnchors } from './anchors';
+import { placeAnchors, unfloatNarrowTables } from './anchors';
 import { showObjects } from './objects';
 import { fontStandInCss, type FontEntry } from './fonts';
 import { DEFAULT_NOTE_NUMBERING, readNoteNumbering } from './notes';
@@ -137,16 +137,16 @@ async function lineSpacingOf(doc: WordModel, fonts: readonly FontEntry[], faceCs
 /** pt as docx-preview writes lengths ("72.00pt") in px. */
 const ptToPx = (v: unknown) => (typeof v === 'string' && v.endsWith('pt') ? (parseFloat(v) * 4) / 3 : NaN);
 
-/** The main part's floating drawings placed as their wrapping says (anchors.ts), in the text column of the body's section. */
+/** The main part's floating drawings and tables placed as their wrapping says (anchors.ts), in the text column of the body's section. */
 async function placeBodyAnchors(doc: WordModel, sect: SectionProps): Promise<void> {
   const path = (doc.documentPart as { path?: string }).path;
-  const xml = path ? await packageOf(doc)?.load(path, 'string') : null;
-  if (!xml || !xml.includes('<wp:anchor')) return;
   const size = sect.pageSize as { width?: string } | undefined;
   const margins = sect.pageMargins as { left?: string; right?: string } | undefined;
   const marginLeft = ptToPx(margins?.left) || 96;
   const column = (ptToPx(size?.width) || 816) - marginLeft - (ptToPx(margins?.right) || 96);
-  placeAnchors(doc.documentPart.body, xml, marginLeft, column);
+  unfloatNarrowTables(doc.documentPart.body, column);
+  const xml = path ? await packageOf(doc)?.load(path, 'string') : null;
+  if (xml && xml.includes('<wp:anchor')) placeAnchors(doc.documentPart.body, xml, marginLeft, column);
 }
 
 interface Package {
