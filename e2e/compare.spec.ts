@@ -379,3 +379,42 @@ async function shoot(page: Page, name: string): Promise<void> {
   }
   await page.setViewportSize({ width: 1440, height: 900 });
 }
+
+test("Word's compare options: with case changes left out, a version that only changed case is identical; the choice is remembered", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const email = `options-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;
+  const session = await codeSessionThroughApi(request, email, '/api/auth/sign-up/request-code', { identifier: email, name: 'Olga Options', organisation: 'Options LLP' });
+  const FILE = `Case ${Date.now()}.docx`;
+  const text = (supplier: string) => buildDocx({ body: [p(`1. The ${supplier} shall deliver the goods within 30 days.`), p('2. The Customer shall pay within 60 days.')] });
+  const v1 = (await (await request.post('/api/uploads', {
+    headers: session.headers, multipart: { purpose: 'source_doc', file: { name: FILE, mimeType: DOCX_MIME, buffer: Buffer.from(text('Supplier')) } },
+  })).json()) as { id: string };
+  expect((await request.post(`/api/uploads/${v1.id}/versions`, {
+    headers: session.headers, multipart: { file: { name: FILE, mimeType: DOCX_MIME, buffer: Buffer.from(text('SUPPLIER')) } },
+  })).status()).toBe(201);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signInThroughUi(page, email);
+  await page.getByRole('button', { name: `Versions of ${FILE}` }).click();
+  const openDialog = async () => {
+    await page.getByRole('button', { name: `Compare with… (v2 of ${FILE})` }).click();
+    return page.getByRole('dialog', { name: 'Compare v2 with…' });
+  };
+  const dialog = await openDialog();
+  const options = dialog.getByTestId('compare-options');
+  await expect(options).toContainText('as Word’s defaults');
+  await options.getByText('Options').click();
+  await options.getByRole('checkbox', { name: 'Case changes' }).uncheck();
+  await expect(options).toContainText('(case ignored)');
+  await expectNoAxeViolations(page);
+  await shoot(page, 'compare-dialog-options');
+  await dialog.getByRole('button', { name: 'Compare and review' }).click();
+  await expect(dialog.getByRole('status')).toContainText('v2 and v1 are identical: nothing to review.');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  // Remembered for this user: the next comparison starts from the same options.
+  await page.reload();
+  await page.getByRole('button', { name: `Versions of ${FILE}` }).click();
+  const again = await openDialog();
+  await expect(again.getByTestId('compare-options')).toContainText('(case ignored)');
+  await again.getByTestId('compare-options').getByText('Options').click();
+  await expect(again.getByRole('checkbox', { name: 'Case changes' })).not.toBeChecked();
+});

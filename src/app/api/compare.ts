@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { CHANGES_HEADER, ComparisonIdentical, NoUntrackedEdits, UntrackedPending, UntrackedReport, ComparisonSummary, type CompareView } from '../../contract/compare';
+import { CHANGES_HEADER, ComparisonIdentical, NoUntrackedEdits, UntrackedPending, UntrackedReport, ComparisonSummary, type CompareView, type WordCompareOptions } from '../../contract/compare';
 import { DocumentRow } from '../../contract/document';
 import { ROUTES, type RouteSpec } from '../../contract/routes';
 import { sessionStore } from '../auth/session';
@@ -45,9 +45,11 @@ export async function comparisonAnswer<T>(spec: RouteSpec, response: Response, n
 export function useCompareVersions() {
   const invalidate = useInvalidateUploads();
   return useMutation({
-    mutationFn: async ({ uploadId, against, author, view }: { uploadId: string; against: string; author?: string; view?: CompareView }): Promise<ComparisonDraft | ComparisonIdentical> => {
+    mutationFn: async ({ uploadId, against, author, view, options }: {
+      uploadId: string; against: string; author?: string; view?: CompareView; options?: WordCompareOptions;
+    }): Promise<ComparisonDraft | ComparisonIdentical> => {
       const spec = ROUTES.compareVersions;
-      const response = await fetchRoute(spec, { params: { uploadId }, body: { against, ...(author ? { author } : {}), ...(view ? { view } : {}) } });
+      const response = await fetchRoute(spec, { params: { uploadId }, body: { against, ...(author ? { author } : {}), ...(view ? { view } : {}), ...(options ? { options } : {}) } });
       return comparisonAnswer(spec, response, ComparisonIdentical);
     },
     onSettled: invalidate,
