@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DraftProgress } from './draft-progress';
 import { RevisionKind } from './revision';
 
 /**
@@ -173,3 +174,11 @@ export function parseComparisonArtifactId(artifactId: string | null): { kind: Co
   const match = /^(compare|untracked):(.+)$/s.exec(artifactId ?? '');
   return match ? { kind: match[1] as ComparisonKind, against: match[2]! } : null;
 }
+
+/**
+ * GET /comparisons/progress: each series' newest comparison of its latest uploaded version (a
+ * `compare:` draft whose parent is that version), with where its review stands, so the documents
+ * page shows it as the review in progress when the version has no review draft (issue 34).
+ */
+export const ComparisonProgressList = z.object({ items: z.array(DraftProgress) });
+export type ComparisonProgressList = z.infer<typeof ComparisonProgressList>;

@@ -21,6 +21,7 @@ export const compareQueryKeys = {
   untracked: (orgId: string, uploadId: string) => ['org', orgId, 'untracked', uploadId] as const,
   upload: (orgId: string, uploadId: string) => ['org', orgId, 'upload', uploadId] as const,
   comparison: (orgId: string, draftId: string) => ['org', orgId, 'comparison', draftId] as const,
+  progress: (orgId: string) => ['org', orgId, 'comparison-progress'] as const,
 };
 
 function orgId(): string {
@@ -120,5 +121,17 @@ export function useComparisonSummary(draftId: string | null) {
     },
     staleTime: Infinity,
     refetchOnWindowFocus: false,
+  });
+}
+
+/** Where each series' comparison of its latest version stands (GET /comparisons/progress), for the documents page. */
+export function useComparisonProgress() {
+  const org = orgId();
+  return useQuery({
+    queryKey: compareQueryKeys.progress(org),
+    queryFn: ({ signal }) => callApi(ROUTES.listComparisonProgress, { signal }),
+    refetchInterval: (query) => (query.state.data?.items.some((i) => i.counts === null) ? 3000 : false),
+    // Decisions are made on the review page: coming back to the list should show them.
+    staleTime: 0,
   });
 }

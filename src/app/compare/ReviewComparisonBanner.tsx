@@ -42,7 +42,8 @@ export function ReviewComparisonBanner({ draft, changes }: { draft: DocumentRow;
           {pending}
         </p>
       )}
-      <UntrackedWarning version={source} banner />
+      {/* A comparison with the version it was added to shows its untracked edits as its own changes: no second draft of them is offered. */}
+      <UntrackedWarning version={source} banner shownBy={comparison?.kind === 'compare' && comparison.against === source.parentUploadId ? (summary?.author ?? 'Comparison') : null} />
     </>
   );
 }
