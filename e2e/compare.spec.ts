@@ -170,7 +170,7 @@ test('a version with untracked edits is flagged, reviewed as tracked changes, an
   await expect(series).toContainText('5 versions');
 });
 
-test("\"Start review\" drafts from the latest version, never from a comparison's redline listed above it", async ({ page, request }) => {
+test("a comparison is the series' review in progress; a review of the version itself drafts from the version, never from the redline", async ({ page, request }) => {
   test.setTimeout(90_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   const email = `start-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;
@@ -194,12 +194,20 @@ test("\"Start review\" drafts from the latest version, never from a comparison's
   await expect(page.getByTestId('comparison-banner')).toContainText('what changed in v2 since v1');
   const redlineId = page.url().split('/').pop()!;
 
-  // Back on the documents page the redline is the newest row, but no review of v2: "Start review"
-  // makes a working draft of v2 itself and opens it.
+  // Back on the documents page the comparison is v2's review in progress, with its progress (issue 34.2):
+  // "Review" opens it, and nothing invites a second review of v2 beside it.
   await page.getByRole('link', { name: 'All documents' }).click();
   await expect(series).toContainText('3 versions');
-  await expect(series).toContainText('No working draft yet');
-  await series.getByRole('button', { name: `Start review of ${FILE}` }).click();
+  await expect(series.getByTestId('series-comparison')).toHaveText('Comparison v2 with v1');
+  await expect(series).toContainText(/0 of \d+ decided/);
+  await expect(series).not.toContainText('No working draft yet');
+  await expect(series.getByRole('link', { name: `Review ${FILE}` })).toHaveAttribute('href', `/documents/${redlineId}`);
+  await expect(series.getByRole('button', { name: `Start review of ${FILE}` })).toHaveCount(0);
+  await screenshot(page, 'documents-comparison-in-review');
+  // A review of v2 itself is still one action away (under Versions), and drafts from v2, never from the redline.
+  await page.getByRole('button', { name: `Versions of ${FILE}` }).click();
+  await series.getByRole('button', { name: `Start working draft from ${FILE} v2` }).click();
+  await page.getByRole('link', { name: 'Review it now' }).click();
   await expect(page).toHaveURL(/\/documents\/[0-9a-f-]{36}$/);
   const reviewId = page.url().split('/').pop()!;
   expect(reviewId).not.toBe(redlineId);
@@ -330,6 +338,9 @@ test('a comparison keeps the pending insertion both versions carry under its aut
   await expect(banner).toContainText('Comparison: what changed in v2 since v1, as 2 changes by “Comparison”.');
   await expect(banner.getByTestId('comparison-pending')).toHaveText(
     'Pending tracked changes: v1 held 1, v2 held 1. v2\'s stays tracked under its own author. 1 of v1\'s is still pending in v2.');
+  // The untracked edits are this comparison's own changes: said, in entries, with no second draft of them offered.
+  await expect(page.getByTestId('untracked-warning')).toContainText('2 edits in v2 were made without tracking: they are among the changes by “Comparison” below.');
+  await expect(page.getByRole('button', { name: 'Review them as tracked changes' })).toHaveCount(0);
   const list = page.getByRole('listbox', { name: 'Changes' });
   await expect(list.getByRole('option').filter({ hasText: 'Data Protection' })).toContainText('Author');
   await expect(list.getByRole('option').filter({ hasText: 'Data Protection' })).not.toContainText('Comparison');
@@ -379,3 +390,42 @@ async function shoot(page: Page, name: string): Promise<void> {
   }
   await page.setViewportSize({ width: 1440, height: 900 });
 }
+
+test("Word's compare options: with case changes left out, a version that only changed case is identical; the choice is remembered", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const email = `options-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;
+  const session = await codeSessionThroughApi(request, email, '/api/auth/sign-up/request-code', { identifier: email, name: 'Olga Options', organisation: 'Options LLP' });
+  const FILE = `Case ${Date.now()}.docx`;
+  const text = (supplier: string) => buildDocx({ body: [p(`1. The ${supplier} shall deliver the goods within 30 days.`), p('2. The Customer shall pay within 60 days.')] });
+  const v1 = (await (await request.post('/api/uploads', {
+    headers: session.headers, multipart: { purpose: 'source_doc', file: { name: FILE, mimeType: DOCX_MIME, buffer: Buffer.from(text('Supplier')) } },
+  })).json()) as { id: string };
+  expect((await request.post(`/api/uploads/${v1.id}/versions`, {
+    headers: session.headers, multipart: { file: { name: FILE, mimeType: DOCX_MIME, buffer: Buffer.from(text('SUPPLIER')) } },
+  })).status()).toBe(201);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signInThroughUi(page, email);
+  await page.getByRole('button', { name: `Versions of ${FILE}` }).click();
+  const openDialog = async () => {
+    await page.getByRole('button', { name: `Compare with… (v2 of ${FILE})` }).click();
+    return page.getByRole('dialog', { name: 'Compare v2 with…' });
+  };
+  const dialog = await openDialog();
+  const options = dialog.getByTestId('compare-options');
+  await expect(options).toContainText('as Word’s defaults');
+  await options.getByText('Options').click();
+  await options.getByRole('checkbox', { name: 'Case changes' }).uncheck();
+  await expect(options).toContainText('(case ignored)');
+  await expectNoAxeViolations(page);
+  await shoot(page, 'compare-dialog-options');
+  await dialog.getByRole('button', { name: 'Compare and review' }).click();
+  await expect(dialog.getByRole('status')).toContainText('v2 and v1 are identical: nothing to review.');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  // Remembered for this user: the next comparison starts from the same options.
+  await page.reload();
+  await page.getByRole('button', { name: `Versions of ${FILE}` }).click();
+  const again = await openDialog();
+  await expect(again.getByTestId('compare-options')).toContainText('(case ignored)');
+  await again.getByTestId('compare-options').getByText('Options').click();
+  await expect(again.getByRole('checkbox', { name: 'Case changes' })).not.toBeChecked();
+});

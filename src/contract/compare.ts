@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { clientString } from './client-text';
+import { DraftProgress } from './draft-progress';
 import { RevisionKind } from './revision';
 
 /**
@@ -174,3 +175,11 @@ export function parseComparisonArtifactId(artifactId: string | null): { kind: Co
   const match = /^(compare|untracked):(.+)$/s.exec(artifactId ?? '');
   return match ? { kind: match[1] as ComparisonKind, against: match[2]! } : null;
 }
+
+/**
+ * GET /comparisons/progress: each series' newest comparison of its latest uploaded version (a
+ * `compare:` draft whose parent is that version), with where its review stands, so the documents
+ * page shows it as the review in progress when the version has no review draft (issue 34).
+ */
+export const ComparisonProgressList = z.object({ items: z.array(DraftProgress) });
+export type ComparisonProgressList = z.infer<typeof ComparisonProgressList>;

@@ -27,7 +27,7 @@ import {
   SignOutEverywhereResult,
   SignUpRequestCodeBody,
 } from './account';
-import { CHANGES_HEADER, CompareBody, ComparisonIdentical, ComparisonSummary, NoUntrackedEdits, UntrackedPending, UntrackedReport } from './compare';
+import { CHANGES_HEADER, CompareBody, ComparisonIdentical, ComparisonProgressList, ComparisonSummary, NoUntrackedEdits, UntrackedPending, UntrackedReport } from './compare';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_TTL_HOURS, IDEMPOTENT_REPLAY_HEADER } from './events';
 import { DocumentText, OutlineAnswer, OutlineQuery, ReadingQuery, SearchAnswer, SearchQuery } from './reading';
 import { DocumentRow, RenameUploadBody, UploadList, UploadListQuery } from './document';
@@ -299,6 +299,11 @@ export const ROUTES = {
     method: 'GET', path: '/uploads/{uploadId}/comparison', access: 'session', bodyKind: 'none',
     summary: 'What made a working draft that a comparison made: the versions compared, the view, how many differences, and the pending tracked changes each version held and what was done with them. 404 for any other upload.',
     status: 200, response: ComparisonSummary,
+  }),
+  listComparisonProgress: route({
+    method: 'GET', path: '/comparisons/progress', access: 'session', bodyKind: 'none',
+    summary: "Where the review of each series' newest comparison of its latest version stands (counts in entries, last decision): what the documents page shows as a series' review in progress when its latest version has no review draft.",
+    status: 200, response: ComparisonProgressList,
   }),
   getUntracked: route({
     method: 'GET', path: '/uploads/{uploadId}/untracked', access: 'session', bodyKind: 'none',

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { CHANGES_HEADER, ComparisonIdentical, NoUntrackedEdits, UntrackedPending, UntrackedReport, ComparisonSummary, type CompareView } from '../../contract/compare';
+import { CHANGES_HEADER, ComparisonIdentical, NoUntrackedEdits, UntrackedPending, UntrackedReport, ComparisonSummary, type CompareView, type WordCompareOptions } from '../../contract/compare';
 import { DocumentRow } from '../../contract/document';
 import { ROUTES, type RouteSpec } from '../../contract/routes';
 import { sessionStore } from '../auth/session';
@@ -21,6 +21,7 @@ export const compareQueryKeys = {
   untracked: (orgId: string, uploadId: string) => ['org', orgId, 'untracked', uploadId] as const,
   upload: (orgId: string, uploadId: string) => ['org', orgId, 'upload', uploadId] as const,
   comparison: (orgId: string, draftId: string) => ['org', orgId, 'comparison', draftId] as const,
+  progress: (orgId: string) => ['org', orgId, 'comparison-progress'] as const,
 };
 
 function orgId(): string {
@@ -45,9 +46,11 @@ export async function comparisonAnswer<T>(spec: RouteSpec, response: Response, n
 export function useCompareVersions() {
   const invalidate = useInvalidateUploads();
   return useMutation({
-    mutationFn: async ({ uploadId, against, author, view }: { uploadId: string; against: string; author?: string; view?: CompareView }): Promise<ComparisonDraft | ComparisonIdentical> => {
+    mutationFn: async ({ uploadId, against, author, view, options }: {
+      uploadId: string; against: string; author?: string; view?: CompareView; options?: WordCompareOptions;
+    }): Promise<ComparisonDraft | ComparisonIdentical> => {
       const spec = ROUTES.compareVersions;
-      const response = await fetchRoute(spec, { params: { uploadId }, body: { against, ...(author ? { author } : {}), ...(view ? { view } : {}) } });
+      const response = await fetchRoute(spec, { params: { uploadId }, body: { against, ...(author ? { author } : {}), ...(view ? { view } : {}), ...(options ? { options } : {}) } });
       return comparisonAnswer(spec, response, ComparisonIdentical);
     },
     onSettled: invalidate,
@@ -118,5 +121,17 @@ export function useComparisonSummary(draftId: string | null) {
     },
     staleTime: Infinity,
     refetchOnWindowFocus: false,
+  });
+}
+
+/** Where each series' comparison of its latest version stands (GET /comparisons/progress), for the documents page. */
+export function useComparisonProgress() {
+  const org = orgId();
+  return useQuery({
+    queryKey: compareQueryKeys.progress(org),
+    queryFn: ({ signal }) => callApi(ROUTES.listComparisonProgress, { signal }),
+    refetchInterval: (query) => (query.state.data?.items.some((i) => i.counts === null) ? 3000 : false),
+    // Decisions are made on the review page: coming back to the list should show them.
+    staleTime: 0,
   });
 }

@@ -4,7 +4,7 @@ import type { DocumentRow } from '../../contract/document';
 import { useCompareVersions, useUntrackedCheck } from '../api/compare';
 import { describeError } from '../api/client';
 import { sessionStore } from '../auth/session';
-import { loadCompareSettings, saveCompareSettings, type CompareSettings } from './compare-settings';
+import { DEFAULT_COMPARE_SETTINGS, loadCompareSettings, optionsSentence, saveCompareSettings, type CompareSettings } from './compare-settings';
 import { pendingSentence } from './pending-sentence';
 import { isCheckedVersion } from './UntrackedWarning';
 import { Dialog } from '../components/Dialog';
@@ -65,7 +65,7 @@ function CompareForm({ target, series, onClose }: { target: DocumentRow; series:
     setError(null);
     setIdentical(null);
     try {
-      const draft = await compare.mutateAsync({ uploadId: target.id, against, view: settings.view });
+      const draft = await compare.mutateAsync({ uploadId: target.id, against, view: settings.view, options: settings.options });
       if ('identical' in draft) {
         // Nothing to review: say so here and stay, rather than open an empty draft.
         const name = `v${older?.documentVersion ?? '?'}`;
@@ -99,6 +99,7 @@ function CompareForm({ target, series, onClose }: { target: DocumentRow; series:
         ))}
       </select>
       <PendingChoice target={target} older={older} settings={settings} onChange={change} />
+      <OptionsChoice settings={settings} onChange={change} />
       {error && <p role="alert" className="rounded border border-danger bg-danger-soft p-2 text-danger">{error}</p>}
       <p role="status" className={identical ? 'rounded border border-line bg-canvas p-2' : 'sr-only'}>{identical}</p>
       <div className="mt-3 flex justify-end gap-2">
@@ -143,5 +144,56 @@ function PendingChoice({ target, older, settings, onChange }: {
         </label>
       ))}
     </fieldset>
+  );
+}
+
+/**
+ * Word's compare options (Review > Compare > More), folded away under a summary that names those
+ * set otherwise than Word's defaults, so a changed default is never hidden.
+ */
+function OptionsChoice({ settings, onChange }: { settings: CompareSettings; onChange: (next: CompareSettings) => void }) {
+  const name = useId();
+  const { options } = settings;
+  const set = (next: Partial<CompareSettings['options']>) => onChange({ ...settings, options: { ...options, ...next } });
+  const setStory = (story: keyof CompareSettings['options']['stories'], value: boolean) => set({ stories: { ...options.stories, [story]: value } });
+  const changed = optionsSentence(options);
+  const box = (label: string, checked: boolean, toggle: (value: boolean) => void) => (
+    <label className="flex items-center gap-2"><input type="checkbox" checked={checked} onChange={(e) => toggle(e.target.checked)} />{label}</label>
+  );
+  return (
+    <details className="mt-1 rounded border border-line px-2 py-1.5" data-testid="compare-options">
+      <summary className="cursor-pointer font-medium">
+        Options <span className="font-normal text-ink-soft">({changed || 'as Word’s defaults'})</span>
+      </summary>
+      <div className="mt-2 grid gap-x-6 gap-y-3 sm:grid-cols-2">
+        <fieldset className="flex flex-col gap-1">
+          <legend className="mb-1 text-xs font-medium uppercase tracking-wide text-ink-soft">Show changes at</legend>
+          {(['word', 'character'] as const).map((level) => (
+            <label key={level} className="flex items-center gap-2">
+              <input type="radio" name={name} checked={options.granularity === level} onChange={() => set({ granularity: level })} />
+              {level === 'word' ? 'Word level' : 'Character level'}
+            </label>
+          ))}
+        </fieldset>
+        <fieldset className="flex flex-col gap-1">
+          <legend className="mb-1 text-xs font-medium uppercase tracking-wide text-ink-soft">Comparison settings</legend>
+          {box('Moves', options.moves, (moves) => set({ moves }))}
+          {box('Formatting', !options.ignoreFormatting, (v) => set({ ignoreFormatting: !v }))}
+          {box('Case changes', !options.ignoreCase, (v) => set({ ignoreCase: !v }))}
+          {box('White space', !options.ignoreWhitespace, (v) => set({ ignoreWhitespace: !v }))}
+        </fieldset>
+        <fieldset className="flex flex-col gap-1">
+          <legend className="mb-1 text-xs font-medium uppercase tracking-wide text-ink-soft">Also compare</legend>
+          {box('Headers and footers', options.stories.headersFooters, (v) => setStory('headersFooters', v))}
+          {box('Footnotes and endnotes', options.stories.notes, (v) => setStory('notes', v))}
+          {box('Text boxes', options.stories.textBoxes, (v) => setStory('textBoxes', v))}
+        </fieldset>
+        <div className="flex items-end">
+          <button type="button" className="btn btn-quiet px-1.5 py-0 text-xs" disabled={!changed} onClick={() => onChange({ ...settings, options: DEFAULT_COMPARE_SETTINGS.options })}>
+            Reset to Word’s defaults
+          </button>
+        </div>
+      </div>
+    </details>
   );
 }

@@ -1,6 +1,7 @@
 import { parseComparisonArtifactId, UNTRACKED_EDIT_AUTHOR } from '../../contract/compare';
 import type { DocumentRow } from '../../contract/document';
 import { useComparisonSummary, useUpload } from '../api/compare';
+import { optionsSentence } from './compare-settings';
 import { pendingSentence } from './pending-sentence';
 import { UntrackedWarning } from './UntrackedWarning';
 
@@ -17,9 +18,11 @@ export function ReviewComparisonBanner({ draft, changes }: { draft: DocumentRow;
   const summary = summaryQuery.data ?? null;
   // The summary's counts replace the draft's: wait for it rather than show one count, then another.
   if (!source || (comparison && summaryQuery.isPending)) return null;
+  const options = summary ? optionsSentence(summary.options) : '';
   const pending = summary && (
     <span data-testid="comparison-pending" className="block text-xs md:text-sm">
       {pendingSentence(summary.pending, against ? `v${against.documentVersion}` : 'the older version', `v${source.documentVersion}`, summary.author)}
+      {options && <span data-testid="comparison-options" className="block">Options: {options}.</span>}
     </span>
   );
   if (comparison?.kind === 'untracked') {
@@ -39,7 +42,8 @@ export function ReviewComparisonBanner({ draft, changes }: { draft: DocumentRow;
           {pending}
         </p>
       )}
-      <UntrackedWarning version={source} banner />
+      {/* A comparison with the version it was added to shows its untracked edits as its own changes: no second draft of them is offered. */}
+      <UntrackedWarning version={source} banner shownBy={comparison?.kind === 'compare' && comparison.against === source.parentUploadId ? (summary?.author ?? 'Comparison') : null} />
     </>
   );
 }

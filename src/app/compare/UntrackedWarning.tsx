@@ -20,11 +20,13 @@ export function isCheckedVersion(row: Pick<DocumentRow, 'versionKind' | 'parentU
  * beside the counterparty's own, opened in review. Renders nothing while the check runs or
  * when it found nothing. `banner`: the full-width form at the top of the review page.
  */
-export function UntrackedWarning({ version, banner = false, existing = null }: {
+export function UntrackedWarning({ version, banner = false, existing = null, shownBy = null }: {
   version: DocumentRow;
   banner?: boolean;
   /** A draft of those edits made already: the action opens it, so each click does not add another to the series. */
   existing?: DocumentRow | null;
+  /** The page shows those edits already, as changes by this author (a comparison with the version it was added to): no action, only where they are. */
+  shownBy?: string | null;
 }) {
   const check = useUntrackedCheck(isCheckedVersion(version) ? version.id : null);
   const draft = useUntrackedWorkingDraft();
@@ -49,6 +51,14 @@ export function UntrackedWarning({ version, banner = false, existing = null }: {
   }
 
   const sentence = untrackedSentence(report.entries, version.documentVersion);
+  if (shownBy) {
+    return (
+      <p role="status" data-testid="untracked-warning" className="border-b border-open bg-open-soft px-4 py-1.5 text-sm text-open">
+        <span aria-hidden="true">⚠ </span>
+        <span className="font-medium">{sentence}</span>: {report.entries === 1 ? 'it is' : 'they are'} among the changes by “{shownBy}” below.
+      </p>
+    );
+  }
   if (nothing) {
     return (
       <p role="status" data-testid="untracked-warning" className={banner ? 'border-b border-line px-4 py-1.5 text-sm' : 'mt-1 text-xs text-ink-soft'}>

@@ -15,6 +15,7 @@ import {
 } from '../api/hooks';
 import type { UploadProgress } from '../api/upload';
 import { CompareDialog } from '../compare/CompareDialog';
+import { useComparisonProgress } from '../api/compare';
 import { isCheckedVersion, UntrackedWarning } from '../compare/UntrackedWarning';
 import { Dialog } from '../components/Dialog';
 import { saveBlob } from '../components/saveBlob';
@@ -53,7 +54,11 @@ export function DocumentsPage() {
   const versionTarget = useRef<DocumentRow | null>(null);
   const headingId = useId();
 
-  const series = useMemo(() => groupBySeries(uploads.data ?? [], progress.data?.items), [uploads.data, progress.data]);
+  const comparisons = useComparisonProgress();
+  const series = useMemo(
+    () => groupBySeries(uploads.data ?? [], progress.data?.items, comparisons.data?.items),
+    [uploads.data, progress.data, comparisons.data],
+  );
   const shown = useMemo(() => visibleSeries(series, search, sort), [series, search, sort]);
 
   function reportError(prefix: string, error: unknown) {

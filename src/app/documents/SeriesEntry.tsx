@@ -44,7 +44,10 @@ export function SeriesEntry({
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const headingId = useId();
-  const { draft, name, rows, latestVersion } = series;
+  const { name, rows, latestVersion } = series;
+  // With no review draft of the latest version, its comparison is the review in progress (issue 34.2).
+  const comparing = series.draft === null ? series.comparison : null;
+  const draft = series.draft ?? comparing;
 
   return (
     <li aria-labelledby={headingId} className="border-b border-line last:border-b-0" data-series-id={series.id}>
@@ -63,8 +66,9 @@ export function SeriesEntry({
           </p>
         </div>
         <div className="min-w-0">
+          {comparing && <p className="truncate text-xs font-medium text-ink-soft" data-testid="series-comparison">{comparisonLabel(comparing, rows)}</p>}
           <DraftProgressSummary
-            progress={series.progress}
+            progress={comparing ? series.comparisonProgress : series.progress}
             hasDraft={draft !== null}
             now={now}
             // The older version's review is still listed under Versions; the entry is about the version that came back last.

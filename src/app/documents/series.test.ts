@@ -187,3 +187,36 @@ describe('documents page series', () => {
     );
   });
 });
+
+describe('a series whose latest version was compared (issue 34.2)', () => {
+  const compared = (version: number, parent: number, against: number, at: string): DocumentRow => ({
+    ...row('n', version, 'working_draft', 'NDA.docx', at, parent), artifactId: `compare:n-${against}`,
+  });
+  const rows = [
+    row('n', 1, 'original', 'NDA.docx', '2026-02-01T10:00:00.000Z'),
+    row('n', 2, 'original', 'NDA.docx', '2026-02-02T10:00:00.000Z', 1),
+    compared(3, 2, 1, '2026-02-03T10:00:00.000Z'),
+  ];
+  const progress: DraftProgress = { documentId: 'n-3', documentSeriesId: 'n', counts: { open: 2, in: 1, back: 0, total: 3 }, lastDecision: { at: '2026-02-05T00:00:00.000Z', kind: 'decide', byUserId: 'u', byName: 'Nora' } };
+
+  it('has its comparison, with the comparison\'s progress and last decision, beside no review draft', () => {
+    const [n] = groupBySeries(rows, [], [progress]);
+    expect(n!.draft).toBeNull();
+    expect(n!.comparison?.id).toBe('n-3');
+    expect(n!.comparisonProgress?.counts).toEqual({ open: 2, in: 1, back: 0, total: 3 });
+    expect(n!.lastActivityAt).toBe('2026-02-05T00:00:00.000Z');
+  });
+
+  it('a comparison of the version with the one it was added to is where its untracked edits are shown; one with another version is not', () => {
+    expect(untrackedDraftOf(rows[1]!, rows)?.id).toBe('n-3');
+    const v0 = row('n', 0, 'original', 'NDA.docx', '2026-01-31T10:00:00.000Z');
+    expect(untrackedDraftOf(rows[1]!, [v0, rows[0]!, rows[1]!, compared(3, 2, 0, '2026-02-03T10:00:00.000Z')])).toBeNull();
+  });
+
+  it('takes the newest comparison of the latest version only: one of an older version is not the matter\'s review', () => {
+    const v3 = row('n', 3, 'original', 'NDA.docx', '2026-02-04T10:00:00.000Z', 2);
+    expect(groupBySeries([...rows, v3], [], [progress])[0]!.comparison).toBeNull();
+    const newer = compared(4, 2, 1, '2026-02-06T10:00:00.000Z');
+    expect(groupBySeries([...rows, newer])[0]!.comparison?.id).toBe('n-4');
+  });
+});

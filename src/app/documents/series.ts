@@ -31,14 +31,20 @@ export interface Series {
   /** A review draft of an older version exists (so "no review of the latest version yet" says more than "no draft"). */
   hasOlderReview: boolean;
   progress: DraftProgress | null;
+  /**
+   * The newest comparison of `latestVersion` with an older version (a `compare:` redline made
+   * from it), with its progress: the review in progress when there is no `draft` (issue 34.2).
+   */
+  comparison: DocumentRow | null;
+  comparisonProgress: DraftProgress | null;
   /** The newest of: any version's update, the draft's last decision. */
   lastActivityAt: string;
 }
 
 export type SeriesSort = 'activity' | 'name';
 
-/** Groups the organisation's rows by series and joins each series' draft progress. */
-export function groupBySeries(rows: readonly DocumentRow[], progress: readonly DraftProgress[] = []): Series[] {
+/** Groups the organisation's rows by series and joins each series' draft progress (and its comparison's). */
+export function groupBySeries(rows: readonly DocumentRow[], progress: readonly DraftProgress[] = [], comparisons: readonly DraftProgress[] = []): Series[] {
   const bySeries = new Map<string, DocumentRow[]>();
   for (const row of rows) {
     if (row.status === 'deleted') continue;
@@ -46,7 +52,7 @@ export function groupBySeries(rows: readonly DocumentRow[], progress: readonly D
     list.push(row);
     bySeries.set(row.documentSeriesId, list);
   }
-  const progressOf = new Map(progress.map((p) => [p.documentId, p]));
+  const progressOf = new Map([...progress, ...comparisons].map((p) => [p.documentId, p]));
   return [...bySeries.entries()].map(([id, list]) => {
     list.sort((a, b) => b.documentVersion - a.documentVersion);
     const nameRow = list[list.length - 1]!;
@@ -56,11 +62,17 @@ export function groupBySeries(rows: readonly DocumentRow[], progress: readonly D
     const reviews = list.filter((r) => reviewedVersion(r, byId) !== null);
     const draft = reviews.find((r) => reviewedVersion(r, byId)?.id === latestVersion.id) ?? null;
     const draftProgress = draft ? (progressOf.get(draft.id) ?? null) : null;
+    // Rows are newest first: the first comparison made from the latest version is its newest.
+    const comparison = list.find((r) => isComparison(r) && r.parentUploadId === latestVersion.id) ?? null;
+    const comparisonProgress = comparison ? (progressOf.get(comparison.id) ?? null) : null;
     let lastActivityAt = list.reduce((max, r) => (r.updatedAt > max ? r.updatedAt : max), '');
-    const decidedAt = draftProgress?.lastDecision?.at;
-    if (decidedAt && decidedAt > lastActivityAt) lastActivityAt = decidedAt;
+    for (const decidedAt of [draftProgress?.lastDecision?.at, comparisonProgress?.lastDecision?.at]) {
+      if (decidedAt && decidedAt > lastActivityAt) lastActivityAt = decidedAt;
+    }
     const hasOlderReview = draft === null && reviews.length > 0;
-    return { id, name: nameRow.fileName, nameRow, rows: list, draft, latestVersion, hasOlderReview, progress: draftProgress, lastActivityAt };
+    return {
+      id, name: nameRow.fileName, nameRow, rows: list, draft, latestVersion, hasOlderReview, progress: draftProgress, comparison, comparisonProgress, lastActivityAt,
+    };
   });
 }
 
@@ -104,9 +116,17 @@ export function comparisonLabel(row: DocumentRow, rows: readonly DocumentRow[]):
   return `Comparison ${newer ? `v${newer}` : 'of a version'} with ${older ? `v${older}` : 'a version no longer listed'}`;
 }
 
-/** The newest draft showing `version`'s untracked edits as tracked changes, if one was made: its warning opens it rather than make another. */
+/**
+ * The newest draft showing `version`'s untracked edits as tracked changes, if one was made: its
+ * warning opens it rather than make another. A comparison of the version with the version it was
+ * added to shows them too (as the comparison's changes), so it serves when no untracked-edit
+ * draft was made.
+ */
 export function untrackedDraftOf(version: DocumentRow, rows: readonly DocumentRow[]): DocumentRow | null {
-  return rows.find((r) => r.parentUploadId === version.id && parseComparisonArtifactId(r.artifactId)?.kind === 'untracked') ?? null;
+  const made = (r: DocumentRow) => (r.parentUploadId === version.id ? parseComparisonArtifactId(r.artifactId) : null);
+  return rows.find((r) => made(r)?.kind === 'untracked')
+    ?? rows.find((r) => { const m = made(r); return m?.kind === 'compare' && m.against === version.parentUploadId; })
+    ?? null;
 }
 
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });

@@ -5,7 +5,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionGrant } from '../../contract/auth';
-import { CHANGES_HEADER, ComparisonIdentical, ComparisonSummary, NoUntrackedEdits, UNTRACKED_EDIT_AUTHOR, UntrackedPending, UntrackedReport } from '../../contract/compare';
+import { CHANGES_HEADER, ComparisonIdentical, ComparisonProgressList, ComparisonSummary, NoUntrackedEdits, UNTRACKED_EDIT_AUTHOR, UntrackedPending, UntrackedReport } from '../../contract/compare';
 import { DOCUMENT_ROW_FIELDS, DocumentRow } from '../../contract/document';
 import type { ReviewResponse } from '../../contract/review';
 import { createMcpServer } from '../connector/mcp-tools';
@@ -180,6 +180,10 @@ describe('comparing versions and checking for untracked edits', () => {
     // Accepting everything gives the newer version's accepted text.
     const acceptedV2 = paragraphsOf(ndaV2).map((t, i) => (i === 1 ? '2. Data Protection. The Company will comply with the law.' : t));
     expect(await decideAll(alice, draft.id, 'accept')).toEqual(acceptedV2);
+    // The documents page shows the comparison as v2's review in progress: counted in entries (2 by Comparison, 1 by Author).
+    const progress = ComparisonProgressList.parse((await call(alice, 'GET', '/api/comparisons/progress')).json());
+    expect(progress.items.find((i) => i.documentSeriesId === v1.id)).toMatchObject({ documentId: draft.id, counts: { open: 0, in: 3, back: 0, total: 3 } });
+    expect(ComparisonProgressList.parse((await call(bob, 'GET', '/api/comparisons/progress')).json()).items.some((i) => i.documentId === draft.id)).toBe(false);
     // As Word compares: both as if accepted; nothing kept, and the summary says so.
     const word = expectRow((await call(alice, 'POST', `/api/uploads/${v2.id}/compare`, { against: v1.id, view: 'accepted' })).json());
     expect(new Set((await reviewOf(alice, word.id)).revisions.map((rev) => rev.author))).toEqual(new Set(['Comparison']));

@@ -3,6 +3,8 @@ import { CHANGES_HEADER } from '../../contract/compare';
 import { ROUTES } from '../../contract/routes';
 import { UNTRACKED_MAX_WAIT_SECONDS, UNTRACKED_WAIT_SECONDS, type CheckPhases } from '../compare/untracked-checks';
 import type { ServiceContext } from '../context';
+import { countEntries } from '../../contract/entries';
+import { listComparisonProgress } from '../compare/comparison-progress';
 import { defineRoute } from '../http/define-route';
 import type { ServerTiming } from '../http/server-timing';
 
@@ -15,6 +17,15 @@ export function registerCompareRoutes(app: FastifyInstance, ctx: ServiceContext)
     if ('identical' in outcome) return answerNothingToReview(reply, timing, outcome);
     reply.header(CHANGES_HEADER, String(outcome.changes));
     return outcome.document;
+  });
+
+  // Counted as the documents page counts a review (entries), read from the stored track projection.
+  defineRoute(app, ctx.authenticate, ROUTES.listComparisonProgress, async ({ auth }) => {
+    const count = async (documentId: string) => {
+      const track = (await ctx.review.review(auth, documentId)).track;
+      return track ? countEntries(track.items) : null;
+    };
+    return { items: await listComparisonProgress(ctx.db, auth.orgId, count, (ids) => ctx.review.storedCounts(ids)) };
   });
 
   defineRoute(app, ctx.authenticate, ROUTES.getComparison, ({ auth, params }) => comparisons.summary(auth, params.uploadId!));
