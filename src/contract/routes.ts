@@ -35,6 +35,7 @@ import { REPORT_CSV_MEDIA_TYPE, REPORT_PDF_MEDIA_TYPE } from './report';
 import { DraftProgressList } from './draft-progress';
 import { RenderWindowQuery } from './render-window';
 import { ApplyRevisionsBody, RedlineEditsBody, ReviewMinimalResponse, ReviewResponse } from './review';
+import { ChecksAnswer, ChecksQuery } from './checks';
 import { AddCommentBody, CommentList, CommentsResponse, DraftDownloadQuery, ReplyBody, ResolveCommentBody } from './comments';
 
 /**
@@ -358,6 +359,12 @@ export const ROUTES = {
     summary: 'Propose tracked changes, each with a justification.', status: 200, response: ReviewResponse,
     requestHeaders: REVIEW_CHANGE_REQUEST, minimalResponse: ReviewMinimalResponse,
     responseHeaders: REVIEW_CHANGE_ANSWER,
+  }),
+  // ---- the checks (issue 35) ----
+  checkDocument: route({
+    method: 'GET', path: '/documents/{documentId}/checks', access: 'session', credentials: WEB_OR_CONNECTOR, bodyKind: 'none', query: ChecksQuery,
+    summary: 'The checks of a draft as accepting (view=accepted, the default) or rejecting (view=rejected) every change would leave it: undefined, unused, twice-defined and misspelt terms, broken cross-references, numbering out of sequence and placeholders; each finding with the changes that bring it (causedBy) and its exact fix when certain.',
+    status: 200, response: ChecksAnswer,
   }),
   healthLive: route({
     method: 'GET', path: '/health/live', access: 'public', bodyKind: 'none',

@@ -57,6 +57,8 @@ import { UntrackedChecks } from './compare/untracked-checks';
 import { EngineThreads } from './engine/engine-threads';
 import { registerCompareRoutes } from './routes/compare-routes';
 import { nativeZipCodec } from './engine/native-zip-codec';
+import { ChecksService } from './checks/checks-service';
+import { registerChecksRoutes } from './checks/checks-routes';
 
 export interface ServiceParts {
   db?: Database;
@@ -183,6 +185,7 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
   ctx.review.onCommitted(() => events.committed());
   registerEventRoutes(app, ctx, events);
   registerCompareRoutes(app, ctx);
+  registerChecksRoutes(app, ctx, new ChecksService(db, content, uploads, engineThreads));
   // The assistant connector (OAuth server + MCP); its keys and state live in the database.
   const connector = await Connector.create({ db, sessions, publicUrl: config.publicUrl });
   ctx.connector = connector;

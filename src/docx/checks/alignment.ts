@@ -16,8 +16,8 @@ interface Segment {
   /** Where this markup paragraph's projection starts in the view paragraph's text. */
   viewStart: number;
   viewEnd: number;
-  /** Markup offset of each projected character (null: the tie is coarse). */
-  offsets: number[] | null;
+  /** Markup offset of each projected character and one past the last ('same': the projection is the markup text; null: the tie is coarse). */
+  offsets: Offsets | null;
 }
 
 const REMOVED: Record<CheckView, ReadonlySet<string>> = {
@@ -89,7 +89,7 @@ export class Alignment {
       if (!s.offsets) return { markup: s.markup, start: 0, end: this.markup[s.markup]!.text.length };
       const from = Math.max(place.start, s.viewStart) - s.viewStart;
       const to = Math.min(place.end, s.viewEnd) - s.viewStart;
-      return { markup: s.markup, start: s.offsets[from]!, end: to > from ? s.offsets[to - 1]! + 1 : s.offsets[from]! };
+      return { markup: s.markup, start: offsetAt(s.offsets, from), end: to > from ? offsetAt(s.offsets, to - 1) + 1 : offsetAt(s.offsets, from) };
     }
     return null;
   }
@@ -106,8 +106,8 @@ export class Alignment {
         const from = Math.max(place.start, s.viewStart) - s.viewStart;
         const to = Math.min(place.end, s.viewEnd) - s.viewStart;
         // Widen to the removed text next to the place: a deletion just before or after it touches it.
-        start = from > 0 ? s.offsets[from - 1]! + 1 : 0;
-        end = to < s.offsets.length - 1 ? s.offsets[to]! : p.text.length;
+        start = from > 0 ? offsetAt(s.offsets, from - 1) + 1 : 0;
+        end = to < s.viewEnd - s.viewStart ? offsetAt(s.offsets, to) : p.text.length;
       }
       for (const c of p.changes ?? []) if (touches(c, start, end)) out.push(c.change_id);
     }
@@ -119,18 +119,19 @@ function touches(c: BlockChange, start: number, end: number): boolean {
   return c.start === c.end ? c.start >= start && c.start <= end : c.start < end && c.end > start;
 }
 
+/** Markup offset of each projected character, and one more: the markup length (so the end maps too); 'same' when nothing was removed. */
+type Offsets = number[] | 'same';
+
+const offsetAt = (offsets: Offsets, k: number): number => (offsets === 'same' ? k : offsets[k]!);
+
 interface Projection {
   text: string;
-  /** Markup offset of each projected character, and one more: the markup length (so the end maps too). */
-  offsets: number[];
+  offsets: Offsets;
 }
 
 function project(p: ParagraphBlock, removed: ReadonlySet<string>): Projection {
   const gone = (p.changes ?? []).filter((c) => removed.has(c.kind) && c.end > c.start);
-  if (gone.length === 0) {
-    const offsets = Array.from({ length: p.text.length + 1 }, (_, k) => k);
-    return { text: p.text, offsets };
-  }
+  if (gone.length === 0) return { text: p.text, offsets: 'same' };
   const drop = new Uint8Array(p.text.length);
   for (const c of gone) drop.fill(1, c.start, c.end);
   let text = '';

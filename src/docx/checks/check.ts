@@ -57,6 +57,8 @@ export interface DocumentViews {
  * as it stands by aligning each view's paragraphs with the draft's (alignment.ts). Where no
  * change lies on those places (a citation broken by renumbering: clause 7.4 became 7.3 when
  * 7.3 was deleted), the changes that insert, delete or renumber numbered paragraphs are named.
+ * Each change named comes with the rest of its edit group (a deleted paragraph's text and its
+ * mark, a replacement's deletion and insertion): the review decides an edit as one entry.
  */
 export function checkDocument(views: DocumentViews): Record<CheckView, CheckFinding[]> {
   const markup = paragraphsOf(views.markup);
@@ -84,6 +86,7 @@ function settle(a: ReadView, b: ReadView, markup: readonly ParagraphBlock[]): Ch
     const key = sameKey(f);
     others.set(key, [...(others.get(key) ?? []), f]);
   }
+  const groups = editGroups(markup);
   const pages = pagesOf(a.paragraphs);
   const clauses = clausesOf(a.paragraphs);
   const seen = new Map<string, number>();
@@ -94,7 +97,7 @@ function settle(a: ReadView, b: ReadView, markup: readonly ParagraphBlock[]): Ch
     if (!stands) {
       const ids = new Set<string>([...changesAt(a.alignment, f.evidence), ...changesAt(b.alignment, undoing(f, b))]);
       if (ids.size === 0 && (f.kind === 'broken_cross_reference' || f.kind === 'numbering_out_of_sequence')) for (const id of structuralChanges(markup)) ids.add(id);
-      causedBy = [...ids];
+      causedBy = withTheirGroups(ids, groups);
     }
     const block = a.paragraphs[f.at.block]!;
     const idKey = `${f.kind}\u0001${f.term ?? ''}\u0001${f.reference ?? ''}\u0001${f.excerpt}\u0001${block.id}`;
@@ -114,6 +117,31 @@ function settle(a: ReadView, b: ReadView, markup: readonly ParagraphBlock[]): Ch
       fix: f.replaceWith === null ? null : fixOf(f, a.alignment, markup),
     };
   });
+}
+
+/** Each change's edit group (what Word shows as one edit: a replacement, a deleted paragraph's text and mark), and each group's changes. */
+function editGroups(markup: readonly ParagraphBlock[]): { of: Map<string, string>; members: Map<string, string[]> } {
+  const of = new Map<string, string>();
+  const members = new Map<string, string[]>();
+  for (const p of markup) {
+    for (const c of p.changes ?? []) {
+      if (!c.group || of.has(c.change_id)) continue;
+      of.set(c.change_id, c.group);
+      members.set(c.group, [...(members.get(c.group) ?? []), c.change_id]);
+    }
+  }
+  return { of, members };
+}
+
+/** The changes named, with the rest of their edit groups: the review decides an edit as one entry. */
+function withTheirGroups(ids: ReadonlySet<string>, groups: ReturnType<typeof editGroups>): string[] {
+  const out = new Set<string>();
+  for (const id of ids) {
+    out.add(id);
+    const group = groups.of.get(id);
+    for (const member of group ? groups.members.get(group) ?? [] : []) out.add(member);
+  }
+  return [...out];
 }
 
 function sameKey(f: ViewFinding): string {

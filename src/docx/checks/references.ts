@@ -75,6 +75,9 @@ function annexWord(w: string): string {
 export function crossReferenceFindings(paragraphs: readonly CheckParagraph[], facts: ViewFacts): ViewFinding[] {
   const tails = clauseIndex(paragraphs, facts);
   const hasClauses = [...facts.clauses.keys()].some((k) => /^[\d(]/.test(k));
+  // Every clause's heads ("7" and "7.3" of "7.3(a)"): a citation of a head cites the clause that opens it.
+  const heads = new Set<string>();
+  for (const k of facts.clauses.keys()) for (const m of k.matchAll(/[.(]/g)) heads.add(k.slice(0, m.index));
   const out: ViewFinding[] = [];
   paragraphs.forEach((p, block) => {
     if (p.story === 'comment') return;
@@ -89,7 +92,7 @@ export function crossReferenceFindings(paragraphs: readonly CheckParagraph[], fa
       const range = /\bto\b|\bthrough\b/.test(m[3] ?? '');
       for (const [k, number] of numbers.entries()) {
         if (range && k > 0 && k < numbers.length - 1) continue;
-        const found = annex ? facts.clauses.has(`${annexWord(word)} ${number.toLowerCase()}`) : this_(number, facts, tails, hasClauses);
+        const found = annex ? facts.clauses.has(`${annexWord(word)} ${number.toLowerCase()}`) : this_(number, facts, heads, tails, hasClauses);
         if (found !== false) continue;
         const at = k === 0 ? m.index : m.index + m[0].lastIndexOf(number);
         const place: Place = { block, start: at, end: k === 0 ? m.index + m[1]!.length + 1 + number.length : at + number.length };
@@ -106,15 +109,16 @@ export function crossReferenceFindings(paragraphs: readonly CheckParagraph[], fa
   return out;
 }
 
-/** Whether a clause number is in the document: true, false, or null when it cannot be told (no numbering at all). */
-function this_(number: string, facts: ViewFacts, tails: Set<string>, hasClauses: boolean): boolean | null {
+/** Whether a clause number is in the document: true, false, or null when it cannot be told (a "(c)" in a document without numbering). */
+function this_(number: string, facts: ViewFacts, heads: Set<string>, tails: Set<string>, hasClauses: boolean): boolean | null {
   const n = normaliseClause(number);
   if (facts.clauses.has(n)) return true;
   // "paragraph (c)" cites a sub-paragraph of the clause it is in: any "(c)" will do.
   if (n.startsWith('(')) return tails.has(n) ? true : hasClauses ? false : null;
   // "7(b)" where the engine labels it "7.1(b)" is a guess too far; "7" when only "7.1" exists is the clause's head.
-  if ([...facts.clauses.keys()].some((k) => k.startsWith(`${n}.`) || k.startsWith(`${n}(`))) return true;
-  return hasClauses ? false : null;
+  if (heads.has(n)) return true;
+  // A clause number a document without any numbering cites is missing all the same.
+  return false;
 }
 
 // ---- numbering_out_of_sequence ----

@@ -92,7 +92,10 @@ function preambleEnd(paragraphs: readonly CheckParagraph[]): number {
   }
   // No heading or clause to end it: the opening paragraphs that name the parties ("… (the “Licensee”)").
   let end = 0;
-  for (let i = 0; i < Math.min(paragraphs.length, 5); i++) if (/\((?:[^()]{0,30})[“"‘'][\p{Lu}]/u.test(paragraphs[i]!.text)) end = i + 1;
+  for (let i = 0; i < Math.min(paragraphs.length, 5); i++) {
+    const text = paragraphs[i]!.text;
+    if (/\b(?:between|among|made|dated|entered into)\b/i.test(text) && /\((?:[^()]{0,30})[“"‘'][\p{Lu}]/u.test(text)) end = i + 1;
+  }
   return end;
 }
 
@@ -124,7 +127,11 @@ export class TermChecks {
       for (const run of capitalisedRuns(this.reads[i]!.words, 0)) names.add(run.text);
     }
     this.index = { defined, names };
+    for (const d of defined.values()) this.firstWords.add(termKey(d.term.split(/\s+/)[0]!));
   }
+
+  /** The first word of every defined term (as termKey folds it): only a word among them can open a use. */
+  private readonly firstWords = new Set<string>();
 
   run(facts: ViewFacts): ViewFinding[] {
     const out: ViewFinding[] = [];
@@ -137,8 +144,8 @@ export class TermChecks {
 
     this.reads.forEach((r, block) => {
       const p = this.paragraphs[block]!;
-      const inQuote = (at: number) => r.quotes.some((q) => at >= q.start && at < q.end);
-      const inDefinition = (at: number) => r.definitions.some((q) => at >= q.start && at < q.end);
+      const inQuote = (at: number) => r.quotes.length > 0 && r.quotes.some((q) => at >= q.start && at < q.end);
+      const inDefinition = (at: number) => r.definitions.length > 0 && r.definitions.some((q) => at >= q.start && at < q.end);
       const words = r.words;
       for (let i = 0; i < words.length; i++) {
         const w = words[i]!;
@@ -275,6 +282,7 @@ export class TermChecks {
   }
 
   private longestDefined(words: Word[], i: number, maxWords: number): { key: string; last: number } | null {
+    if (!this.firstWords.has(termKey(words[i]!.text))) return null;
     let phrase = '';
     let best: { key: string; last: number } | null = null;
     for (let j = i; j < words.length && j < i + maxWords; j++) {

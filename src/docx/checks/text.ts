@@ -16,29 +16,42 @@ export interface Word {
 }
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’&-]*/gu;
-const SENTENCE_END = /[.!?:;]\s*$|^\s*$|[\t\n]\s*$|\([a-z0-9ivx]{1,4}\)\s*$/u;
+const TRAILING = /['’&-]+$/u;
+const OPENING_MARKS = new Set(['"', '“', '”', '‘', '’', "'", '(', '[']);
+
+/** Whether the text before `at` ends a sentence: . ! ? : ; a tab or line break, or a list marker "(a)", ignoring spaces and opening marks. */
+function endsSentence(text: string, at: number): boolean {
+  let k = at - 1;
+  while (k >= 0 && (text[k] === ' ' || text[k] === '\u00a0' || OPENING_MARKS.has(text[k]!))) k--;
+  if (k < 0) return true;
+  const c = text[k]!;
+  if (c === '.' || c === '!' || c === '?' || c === ':' || c === ';' || c === '\t' || c === '\n') return true;
+  if (c === ')') {
+    const open = text.lastIndexOf('(', k);
+    return open >= 0 && k - open <= 5 && /^\([a-z0-9ivx]{1,4}\)$/.test(text.slice(open, k + 1));
+  }
+  return false;
+}
 
 export function wordsOf(text: string): Word[] {
   const out: Word[] = [];
-  let previousEnd = 0;
   let previous: Word | null = null;
   for (const m of text.matchAll(WORD)) {
-    let w = m[0];
     // A trailing apostrophe or hyphen belongs to the punctuation, not the word ("Suppliers'" keeps its s).
-    while (/['’&-]$/u.test(w)) w = w.slice(0, -1);
+    const w = TRAILING.test(m[0]) ? m[0].replace(TRAILING, '') : m[0];
     const start = m.index;
-    const gap = text.slice(previousEnd, start);
+    const gapStart = previous ? previous.end : 0;
+    const singleSpace = start - gapStart === 1 && (text[gapStart] === ' ' || text[gapStart] === '\u00a0');
     const word: Word = {
       text: w, start, end: start + w.length,
-      sentenceStart: previous === null ? /^[\s"“‘'([]*$/u.test(gap) : SENTENCE_END.test(text.slice(Math.max(0, start - 12), start).replace(/["“”‘’'([]+$/u, '')),
-      joined: previous !== null && /^[ \u00a0]$/.test(gap),
+      sentenceStart: endsSentence(text, start),
+      joined: previous !== null && singleSpace,
       before: previous ? previous.text.toLowerCase() : null,
     };
     // A manual number ("7.3", "(b)") at the paragraph's start is not the sentence: the word after it starts one.
-    if (previous && previous.sentenceStart && /^\d+$|^[ivxlc]+$|^[a-z]$/i.test(previous.text) && /^[.)]?\s+$|^\.\d/.test(gap)) word.sentenceStart = true;
+    if (previous && previous.sentenceStart && /^\d+$|^[ivxlc]+$|^[a-z]$/i.test(previous.text) && /^[.)]?\s+$|^\.\d/.test(text.slice(gapStart, start))) word.sentenceStart = true;
     out.push(word);
     previous = word;
-    previousEnd = word.end;
   }
   return out;
 }

@@ -10,8 +10,9 @@ import { parentPort } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import { applyDecisions, compareDocx, DocxError, ingestDocx, listRevisions, type CompareDifference, type CompareOptions, type OpenOptions, type ReadLimits, type ZipCodec } from '../../docx';
 import { buildBenchmarkContract } from '../../docx/fixture';
+import { checkDraft } from '../../docx/checks/draft-checks';
 import { nativeZipCodec } from './native-zip-codec';
-import { epochNow, type CompareJob, type EngineJob, type EngineJobAnswer, type IngestJob, type WarmJob } from './engine-threads';
+import { epochNow, type ChecksJob, type CompareJob, type EngineJob, type EngineJobAnswer, type IngestJob, type WarmJob } from './engine-threads';
 
 const port = parentPort ?? ((): never => { throw new Error('engine-thread-worker runs only as a worker thread'); })();
 
@@ -70,10 +71,16 @@ function runJob(job: CompareJob | IngestJob): { bytes: Uint8Array; differences: 
   return { bytes, differences: result.differences, engineMs: engineDone - startedAt, ingestMs: epochNow() - engineDone };
 }
 
-function run(job: CompareJob | IngestJob): void {
+function run(job: CompareJob | IngestJob | ChecksJob): void {
   const startedAt = epochNow();
   let answer: EngineJobAnswer;
   try {
+    if (job.kind === 'checks') {
+      const checks = checkDraft(job.bytes, { limits: job.limits as Partial<ReadLimits>, codec: nativeZipCodec });
+      const engineMs = epochNow() - startedAt;
+      port.postMessage({ id: job.id, ok: true, bytes: new Uint8Array(0), differences: [], checks, timing: { startedAt, engineMs, ingestMs: 0, postedAt: epochNow(), jobsBefore: jobsRun } } satisfies EngineJobAnswer);
+      return;
+    }
     const { bytes, differences, engineMs, ingestMs } = runJob(job);
     const postedAt = epochNow();
     answer = { id: job.id, ok: true, bytes, differences, timing: { startedAt, engineMs, ingestMs, postedAt, jobsBefore: jobsRun } };

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { CheckFinding, CheckView } from '../../contract/checks';
 import { DocxError, type CompareDifference, type CompareOptions, type CompareResult, type DocxErrorCode, type OpenOptions, type WorkLimit, type WorkLimits } from '../../docx';
 
 export interface CompareJob {
@@ -28,7 +29,15 @@ export interface WarmJob {
   limits: OpenOptions['limits'];
 }
 
-export type EngineJob = CompareJob | IngestJob | WarmJob;
+/** The checks of a draft, both views (src/docx/checks): findings only, no bytes back. */
+export interface ChecksJob {
+  kind: 'checks';
+  id: number;
+  bytes: Uint8Array;
+  limits: OpenOptions['limits'];
+}
+
+export type EngineJob = CompareJob | IngestJob | ChecksJob | WarmJob;
 
 /** Where the worker's time went on one job; instants in ms since the epoch (performance.timeOrigin + now, comparable across threads). */
 export interface JobTiming {
@@ -43,7 +52,7 @@ export interface JobTiming {
 }
 
 export type EngineJobAnswer =
-  | { id: number; ok: true; bytes: Uint8Array; differences: CompareDifference[]; timing: JobTiming }
+  | { id: number; ok: true; bytes: Uint8Array; differences: CompareDifference[]; timing: JobTiming; checks?: Record<CheckView, CheckFinding[]> }
   | { id: number; warmed: true }
   | { id: number; ok: false; docx: { code: DocxErrorCode; message: string; limit?: WorkLimit } }
   | { id: number; ok: false; failure: string };
@@ -164,6 +173,13 @@ export class EngineThreads {
     return answer.bytes;
   }
 
+  /** The checks of a draft on a worker (engine refusals are thrown as DocxError). `bytes` are handed over (transferred). */
+  async checks(bytes: Uint8Array, owner: JobOwner): Promise<Record<CheckView, CheckFinding[]>> {
+    const own = ownBuffer(bytes);
+    const { answer } = await this.run((id) => ({ kind: 'checks', id, bytes: own, limits: this.limits }), [own.buffer as ArrayBuffer], owner);
+    return answer.checks!;
+  }
+
   /**
    * Starts every worker, loads the engine in it and runs it on a small generated contract now, so
    * the first job after a start pays neither for loading (about half a second) nor for the
@@ -198,7 +214,7 @@ export class EngineThreads {
   }
 
   private run(
-    build: (id: number) => CompareJob | IngestJob,
+    build: (id: number) => CompareJob | IngestJob | ChecksJob,
     transfer: ArrayBuffer[],
     owner: JobOwner,
   ): Promise<{ answer: Extract<EngineJobAnswer, { ok: true }>; postedAt: number; receivedAt: number }> {
