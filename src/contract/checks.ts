@@ -27,7 +27,7 @@ export type CheckView = z.infer<typeof CheckView>;
 export const CheckFix = z.object({
   blockId: z.string().describe('The paragraph of the draft as it stands (markup view of the reading model).'),
   find: z.string(),
-  occurrence: z.number().int().positive().describe('1-based, among the occurrences of `find` in that paragraph\'s markup text.'),
+  occurrence: z.number().int().positive().describe('1-based, among the occurrences of `find` in that paragraph\'s text as it reads without deleted text (as a redline edit anchored on the block counts them).'),
   replaceWith: z.string(),
 });
 export type CheckFix = z.infer<typeof CheckFix>;
@@ -59,3 +59,16 @@ export type ChecksAnswer = z.infer<typeof ChecksAnswer>;
 
 /** The author of the changes the checks propose. */
 export const CHECKS_AUTHOR = 'Redline checks';
+
+export const ProposeFixesBody = z.strictObject({
+  findingIds: z.array(z.string().min(1).max(100)).min(1).max(1000).optional()
+    .describe('The findings (of the accepted view) whose fixes to propose; default: every finding that has one.'),
+});
+export type ProposeFixesBody = z.infer<typeof ProposeFixesBody>;
+
+export const ProposeFixesAnswer = z.object({
+  documentId: z.string(),
+  proposed: z.array(z.object({ findingId: z.string(), changeIds: z.array(z.string()) }))
+    .describe(`Each fix written, as tracked changes by "${CHECKS_AUTHOR}" with the finding's message as justification. Empty when every fix is already proposed (a fix proposed and pending is not in the accepted view's findings any more).`),
+});
+export type ProposeFixesAnswer = z.infer<typeof ProposeFixesAnswer>;

@@ -28,6 +28,9 @@ export const ERROR_CODES = [
   // Reading and anchored edits (issue 25): a page cursor of a content that has since changed; an
   // edit's block that is not in the draft, whose version moved on, or whose find matches more than once.
   'stale_cursor',
+  // The checks (issue 35): a finding id the draft's accepted view does not have; a finding with no certain fix.
+  'unknown_finding_ids',
+  'no_certain_fix',
   'block_not_found',
   'stale_anchor',
   'ambiguous_anchor',

@@ -147,6 +147,7 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
     untracked: new UntrackedChecks(db, content, engineThreads, app.log),
     review,
     reading: new ReadingService(review),
+    checks: new ChecksService(db, content, uploads, engineThreads, review),
     authenticate: (request, spec) => authenticate(db, sessions, request, spec, (token) => ctx.connector?.resolveAccessToken(token) ?? Promise.resolve(null)),
     connector: null,
     heavyLimits: new HeavyLimits(db, config.heavyLimits),
@@ -185,7 +186,7 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
   ctx.review.onCommitted(() => events.committed());
   registerEventRoutes(app, ctx, events);
   registerCompareRoutes(app, ctx);
-  registerChecksRoutes(app, ctx, new ChecksService(db, content, uploads, engineThreads));
+  registerChecksRoutes(app, ctx);
   // The assistant connector (OAuth server + MCP); its keys and state live in the database.
   const connector = await Connector.create({ db, sessions, publicUrl: config.publicUrl });
   ctx.connector = connector;

@@ -178,8 +178,17 @@ function fixOf(f: ViewFinding, alignment: Alignment, markup: readonly ParagraphB
   const p = markup[at.markup]!;
   if (p.text.slice(at.start, at.end) !== f.excerpt) return null;
   if ((p.changes ?? []).some((c) => c.start < at.end && c.end > at.start && (c.kind === 'delete' || c.kind === 'insert'))) return null;
+  // Counted as a redline edit anchored on the block counts: in the text without deleted text.
+  const deleted = (p.changes ?? []).filter((c) => c.kind === 'delete');
+  let live = '';
+  let liveAt = -1;
+  for (let k = 0; k < p.text.length; k++) {
+    if (k === at.start) liveAt = live.length;
+    if (!deleted.some((c) => k >= c.start && k < c.end)) live += p.text[k];
+  }
   let occurrence = 0;
-  for (let i = p.text.indexOf(f.excerpt); i >= 0 && i <= at.start; i = p.text.indexOf(f.excerpt, i + 1)) occurrence++;
+  for (let i = live.indexOf(f.excerpt); i >= 0 && i <= liveAt; i = live.indexOf(f.excerpt, i + 1)) occurrence++;
+  if (occurrence === 0) return null;
   return { blockId: p.id, find: f.excerpt, occurrence, replaceWith: f.replaceWith! };
 }
 

@@ -29,7 +29,7 @@ describe('checks: defined terms', () => {
       '1.2 | The Supplier shall, on each Business Day, report to the Customer and its Affiliates.',
       '1.3 | The Customer may audit the Services (the ‘Audit’) and any Audit shall be at its cost; the Services include the Escrow Agent fees.',
       '1.4 | The Escrow Agent shall hold the Source Code, and the Escrow Agent may release it on each Release Event.',
-      '1.5 | The Supplier shall deliver the Source Code as agreed.');
+      '1.5 | The Supplier shall deliver the Source Code as agreed under the Release Event terms and the Consumer Price Index.');
     const undefinedTerms = findings(paragraphs, 'undefined_term');
     expect(undefinedTerms.map((f) => f.term).sort()).toEqual(['Escrow Agent', 'Release Event', 'Services', 'Source Code'].sort());
     expect(undefinedTerms.find((f) => f.term === 'Escrow Agent')!.message).toBe('“Escrow Agent” is used 3 times as a defined term but is defined nowhere in the document.');
@@ -51,7 +51,7 @@ describe('checks: defined terms', () => {
       '1.1 | “Affiliate” means any entity that controls a party.',
       '1.2 | "Deliverables" means the items in the Specification ("Specification").',
       '1.3 | The Supplier shall deliver the Deliverables to the Customer’s Affiliates in accordance with the Specification.',
-      '1.4 | In this clause, “Deliverables” includes documents.',
+      '1.4 | In this clause, “Deliverables” includes documents. “Specification” has the meaning given in clause 1.2.',
       '1.5 | “Charges” means the fees.');
     expect(findings(paragraphs, 'unused_definition').map((f) => f.term)).toEqual(['Charges']);
     const twice = findings(paragraphs, 'duplicate_definition');
@@ -65,7 +65,7 @@ describe('checks: defined terms', () => {
       '1.1 | The Licensor grants the Licencee a licence of the Licensed Software. "Confidential Information" means information marked as such.',
       '1.2 | Licencee shall keep the Confidential Information secret and the Licensee shall return the Confidential Information on demand.',
       '1.3 | The Licensee shall protect the confidential information and pay the Licensor. Acme Widgets Corporaton shall sign.',
-      '1.4 | The Licensee may disclose Confidential Information to its advisers. The Licensee and the Licensor agree.');
+      '1.4 | The Licensee may disclose Confidential Information to its advisers. The Licensee and the Licensor agree on the Licensed Software.');
     const variants = findings(paragraphs, 'term_variant');
     expect(variants.map((f) => [f.excerpt, f.term, f.replaceWith])).toEqual([
       ['Licencee', 'Licensee', 'Licensee'],
@@ -119,9 +119,9 @@ describe('checks: cross-references and numbering', () => {
     expect(findings(paragraphs, 'numbering_out_of_sequence').map((f) => [f.reference, f.message])).toEqual([
       ['2.3', 'Clause 2.3 follows 2.1: the numbering skips 2.'],
       ['4', 'Clause 4 follows 2: the numbering skips 3.'],
-      ['4', 'Clause 4 is numbered the same as the clause before it.'],
+      ['4', 'Clause 4 is numbered the same as the one before it.'],
       ['6', 'Clause 6 follows 4: the numbering skips 5.'],
-      ['(d)', 'Clause (d) follows (b): the numbering skips c.'],
+      ['(d)', 'Paragraph (d) follows (b): the numbering skips c.'],
       ['4.', 'Clause 4. follows 2.: the numbering skips 3.'],
     ]);
   });

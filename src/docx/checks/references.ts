@@ -9,7 +9,8 @@ import { wholeParagraph } from './model';
  * A citation is "Section 14.2", "Clause 7(b)", "clauses 4 and 5", "Sections 3.1 to 3.4",
  * "Schedule 3", "paragraph (c) above". It cites something of another document (not checked)
  * when "of", "under" or "in" and a name other than this agreement follow it ("Section 409A of
- * the Code"). It is broken when the document has no clause, paragraph or schedule so numbered.
+ * the Code"), when a statute's name comes before it ("Government Code Section 65852.2"), and when
+ * its number is a statute's (three digits or more, a part with a leading zero, "1.704-1"). It is broken when the document has no clause, paragraph or schedule so numbered.
  */
 
 const CLAUSE_WORDS = 'sections?|clauses?|articles?|sub-?clauses?|paragraphs?|sub-?paragraphs?|sub-?sections?';
@@ -17,6 +18,9 @@ const ANNEX_WORDS = 'schedules?|annex(?:es)?|exhibits?|appendix|appendices|attac
 const NUMBER = String.raw`(?:\d+(?:\.\d+)*[A-Z]?(?:\s?\([a-zA-Z0-9]{1,5}\))*|\([a-zA-Z0-9]{1,5}\)(?:\s?\([a-zA-Z0-9]{1,5}\))*)`;
 const ANNEX_NUMBER = String.raw`(?:\d+|[A-Z]{1,2}(?:-\d+)?|[IVX]+)\b`;
 const CITATION = new RegExp(String.raw`\b(${CLAUSE_WORDS}|${ANNEX_WORDS})\s+(${NUMBER}|${ANNEX_NUMBER})((?:\s*(?:,|and|or|to|through|and/or)\s*(?:${NUMBER}))*)`, 'giu');
+/** A statute's or code's citation style: "Government Code Section 65852.2", "Treasury Regulations Section 1.704-1(b)", "Section 17.06.040". */
+const FOREIGN_BEFORE = /\b(?:Code|Act|Acts|Regulations?|Regs?\.|Rules?|U\.S\.C\.|C\.F\.R\.|Constitution|Ordinance|Treaty|Convention|Directive|Statutes?|Law)\s*$/u;
+const FOREIGN_NUMBER = /^\d{3,}|(?:^|\.)0\d|^\d+(?:\.\d+)*-\d/;
 const FOREIGN = /^\s*(?:of|under|in|to)\s+(?:the\s+)?(?!this\b|these\b|hereof|herein|the agreement\b|the contract\b|this agreement\b)[A-Z\p{Lu}]/u;
 
 /** The normalised form of a clause number: "14.2." → "14.2", "7 (b)" → "7(b)", lower case. */
@@ -84,7 +88,8 @@ export function crossReferenceFindings(paragraphs: readonly CheckParagraph[], fa
     for (const m of p.text.matchAll(CITATION)) {
       const word = m[1]!.toLowerCase();
       const end = m.index + m[0].length;
-      if (FOREIGN.test(p.text.slice(end, end + 60))) continue;
+      if (FOREIGN.test(p.text.slice(end, end + 60)) || FOREIGN_BEFORE.test(p.text.slice(Math.max(0, m.index - 40), m.index))) continue;
+      if (FOREIGN_NUMBER.test(p.text.slice(m.index + m[1]!.length + 1, end + 2))) continue;
       // "Article 5" in a title is the article itself, not a citation.
       if (m.index === 0 && numberOf(p) === null && ARTICLE_TITLE.test(p.text) || ANNEX_TITLE.test(p.text) && m.index <= 2) continue;
       const annex = new RegExp(`^(?:${ANNEX_WORDS})$`, 'i').test(word);
@@ -204,16 +209,17 @@ export function numberingFindings(paragraphs: readonly CheckParagraph[]): ViewFi
     const parts = partsOf(n.label, lastShape ? { value: lastShape[1].value, shape: lastShape[0].slice(parent.length + 1) } : undefined)!;
     const tail = parts[parts.length - 1]!;
     const key = `${probeKey(parts)}|${tail.shape}`;
+    const noun = /^\s*\(/.test(n.label) ? 'Paragraph' : 'Clause';
     const before = last.get(key);
     // A deeper level starting again under a new parent is no skip; a return to the first number is a new list.
     if (before && tail.value !== 1) {
       const label = n.label.trim();
       if (tail.value === before.value) {
-        out.push(numberingFinding(paragraphs, block, before.block, label, `Clause ${label} is numbered the same as the clause before it.`));
+        out.push(numberingFinding(paragraphs, block, before.block, label, `${noun} ${label} is numbered the same as the one before it.`));
       } else if (tail.value > before.value + 1) {
-        out.push(numberingFinding(paragraphs, block, before.block, label, `Clause ${label} follows ${paragraphs[before.block]!.numbering ?? numberOf(paragraphs[before.block]!)!.label.trim()}: the numbering skips ${skipped(before.value, tail.value, tail.shape)}.`));
+        out.push(numberingFinding(paragraphs, block, before.block, label, `${noun} ${label} follows ${paragraphs[before.block]!.numbering ?? numberOf(paragraphs[before.block]!)!.label.trim()}: the numbering skips ${skipped(before.value, tail.value, tail.shape)}.`));
       } else if (tail.value < before.value) {
-        out.push(numberingFinding(paragraphs, block, before.block, label, `Clause ${label} comes after ${paragraphs[before.block]!.numbering ?? numberOf(paragraphs[before.block]!)!.label.trim()}: the numbering goes backwards.`));
+        out.push(numberingFinding(paragraphs, block, before.block, label, `${noun} ${label} comes after ${paragraphs[before.block]!.numbering ?? numberOf(paragraphs[before.block]!)!.label.trim()}: the numbering goes backwards.`));
       }
     }
     last.set(key, { value: tail.value, block });

@@ -13,8 +13,8 @@ import { isAllCaps, isCapitalised, looksLikeHeading, MINOR_WORDS, quotedSpans, r
  *   definition nor a use.
  * - A use is the term as defined, or its plural or possessive, anywhere outside its definition.
  * - A capitalised phrase (Title Case words, "of" and "for" between them) is used *as a defined
- *   term* when a determiner comes before it ("the", "each", "any", "such"…), or when it is used
- *   mid-sentence at least three times. Not counted: sentence starts, headings and run-in headings,
+ *   term* when it is used at least twice with a determiner before it ("the", "each", "any",
+ *   "such"…), or mid-sentence at least three times. Not counted: sentence starts, headings and run-in headings,
  *   quoted speech, all-capital words, citations ("Schedule 3", "Companies Act 2006"), company names
  *   ("… Limited", "… Inc."), months and days, a short list of places, and every name written in the
  *   preamble (the paragraphs before the first heading or numbered clause: the parties as named).
@@ -24,6 +24,8 @@ import { isAllCaps, isCapitalised, looksLikeHeading, MINOR_WORDS, quotedSpans, r
  */
 
 const DEFINING_AFTER = /^[”"’']?\s*[,)]?\s*(?:means|mean|shall mean|shall have the meaning|has the meaning|have the meaning|have the meanings|shall include|includes|include|refers to|shall refer to|is defined|are defined|shall be construed|:|–|—|-\s)/iu;
+/** A definitions list's pointer to where a term is defined ("“Fund” has the meaning set forth in the Recitals"): not a second definition. */
+const POINTER = /^[”"’']?\s*(?:shall\s+)?ha(?:s|ve)\s+the\s+meanings?\s+(?:given|set forth|set out|assigned|ascribed|specified|provided|attributed)/iu;
 const DEFINING_BEFORE = /(?:referred to as|hereinafter(?: called)?|hereafter|defined as|designated as|known as)\s*(?:the\s+)?$/iu;
 const DETERMINERS = new Set(['the', 'this', 'that', 'these', 'those', 'each', 'any', 'all', 'such', 'no', 'every', 'either', 'neither', 'other', 'its', 'their', 'relevant', 'applicable', 'same']);
 const COMPANY_SUFFIXES = new Set(['inc', 'ltd', 'limited', 'llc', 'plc', 'corporation', 'corp', 'llp', 'lp', 'gmbh', 'ag', 'sa', 'nv', 'bv', 'co', 'incorporated', 'sarl', 'spa', 'pty', 'pte', 'ab', 'as', 'oy']);
@@ -40,9 +42,11 @@ const ORDINARY = new Set([
 const OPENERS = new Set([...DETERMINERS, 'where', 'when', 'if', 'unless', 'subject', 'notwithstanding', 'nothing', 'in', 'for', 'on', 'upon', 'to', 'a', 'an',
   'it', 'he', 'she', 'they', 'we', 'you', 'provided', 'save', 'except', 'following', 'after', 'before', 'during', 'without', 'with', 'by', 'as', 'at', 'and', 'or', 'but', 'nor', 'so', 'then', 'there', 'here', 'what', 'which', 'who', 'whether', 'while', 'although', 'because', 'since', 'once', 'until']);
 
+const STATUTE_ENDINGS = new Set(['act', 'regulation', 'regulations', 'rules', 'constitution', 'convention', 'treaty', 'directive', 'ordinance', 'statute']);
+
 export interface TermIndex {
   /** By term key: the term as defined and where (the quoted phrase). */
-  defined: Map<string, { term: string; places: Place[] }>;
+  defined: Map<string, { term: string; places: Place[]; pointers: number }>;
   /** The parties' and others' names as the preamble writes them (multi-word phrases and single names). */
   names: Set<string>;
 }
@@ -59,14 +63,14 @@ export function termKey(phrase: string): string {
 interface Read {
   words: Word[];
   quotes: Quoted[];
-  /** Quoted spans that are definitions. */
-  definitions: Quoted[];
+  /** Quoted spans that are definitions (a pointer names where the term is defined). */
+  definitions: (Quoted & { pointer?: true })[];
   /** Where the words that may be terms start (after a run-in heading); Infinity for a heading. */
   from: number;
 }
 
-export function findDefinitions(p: CheckParagraph): Quoted[] {
-  const out: Quoted[] = [];
+export function findDefinitions(p: CheckParagraph): (Quoted & { pointer?: true })[] {
+  const out: (Quoted & { pointer?: true })[] = [];
   const text = p.text;
   for (const q of quotedSpans(text)) {
     const phrase = q.text.trim();
@@ -76,7 +80,9 @@ export function findDefinitions(p: CheckParagraph): Quoted[] {
     const after = text.slice(q.end, q.end + 40);
     const inParens = /\((?:[^()]{0,50})$/u.test(before) && /^[”"’']?[^()]{0,60}\)/u.test(after);
     const leading = /^[\s\d.()a-z]{0,10}$/u.test(text.slice(0, q.start - 1));
-    if (inParens || leading || DEFINING_AFTER.test(after) || DEFINING_BEFORE.test(before)) out.push({ ...q, text: phrase, start: q.start + q.text.indexOf(phrase), end: q.start + q.text.indexOf(phrase) + phrase.length });
+    if (inParens || leading || DEFINING_AFTER.test(after) || DEFINING_BEFORE.test(before)) {
+      out.push({ ...q, text: phrase, start: q.start + q.text.indexOf(phrase), end: q.start + q.text.indexOf(phrase) + phrase.length, ...(POINTER.test(after) ? { pointer: true } : {}) });
+    }
   }
   return out;
 }
@@ -113,12 +119,13 @@ export class TermChecks {
       const heading = p.story === 'body' && looksLikeHeading(p.text, p.heading) && definitions.length === 0;
       return { words, quotes, definitions, from: heading || i < this.preamble ? Infinity : runInHeadingEnd(p.text) };
     });
-    const defined = new Map<string, { term: string; places: Place[] }>();
+    const defined = new Map<string, { term: string; places: Place[]; pointers: number }>();
     this.reads.forEach((r, block) => {
       for (const d of r.definitions) {
         const key = termKey(d.text);
-        const entry = defined.get(key) ?? { term: d.text, places: [] };
+        const entry = defined.get(key) ?? { term: d.text, places: [], pointers: 0 };
         entry.places.push({ block, start: d.start, end: d.end });
+        if (d.pointer) entry.pointers++;
         defined.set(key, entry);
       }
     });
@@ -215,7 +222,8 @@ export class TermChecks {
 
     for (const [key, c] of candidates) {
       if (defined.has(key) || variantKeys.has(key) || this.index.names.has([...c.forms.keys()][0]!)) continue;
-      if (c.determined === 0 && c.places.length < 3) continue;
+      // Used once, a capitalised phrase is as likely a name ("the Consumer Price Index"); twice after a determiner, or three times, a term.
+      if (c.places.length < 2 || c.determined === 0 && c.places.length < 3) continue;
       const forms = [...c.forms.keys()];
       const term = forms.find((f) => termKey(f) === f.toLowerCase()) ?? forms[0]!;
       const n = c.places.length;
@@ -235,7 +243,7 @@ export class TermChecks {
           message: `“${d.term}” is defined but never used.`, replaceWith: null, identity: 'term', evidence: d.places,
         });
       }
-      if (d.places.length > 1) {
+      if (d.places.length - d.pointers > 1) {
         const second = d.places[1]!;
         out.push({
           kind: 'duplicate_definition', term: d.term, reference: null, at: second, excerpt: this.paragraphs[second.block]!.text.slice(second.start, second.end),
@@ -302,7 +310,11 @@ export class TermChecks {
   private isOrdinary(run: Run, words: Word[], text: string): boolean {
     const parts = run.text.split(' ');
     const last = parts[parts.length - 1]!.toLowerCase().replace(/\.$/, '');
-    if (COMPANY_SUFFIXES.has(last) || COMPANY_SUFFIXES.has((words[run.last + 1]?.text ?? '').toLowerCase()) && words[run.last + 1]!.joined) return true;
+    // A statute or a body of rules by its name ("the California Coastal Act", "the Internal Revenue Code"); a single letter ("U.S.").
+    if (STATUTE_ENDINGS.has(last) || last === 'code' && parts.length >= 3 || parts.length === 1 && parts[0]!.length === 1) return true;
+    // Part of a longer name joined by "and" ("the Health and Safety Code").
+    if (/^\s+(?:and|&)\s+\p{Lu}/u.test(text.slice(words[run.last]!.end, words[run.last]!.end + 8))) return true;
+    if (COMPANY_SUFFIXES.has(last) || COMPANY_SUFFIXES.has((words[run.last + 1]?.text ?? '').toLowerCase()) && words[run.last + 1]!.joined && isCapitalised(words[run.last + 1]!.text)) return true;
     if (parts.every((w) => ORDINARY.has(w.toLowerCase()) || MINOR_WORDS.has(w))) return true;
     if (CITATION_WORDS.has(parts[0]!.toLowerCase()) && parts.length === 1) return true;
     // A citation or a statute: followed by a number or a year ("Schedule 3", "Companies Act 2006", "Form 10-K").

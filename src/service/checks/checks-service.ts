@@ -1,8 +1,9 @@
-import type { CheckFinding, CheckView, ChecksAnswer } from '../../contract/checks';
+import { CHECKS_AUTHOR, type CheckFinding, type CheckView, type ChecksAnswer, type ProposeFixesAnswer } from '../../contract/checks';
 import type { EngineThreads } from '../engine/engine-threads';
 import { ByteBudgetLru } from '../review/byte-budget-lru';
 import type { ContentStore } from '../store/content-store';
 import type { Database } from '../store/database';
+import type { ReviewService } from '../review/review-service';
 import type { UploadsService } from '../uploads/uploads-service';
 import { ProblemError } from '../http/problem';
 
@@ -29,6 +30,7 @@ export class ChecksService {
     private readonly content: ContentStore,
     private readonly uploads: UploadsService,
     private readonly threads: EngineThreads,
+    private readonly review: ReviewService,
   ) {}
 
   async checks(actor: Actor, documentId: string, view: CheckView = 'accepted'): Promise<ChecksAnswer> {
@@ -36,6 +38,45 @@ export class ChecksService {
     if (!row.content_sha256) throw new ProblemError(409, 'conflict', 'This upload has no stored content.');
     const checks = await this.of(row.content_sha256, actor.orgId);
     return { documentId: row.id, view, findings: checks[view] };
+  }
+
+  /**
+   * Writes the fixes of the accepted view's findings (those named, else every one that has a
+   * fix) as tracked changes by "Redline checks", each justified by its finding's message, through
+   * the redline edits the connector uses: they are reviewed, decided and withdrawn like any other
+   * proposal. A fix proposed and pending is accepted in the accepted view, so its finding is gone
+   * from it: asking again proposes nothing twice. A finding named that is not there, or has no
+   * certain fix, is refused (422) and nothing is written.
+   */
+  async propose(actor: Actor, documentId: string, findingIds?: readonly string[]): Promise<ProposeFixesAnswer> {
+    const { findings } = await this.checks(actor, documentId, 'accepted');
+    let chosen: CheckFinding[];
+    if (findingIds) {
+      const byId = new Map(findings.map((f) => [f.id, f]));
+      const unknown = findingIds.filter((id) => !byId.has(id));
+      if (unknown.length) throw new ProblemError(422, 'unknown_finding_ids', `The draft, as accepting every change leaves it, has no finding ${unknown.join(', ')}: read the checks again.`, { ids: unknown });
+      const unfixable = findingIds.filter((id) => byId.get(id)!.fix === null);
+      if (unfixable.length) throw new ProblemError(422, 'no_certain_fix', `Finding ${unfixable.join(', ')} has no certain fix to propose.`, { ids: unfixable });
+      chosen = [...new Set(findingIds)].map((id) => byId.get(id)!);
+    } else {
+      chosen = findings.filter((f) => f.fix !== null);
+    }
+    if (chosen.length === 0) return { documentId, proposed: [] };
+    const edits = chosen.map((f) => ({ op: 'replace' as const, blockId: f.fix!.blockId, find: f.fix!.find, occurrence: f.fix!.occurrence, text: f.fix!.replaceWith, justification: f.message }));
+    const before = new Set((await this.review.review(actor, documentId)).revisions.map((r) => r.change_id));
+    const answer = await this.review.redlines(actor, documentId, { edits, author: CHECKS_AUTHOR }, undefined, undefined, undefined, 'minimal');
+    // Each fix is one edit group (a replacement: its deletion and insertion). Findings come in
+    // document order, and so do the listing's groups: the i-th new group is the i-th fix's.
+    const fresh = answer.revisions.filter((r) => !before.has(r.change_id));
+    const groups = [...new Set(fresh.map((r) => r.group ?? r.change_id))];
+    const inGroup = (g: string) => fresh.filter((r) => (r.group ?? r.change_id) === g).map((r) => r.change_id);
+    return {
+      documentId,
+      proposed: chosen.map((f, i) => ({
+        findingId: f.id,
+        changeIds: groups.length === chosen.length ? inGroup(groups[i]!) : fresh.filter((r) => r.justification === f.message).map((r) => r.change_id),
+      })),
+    };
   }
 
   private of(sha: string, orgId: string): Promise<Checks> {

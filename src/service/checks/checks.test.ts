@@ -1,9 +1,12 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionGrant } from '../../contract/auth';
-import { ChecksAnswer } from '../../contract/checks';
+import { CHECKS_AUTHOR, ChecksAnswer, ProposeFixesAnswer } from '../../contract/checks';
 import type { DocumentRow } from '../../contract/document';
 import type { ReviewResponse } from '../../contract/review';
 import { buildDocx, by, del, ins, listItem, p } from '../../docx/fixture';
+import { createMcpServer } from '../connector/mcp-tools';
 import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
 
 /** Issue 35: GET /documents/{id}/checks over HTTP, computed on an engine thread. */
@@ -69,5 +72,54 @@ describe('the checks route', () => {
     expect(bad.statusCode).toBe(400);
     expect((await call(other, 'GET', `/api/documents/${draft.id}/checks`)).statusCode).toBe(404);
     expect(ChecksAnswer.parse((await call(lawyer, 'GET', `/api/documents/${draft.id}/checks`)).json()).findings).toEqual([]);
+  });
+
+  it('proposes each certain fix as a tracked change by Redline checks with the finding as justification, once; refuses an unknown finding', async () => {
+    const bytes = buildDocx({
+      body: [
+        p('This Licence is made between Acme Widgets Corporation (the “Licensee”) and Beta Labs Limited (the “Licensor”). “Confidential Information” means secrets.'),
+        p('The Licensee shall keep the Confidential Information safe, and the Licencee shall not copy the Confidential Information.'),
+        p('The Licensor may audit the Licensee, and the Licensee shall return the confidential information and the Confidential Information on demand.'),
+      ],
+    });
+    const draft = await draftOf(bytes);
+    const findings = ChecksAnswer.parse((await call(lawyer, 'GET', `/api/documents/${draft.id}/checks`)).json()).findings;
+    const fixable = findings.filter((f) => f.fix);
+    expect(fixable.map((f) => [f.excerpt, f.fix!.replaceWith])).toEqual([['Licencee', 'Licensee'], ['confidential information', 'Confidential Information']]);
+
+    const unknown = await call(lawyer, 'POST', `/api/documents/${draft.id}/checks/proposals`, { findingIds: ['fnothere'] });
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().code).toBe('unknown_finding_ids');
+    const before = (await call(lawyer, 'GET', `/api/documents/${draft.id}/review`)).json() as ReviewResponse;
+    expect(before.revisions).toEqual([]);
+
+    const first = await call(lawyer, 'POST', `/api/documents/${draft.id}/checks/proposals`, {});
+    expect(first.statusCode, first.body).toBe(200);
+    const proposed = ProposeFixesAnswer.parse(first.json()).proposed;
+    expect(proposed.map((x) => x.findingId)).toEqual(fixable.map((f) => f.id));
+    const review = (await call(lawyer, 'GET', `/api/documents/${draft.id}/review`)).json() as ReviewResponse;
+    expect(review.revisions.map((r) => r.change_id).sort()).toEqual(proposed.flatMap((x) => x.changeIds).sort());
+    expect(new Set(review.revisions.map((r) => r.author))).toEqual(new Set([CHECKS_AUTHOR]));
+    expect(review.revisions.map((r) => r.justification)).toContain(fixable[0]!.message);
+
+    // The fixes pending, the accepted view has no variant left: nothing is proposed twice.
+    const again = ProposeFixesAnswer.parse((await call(lawyer, 'POST', `/api/documents/${draft.id}/checks/proposals`, {})).json());
+    expect(again.proposed).toEqual([]);
+    const rejected = ChecksAnswer.parse((await call(lawyer, 'GET', `/api/documents/${draft.id}/checks?view=rejected`)).json()).findings;
+    expect(rejected.filter((f) => f.kind === 'term_variant').map((f) => f.causedBy.length > 0)).toEqual([true, true]);
+  });
+
+  it('gives the assistant the same findings through check_document', async () => {
+    const draft = await draftOf(buildDocx({ body: [p('The fee is [●] payable on [insert date] under Clause 9.')] }));
+    const http = ChecksAnswer.parse((await call(lawyer, 'GET', `/api/documents/${draft.id}/checks`)).json());
+    const server = createMcpServer({ userId: lawyer.user.id, orgId: lawyer.orgId }, t.ctx);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'test-assistant', version: '1.0.0' });
+    await client.connect(clientSide);
+    const result = await client.callTool({ name: 'check_document', arguments: { documentId: draft.id } });
+    expect(result.structuredContent).toEqual(http);
+    expect(http.findings.map((f) => f.kind)).toEqual(['placeholder', 'placeholder', 'broken_cross_reference']);
+    await client.close();
   });
 });
