@@ -19,6 +19,9 @@ import { DocumentView, type MarkupView } from './DocumentView';
 import { holderOfKind } from './highlight-target';
 import { kindLabel, placeLabel, STATE_CLASS, STATE_LABEL } from './labels';
 import { TrackList } from './TrackList';
+import { ChecksList } from './checks/ChecksList';
+import { membersOf } from './entries';
+import { Consequences } from './checks/Consequences';
 import { bookmarkIndex, changeAtPoint, hasTextSelection, hoverText } from './document-pointer';
 import { CurrentAnswer, ReportDownloads, useAnswer } from './answer/useAnswer';
 import { CommentsPanel, type CommentsHandle } from '../comments/CommentsPanel';
@@ -319,6 +322,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
                   <MovePlaces changeId={current.item.id} kind={current.item.kind ?? revision?.kind} shortcut={aria('otherHalf')} />
                 )}
                 <Justification text={current.item.justification ?? revision?.justification ?? null} />
+                <Consequences documentId={data.document.id} contentSha256={data.document.contentSha256} changeIds={membersOf(current).map((m) => m.item.id)} />
                 <CurrentAnswer entry={current} pendingNote={controller.pendingNote(current.item.id)} onWithdraw={() => run('withdraw')} withdrawKeys={aria('withdraw')} />
               </>
             ) : (
@@ -350,6 +354,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
             <CommentsPanel ref={commentsRef} review={data} currentId={currentId} currentLabel={current?.item.label ?? null}
               say={(notice) => controller.say(notice)} beforeWrite={() => controller.flush()} />
           </section>
+          <ChecksList documentId={data.document.id} contentSha256={data.document.contentSha256} />
 
           <section aria-label="Filters and batches" className="rl-phone-panel border-b border-line p-3 text-sm">
             <div className="grid grid-cols-3 gap-2">
