@@ -42,6 +42,9 @@ for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) 
     const consequences = page.getByTestId('consequences');
     await expect(consequences).toContainText('Accepting it would break', { timeout: 20_000 });
     await expect(consequences).toContainText('“Affiliate” is used twice as a defined term but is defined nowhere in the document.');
+    await page.screenshot({ path: path.join(SHOTS, `checks-current-${size.width}.png`), fullPage: false });
+    // On a phone the Checks list sits with the changes' list, behind its toggle.
+    if (size.width < 768) await page.getByRole('button', { name: /^All changes/ }).click();
     const checks = page.getByTestId('checks-list');
     await checks.locator('summary').click();
     await expect(checks.getByRole('list', { name: 'Checks' }).getByRole('listitem')).toHaveCount(4);
