@@ -52,6 +52,8 @@ function warmUp(job: WarmJob): void {
   compareDocx(accepted, contract, { view: 'rejected', open });
   compareDocx(contract, contract, { view: 'rejected', open });
   ingestDocx(contract, { limits: open.limits, codec: nativeZipCodec });
+  // The checks' path too (issue 35): their first ask then runs on compiled code.
+  checkDraft(contract, { limits: open.limits, codec: nativeZipCodec });
 }
 
 /** Runs a comparison or an ingest: the bytes to send back and the differences (none for an ingest). */
