@@ -42,8 +42,8 @@ describe('checks: defined terms', () => {
       '2.1 | Payment shall be made in March. Notices under Clause 1 go to the Supplier.',
       '2.2 | Confidentiality. The Customer shall comply with the Data Protection Act 2018 and Schedule 3.',
       '2.3 | The Supplier said “Stop All Work” and Northwind Cloud Services, Inc. agreed; Harbor & Lane Logistics Ltd. did not.',
-      '2.4 | The parties meet in New York.');
-    expect(findings(paragraphs, 'undefined_term')).toEqual([]);
+      '2.4 | The parties meet in New York under Section 2.1 (Payment Terms), Section 2.2 (Payment Terms) and Clause 2.3 (Payment Terms), and nothing disclosed (as a “Risk Factor” or otherwise) limits it.');
+    expect(findings(paragraphs).filter((f) => f.kind !== 'broken_cross_reference')).toEqual([]);
   });
 
   it('finds a definition never used, and a term defined twice', () => {
@@ -51,7 +51,7 @@ describe('checks: defined terms', () => {
       '1.1 | “Affiliate” means any entity that controls a party.',
       '1.2 | "Deliverables" means the items in the Specification ("Specification").',
       '1.3 | The Supplier shall deliver the Deliverables to the Customer’s Affiliates in accordance with the Specification.',
-      '1.4 | In this clause, “Deliverables” includes documents. “Specification” has the meaning given in clause 1.2.',
+      '1.4 | In this clause, “Deliverables” includes documents. “Specification” has the meaning given in clause 1.2; any other “Specification” shall be construed as this one.',
       '1.5 | “Charges” means the fees.');
     expect(findings(paragraphs, 'unused_definition').map((f) => f.term)).toEqual(['Charges']);
     const twice = findings(paragraphs, 'duplicate_definition');

@@ -24,8 +24,10 @@ import { isAllCaps, isCapitalised, looksLikeHeading, MINOR_WORDS, quotedSpans, r
  */
 
 const DEFINING_AFTER = /^[”"’']?\s*[,)]?\s*(?:means|mean|shall mean|shall have the meaning|has the meaning|have the meaning|have the meanings|shall include|includes|include|refers to|shall refer to|is defined|are defined|shall be construed|:|–|—|-\s)/iu;
+const PARENS_BEFORE = /\(\s*(?:(?:the|a|an|each|each a|each an|any|together|collectively|jointly|individually|severally|hereinafter|hereafter|herein|referred to as|hereinafter referred to as|hereinafter called|in such capacity|as applicable|as the case may be|respectively|and|or|,|\s)*)[“"‘']?$/iu;
+const PARENS_AFTER = /^[”"’']?\s*(?:,?\s*(?:and|or|and\/or|together|collectively|respectively|as applicable|each)[^()]{0,40}?)?\)/iu;
 /** A definitions list's pointer to where a term is defined ("“Fund” has the meaning set forth in the Recitals"): not a second definition. */
-const POINTER = /^[”"’']?\s*(?:shall\s+)?ha(?:s|ve)\s+the\s+meanings?\s+(?:given|set forth|set out|assigned|ascribed|specified|provided|attributed)/iu;
+const POINTER = /^[”"’']?\s*(?:(?:shall\s+)?ha(?:s|ve)\s+the\s+meanings?\s+(?:given|set forth|set out|assigned|ascribed|specified|provided|attributed)|shall be construed|is to be construed)/iu;
 const DEFINING_BEFORE = /(?:referred to as|hereinafter(?: called)?|hereafter|defined as|designated as|known as)\s*(?:the\s+)?$/iu;
 const DETERMINERS = new Set(['the', 'this', 'that', 'these', 'those', 'each', 'any', 'all', 'such', 'no', 'every', 'either', 'neither', 'other', 'its', 'their', 'relevant', 'applicable', 'same']);
 const COMPANY_SUFFIXES = new Set(['inc', 'ltd', 'limited', 'llc', 'plc', 'corporation', 'corp', 'llp', 'lp', 'gmbh', 'ag', 'sa', 'nv', 'bv', 'co', 'incorporated', 'sarl', 'spa', 'pty', 'pte', 'ab', 'as', 'oy']);
@@ -42,6 +44,8 @@ const ORDINARY = new Set([
 const OPENERS = new Set([...DETERMINERS, 'where', 'when', 'if', 'unless', 'subject', 'notwithstanding', 'nothing', 'in', 'for', 'on', 'upon', 'to', 'a', 'an',
   'it', 'he', 'she', 'they', 'we', 'you', 'provided', 'save', 'except', 'following', 'after', 'before', 'during', 'without', 'with', 'by', 'as', 'at', 'and', 'or', 'but', 'nor', 'so', 'then', 'there', 'here', 'what', 'which', 'who', 'whether', 'while', 'although', 'because', 'since', 'once', 'until']);
 
+/** The citation a clause title in parentheses follows ("Section 14.3 (", "Article 10 ("). */
+const CITED_TITLE = /\b(?:sections?|clauses?|articles?|schedules?|paragraphs?|annex|exhibit|appendix|part)\s+[\w.()]+\s*$/iu;
 const STATUTE_ENDINGS = new Set(['act', 'regulation', 'regulations', 'rules', 'constitution', 'convention', 'treaty', 'directive', 'ordinance', 'statute']);
 
 export interface TermIndex {
@@ -78,7 +82,9 @@ export function findDefinitions(p: CheckParagraph): (Quoted & { pointer?: true }
     if (/[.!?]\s/.test(phrase)) continue;
     const before = text.slice(Math.max(0, q.start - 60), q.start - 1);
     const after = text.slice(q.end, q.end + 40);
-    const inParens = /\((?:[^()]{0,50})$/u.test(before) && /^[”"’']?[^()]{0,60}\)/u.test(after);
+    // "(the “Supplier”)", "(each a “Party”)", "(together, the “Parties”)", "(“Y” or “Z”)": the parenthesis holds the
+    // definition and nothing else ("(as a “Risk Factor” or otherwise)" only quotes a label).
+    const inParens = PARENS_BEFORE.test(before) && PARENS_AFTER.test(after);
     const leading = /^[\s\d.()a-z]{0,10}$/u.test(text.slice(0, q.start - 1));
     if (inParens || leading || DEFINING_AFTER.test(after) || DEFINING_BEFORE.test(before)) {
       out.push({ ...q, text: phrase, start: q.start + q.text.indexOf(phrase), end: q.start + q.text.indexOf(phrase) + phrase.length, ...(POINTER.test(after) ? { pointer: true } : {}) });
@@ -320,6 +326,10 @@ export class TermChecks {
     // A citation or a statute: followed by a number or a year ("Schedule 3", "Companies Act 2006", "Form 10-K").
     if (/^[\s,]*(?:\(?\d|[IVX]+\b|[A-Z]\b)/u.test(text.slice(words[run.last]!.end, words[run.last]!.end + 6))) return true;
     if (this.index.names.has(run.text)) return true;
+    // A clause's title given with its citation: "Section 14.3 (Distributions of Distributable Proceeds)".
+    const start = words[run.first]!.start;
+    const open = text.lastIndexOf('(', start);
+    if (open > text.lastIndexOf(')', start) && CITED_TITLE.test(text.slice(Math.max(0, open - 40), open))) return true;
     // "this Agreement", "this Deed": the document itself, defined or not.
     if (parts.length === 1 && words[run.first]!.before === 'this') return true;
     return false;
