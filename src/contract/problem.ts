@@ -30,6 +30,9 @@ export const ERROR_CODES = [
   'stale_cursor',
   // A page cursor that does not decode to a position the service could have given (issue 31).
   'invalid_cursor',
+  // The checks (issue 35): a finding id the draft's accepted view does not have; a finding with no certain fix.
+  'unknown_finding_ids',
+  'no_certain_fix',
   'block_not_found',
   // Issue 31: an anchored edit naming a comment's paragraph (edits act on the body, headers, footers and notes).
   'block_in_comment',

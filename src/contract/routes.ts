@@ -36,6 +36,7 @@ import { REPORT_CSV_MEDIA_TYPE, REPORT_PDF_MEDIA_TYPE } from './report';
 import { DraftProgressList } from './draft-progress';
 import { RenderWindowQuery } from './render-window';
 import { ApplyRevisionsBody, RedlineEditsBody, ReviewMinimalResponse, ReviewResponse } from './review';
+import { ChecksAnswer, ChecksQuery, ProposeFixesAnswer, ProposeFixesBody } from './checks';
 import { AddCommentBody, CommentList, CommentsResponse, DraftDownloadQuery, ReplyBody, ResolveCommentBody } from './comments';
 
 /**
@@ -369,6 +370,17 @@ export const ROUTES = {
     summary: 'Propose tracked changes, each with a justification.', status: 200, response: ReviewResponse,
     requestHeaders: REVIEW_CHANGE_REQUEST, minimalResponse: ReviewMinimalResponse,
     responseHeaders: REVIEW_CHANGE_ANSWER,
+  }),
+  // ---- the checks (issue 35) ----
+  checkDocument: route({
+    method: 'GET', path: '/documents/{documentId}/checks', access: 'session', credentials: WEB_OR_CONNECTOR, bodyKind: 'none', query: ChecksQuery,
+    summary: 'The checks of a draft as accepting (view=accepted, the default) or rejecting (view=rejected) every change would leave it: undefined, unused, twice-defined and misspelt terms, broken cross-references, numbering out of sequence and placeholders; each finding with the changes that bring it (causedBy) and its exact fix when certain.',
+    status: 200, response: ChecksAnswer,
+  }),
+  proposeCheckFixes: route({
+    method: 'POST', path: '/documents/{documentId}/checks/proposals', access: 'session', credentials: WEB_OR_CONNECTOR, bodyKind: 'json', body: ProposeFixesBody,
+    summary: 'Propose the certain fixes of the checks (a misspelt term, a lower-case use) as tracked changes by "Redline checks", each justified by its finding\'s message; a second call proposes nothing twice. 422 unknown_finding_ids / no_certain_fix, nothing written.',
+    status: 200, response: ProposeFixesAnswer,
   }),
   healthLive: route({
     method: 'GET', path: '/health/live', access: 'public', bodyKind: 'none',

@@ -57,6 +57,8 @@ import { UntrackedChecks } from './compare/untracked-checks';
 import { EngineThreads } from './engine/engine-threads';
 import { registerCompareRoutes } from './routes/compare-routes';
 import { nativeZipCodec } from './engine/native-zip-codec';
+import { ChecksService } from './checks/checks-service';
+import { registerChecksRoutes } from './checks/checks-routes';
 
 export interface ServiceParts {
   db?: Database;
@@ -150,6 +152,7 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
       admit: (actor) => heavyLimits.admitKind('reading', actor),
     }),
     engineThreads,
+    checks: new ChecksService(db, content, uploads, engineThreads, review),
     authenticate: (request, spec) => authenticate(db, sessions, request, spec, (token) => ctx.connector?.resolveAccessToken(token) ?? Promise.resolve(null)),
     connector: null,
     heavyLimits,
@@ -187,6 +190,7 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
   ctx.review.onCommitted(() => events.committed());
   registerEventRoutes(app, ctx, events);
   registerCompareRoutes(app, ctx);
+  registerChecksRoutes(app, ctx);
   // The assistant connector (OAuth server + MCP); its keys and state live in the database.
   const connector = await Connector.create({ db, sessions, publicUrl: config.publicUrl });
   ctx.connector = connector;

@@ -14,6 +14,7 @@ import type { Database } from './store/database';
 import type { ReviewService } from './review/review-service';
 import type { ReadingService } from './reading/reading-service';
 import type { UploadsService } from './uploads/uploads-service';
+import type { ChecksService } from './checks/checks-service';
 
 export interface ConnectorHooks {
   resolveAccessToken(token: string): Promise<SessionRecord | null>;
@@ -35,6 +36,8 @@ export interface ServiceContext {
   review: ReviewService;
   /** Reading documents as blocks, search and outline (the reading route and the assistant's tools). */
   reading: ReadingService;
+  /** The checks of a draft (issue 35): defined terms, cross-references, numbering, placeholders. */
+  checks: ChecksService;
   /** Comparison drafts and the untracked-edit check of new versions (issue 12). */
   comparisons: ComparisonsService;
   untracked: UntrackedChecks;

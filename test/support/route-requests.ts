@@ -13,6 +13,7 @@ export function validRequest(name: RouteName, headers: Record<string, string>, i
     case 'applyRevisions': return { headers, payload: { accepted_change_ids: ['c1'] } };
     case 'writeRedlines': return { headers, payload: { edits: [{ op: 'delete', find: 'Agreement' }] } };
     case 'noteDecision': return { headers, payload: { note: 'Why' } };
+    case 'proposeCheckFixes': return { headers, payload: {} };
     case 'addComment': return { headers, payload: { anchor: { find: 'Agreement' }, text: 'Mine' } };
     case 'replyToComment': return { headers, payload: { text: 'Reply' } };
     case 'resolveComment': return { headers, payload: { resolved: true } };

@@ -21,6 +21,8 @@ import { membersOf } from './entries';
 import { kindLabel, placeLabel, placeTitle, STATE_CLASS, STATE_LABEL, type PageCitation } from './labels';
 import { optionDomId, TrackList } from './TrackList';
 import { focusOption } from './answer/initial-focus';
+import { ChecksList } from './checks/ChecksList';
+import { Consequences } from './checks/Consequences';
 import { bookmarkIndex, changeAtPoint, hasTextSelection, hoverText } from './document-pointer';
 import { CurrentAnswer, ReportDownloads, useAnswer } from './answer/useAnswer';
 import { CommentsPanel, type CommentsHandle } from '../comments/CommentsPanel';
@@ -328,6 +330,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
                   <MovePlaces changeId={current.item.id} kind={current.item.kind ?? revision?.kind} shortcut={aria('otherHalf')} />
                 )}
                 <Justification text={current.item.justification ?? revision?.justification ?? null} />
+                <Consequences documentId={data.document.id} contentSha256={data.document.contentSha256} changeIds={membersOf(current).map((m) => m.item.id)} />
                 <CurrentAnswer entry={current} pendingNote={controller.pendingNote(current.item.id)} onWithdraw={() => run('withdraw')} withdrawKeys={aria('withdraw')} />
               </>
             ) : (
@@ -360,6 +363,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
               say={(notice) => controller.say(notice)} beforeWrite={() => controller.flush()}
               returnFocus={() => focusOption(optionDomId(controller.getSnapshot().currentId ?? ''))} />
           </section>
+          <ChecksList documentId={data.document.id} contentSha256={data.document.contentSha256} />
 
           <section aria-label="Filters and batches" className="rl-phone-panel border-b border-line p-3 text-sm">
             <div className="grid grid-cols-3 gap-2">

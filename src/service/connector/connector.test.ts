@@ -116,7 +116,7 @@ describe('the assistant connector', () => {
     const client = new Client({ name: 'test-assistant', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: auth }));
     expect((await client.listTools()).tools.map((tool) => tool.name).sort())
-      .toEqual(['add_comment', 'apply_decisions', 'compare_versions', 'get_outline', 'get_report', 'get_review', 'get_untracked_edits', 'list_comments', 'list_documents', 'propose_redlines', 'read_document', 'reply_to_comment', 'revert_revisions', 'search_document']);
+      .toEqual(['add_comment', 'apply_decisions', 'check_document', 'compare_versions', 'get_outline', 'get_report', 'get_review', 'get_untracked_edits', 'list_comments', 'list_documents', 'propose_check_fixes', 'propose_redlines', 'read_document', 'reply_to_comment', 'revert_revisions', 'search_document']);
 
     const call = async (name: string, args: Record<string, unknown>) => {
       const result = await client.callTool({ name, arguments: args });

@@ -13,6 +13,8 @@ import type { ReviewService } from '../review/review-service';
 import type { UploadsService } from '../uploads/uploads-service';
 import { registerReadingTools, type ReadingToolServices } from './mcp-reading-tools';
 import { withUntrustedNote } from './untrusted-content';
+import { registerCheckTools } from '../checks/mcp-check-tools';
+import type { ChecksService } from '../checks/checks-service';
 
 /** Who the tools act as: the connector session's user, for its one organisation. */
 export interface ToolActor {
@@ -60,7 +62,7 @@ async function run(work: () => Promise<object>): Promise<CallToolResult> {
  */
 export function createMcpServer(
   actor: ToolActor,
-  services: ReadingToolServices & { uploads: UploadsService; review: ReviewService; comparisons: ComparisonsService; heavyLimits?: HeavyLimits },
+  services: ReadingToolServices & { uploads: UploadsService; review: ReviewService; comparisons: ComparisonsService; checks: ChecksService; heavyLimits?: HeavyLimits },
 ): McpServer {
   const { uploads, review, comparisons, heavyLimits } = services;
   const server = new McpServer({ name: 'redline', version: '1.0.0' }, {
@@ -172,6 +174,7 @@ export function createMcpServer(
   }));
 
   registerReadingTools(server, actor, services, run);
+  registerCheckTools(server, actor, services.checks, run);
 
   return server;
 }

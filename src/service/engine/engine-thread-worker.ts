@@ -13,6 +13,7 @@ import { buildBenchmarkContract } from '../../docx/fixture';
 import { readView, searchTexts, unpackTexts } from '../reading/reading-work';
 import { nativeZipCodec } from './native-zip-codec';
 import { epochNow, type CompareCounts, type CompareJob, type EngineJob, type EngineJobAnswer, type IngestJob, type JobValues, type ValueJob, type WarmJob } from './engine-threads';
+import { checkDraft } from '../../docx/checks/draft-checks';
 
 const port = parentPort ?? ((): never => { throw new Error('engine-thread-worker runs only as a worker thread'); })();
 
@@ -52,6 +53,8 @@ function warmUp(job: WarmJob): void {
   compareDocx(accepted, contract, { view: 'rejected', open });
   compareDocx(contract, contract, { view: 'rejected', open });
   ingestDocx(contract, { limits: open.limits, codec: nativeZipCodec });
+  // The checks' path too (issue 35): their first ask then runs on compiled code.
+  checkDraft(contract, { limits: open.limits, codec: nativeZipCodec });
 }
 
 /** Runs a comparison or an ingest: the bytes to send back and the differences (none for an ingest). */
@@ -83,6 +86,8 @@ async function valueOf(job: ValueJob): Promise<JobValues[ValueJob['kind']]> {
       const { reportPdf } = await import('../report/report-pdf');
       return new Uint8Array(await reportPdf(job.report));
     }
+    case 'checks':
+      return checkDraft(job.bytes, { limits: job.limits as Partial<ReadLimits>, codec: nativeZipCodec });
   }
 }
 

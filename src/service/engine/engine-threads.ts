@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { ReadingView } from '../../contract/reading';
+import type { CheckFinding, CheckView } from '../../contract/checks';
 import { DocxError, type CompareDifference, type CompareOptions, type CompareResult, type DocxErrorCode, type OpenOptions, type WorkLimit, type WorkLimits } from '../../docx';
 import type { PackedTexts, SearchFound, ViewRead } from '../reading/reading-work';
 import type { SearchPattern } from '../reading/search-pattern';
@@ -34,6 +35,14 @@ export interface WarmJob {
   limits: OpenOptions['limits'];
 }
 
+/** The checks of a draft, both views (src/docx/checks): findings only, no bytes back. */
+export interface ChecksJob {
+  kind: 'checks';
+  id: number;
+  bytes: Uint8Array;
+  limits: OpenOptions['limits'];
+}
+
 /** A view's blocks read from a content (the first reading of that view: seconds of parsing on a long draft). */
 export interface ReadJob {
   kind: 'read';
@@ -65,9 +74,10 @@ export interface JobValues {
   read: ViewRead;
   search: SearchFound;
   report_pdf: Uint8Array;
+  checks: Record<CheckView, CheckFinding[]>;
 }
 
-export type ValueJob = ReadJob | SearchJob | ReportPdfJob;
+export type ValueJob = ReadJob | SearchJob | ReportPdfJob | ChecksJob;
 export type EngineJob = CompareJob | IngestJob | WarmJob | ValueJob;
 
 /** A comparison's counts beside its differences: entries as a review lists them, and the pending changes of each version. */
@@ -244,8 +254,14 @@ export class EngineThreads {
     return this.value<'report_pdf'>((id) => ({ kind: 'report_pdf', id, report }), owner);
   }
 
-  private async value<K extends ValueJob['kind']>(build: (id: number) => Extract<ValueJob, { kind: K }>, owner: JobOwner, deadlineMs?: number): Promise<JobValues[K]> {
-    const { answer } = await this.run(build, [], owner, deadlineMs);
+  /** The checks of a draft on a worker, both views (engine refusals are thrown as DocxError). `bytes` are handed over (transferred). */
+  async checks(bytes: Uint8Array, owner: JobOwner): Promise<Record<CheckView, CheckFinding[]>> {
+    const own = ownBuffer(bytes);
+    return this.value<'checks'>((id) => ({ kind: 'checks', id, bytes: own, limits: this.limits }), owner, undefined, [own.buffer as ArrayBuffer]);
+  }
+
+  private async value<K extends ValueJob['kind']>(build: (id: number) => Extract<ValueJob, { kind: K }>, owner: JobOwner, deadlineMs?: number, transfer: ArrayBuffer[] = []): Promise<JobValues[K]> {
+    const { answer } = await this.run(build, transfer, owner, deadlineMs);
     if (!('value' in answer)) throw new Error('the engine answered a document where a value was asked for');
     // The worker answers each kind with its own value (engine-thread-worker.ts): the message is untyped across the thread.
     return answer.value as JobValues[K];

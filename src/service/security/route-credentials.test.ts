@@ -22,6 +22,7 @@ const CONNECTOR_ROUTES: RouteName[] = [
   'listUploads', 'getUpload', 'getReview', 'compareVersions', 'writeRedlines', 'applyRevisions',
   'listComments', 'addComment', 'replyToComment',
   'readUploadText', 'searchUploadText', 'outlineUpload',
+  'checkDocument', 'proposeCheckFixes',
 ];
 /** API keys may create, list, read (the row, the text) and download uploads, nothing else. */
 const API_KEY_ROUTES: RouteName[] = ['createUpload', 'listUploads', 'getUpload', 'downloadUpload', 'readUploadText', 'searchUploadText', 'outlineUpload'];

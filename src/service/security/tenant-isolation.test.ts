@@ -29,6 +29,7 @@ const TABLE: Record<RouteName, Expectation> = {
   noteDecision: 'not-found', decisionReportPdf: 'not-found', decisionReportCsv: 'not-found',
   listComments: 'not-found', addComment: 'not-found', replyToComment: 'not-found', resolveComment: 'not-found', downloadDraft: 'not-found',
   compareVersions: 'not-found', getComparison: 'not-found', listComparisonProgress: 'own-only', getUntracked: 'not-found', untrackedWorkingDraft: 'not-found',
+  checkDocument: 'not-found', proposeCheckFixes: 'not-found',
 };
 
 /** The query string of a route that needs one, so only the ownership check can refuse it. */

@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import type { CheckKind } from '../../contract/checks';
+import { analyseView } from './check';
+import type { CheckParagraph } from './model';
+
+/** Body paragraphs from plain strings; "7.3 | text" gives the paragraph the engine label 7.3; "# text" a heading. */
+function doc(...lines: string[]): CheckParagraph[] {
+  return lines.map((line, i) => {
+    const numbered = /^([^|]+) \| (.*)$/.exec(line);
+    if (numbered) return { id: `p${i}`, text: numbered[2]!, numbering: numbered[1]!, story: 'body' };
+    if (line.startsWith('# ')) return { id: `p${i}`, text: line.slice(2), heading: 1, story: 'body' };
+    return { id: `p${i}`, text: line, story: 'body' };
+  });
+}
+
+function findings(paragraphs: CheckParagraph[], kind?: CheckKind) {
+  return analyseView(paragraphs).findings.filter((f) => !kind || f.kind === kind).map((f) => ({ kind: f.kind, term: f.term, reference: f.reference, excerpt: f.excerpt, message: f.message, replaceWith: f.replaceWith }));
+}
+
+const PREAMBLE = [
+  'This Agreement is made between Northwind Cloud Services, Inc. (the “Supplier”) and Harbor & Lane Logistics Ltd. (the “Customer”).',
+  '1 | Definitions',
+];
+
+describe('checks: defined terms', () => {
+  it('finds a term used as defined but defined nowhere, once per term with its count, in every definition form', () => {
+    const paragraphs = doc(...PREAMBLE,
+      '1.1 | “Affiliate” means any entity that controls a party. "Business Day" means a day other than a Saturday.',
+      '1.2 | The Supplier shall, on each Business Day, report to the Customer and its Affiliates.',
+      '1.3 | The Customer may audit the Services (the ‘Audit’) and any Audit shall be at its cost; the Services include the Escrow Agent fees.',
+      '1.4 | The Escrow Agent shall hold the Source Code, and the Escrow Agent may release it on each Release Event.',
+      '1.5 | The Supplier shall deliver the Source Code as agreed under the Release Event terms and the Consumer Price Index.');
+    const undefinedTerms = findings(paragraphs, 'undefined_term');
+    expect(undefinedTerms.map((f) => f.term).sort()).toEqual(['Escrow Agent', 'Release Event', 'Services', 'Source Code'].sort());
+    expect(undefinedTerms.find((f) => f.term === 'Escrow Agent')!.message).toBe('“Escrow Agent” is used 3 times as a defined term but is defined nowhere in the document.');
+  });
+
+  it('does not take headings, sentence starts, run-in headings, quoted speech, statutes, citations, months or the preamble\'s names for terms', () => {
+    const paragraphs = doc(...PREAMBLE,
+      '# Limitation of Liability',
+      'Limitation Of Remedies',
+      '2.1 | Payment shall be made in March. Notices under Clause 1 go to the Supplier.',
+      '2.2 | Confidentiality. The Customer shall comply with the Data Protection Act 2018 and Schedule 3.',
+      '2.3 | The Supplier said “Stop All Work” and Northwind Cloud Services, Inc. agreed; Harbor & Lane Logistics Ltd. did not.',
+      '2.4 | The parties meet in New York under Section 2.1 (Payment Terms), Section 2.2 (Payment Terms) and Clause 2.3 (Payment Terms), and nothing disclosed (as a “Risk Factor” or otherwise) limits it.');
+    expect(findings(paragraphs).filter((f) => f.kind !== 'broken_cross_reference')).toEqual([]);
+  });
+
+  it('finds a definition never used, and a term defined twice', () => {
+    const paragraphs = doc(...PREAMBLE,
+      '1.1 | “Affiliate” means any entity that controls a party.',
+      '1.2 | "Deliverables" means the items in the Specification ("Specification").',
+      '1.3 | The Supplier shall deliver the Deliverables to the Customer’s Affiliates in accordance with the Specification.',
+      '1.4 | In this clause, “Deliverables” includes documents. “Specification” has the meaning given in clause 1.2; any other “Specification” shall be construed as this one.',
+      '1.5 | “Charges” means the fees.');
+    expect(findings(paragraphs, 'unused_definition').map((f) => f.term)).toEqual(['Charges']);
+    const twice = findings(paragraphs, 'duplicate_definition');
+    expect(twice).toEqual([expect.objectContaining({ term: 'Deliverables', message: '“Deliverables” is defined twice, first in clause 1.2.' })]);
+  });
+
+  it('finds a misspelt term or party name, and a defined phrase in lower case, each with its fix', () => {
+    const paragraphs = doc(
+      'This licence is made between Acme Widgets Corporation (the “Licensee”) and Beta Labs (the “Licensor”).',
+      '1 | Grant',
+      '1.1 | The Licensor grants the Licencee a licence of the Licensed Software. "Confidential Information" means information marked as such.',
+      '1.2 | Licencee shall keep the Confidential Information secret and the Licensee shall return the Confidential Information on demand.',
+      '1.3 | The Licensee shall protect the confidential information and pay the Licensor. Acme Widgets Corporaton shall sign.',
+      '1.4 | The Licensee may disclose Confidential Information to its advisers. The Licensee and the Licensor agree on the Licensed Software.');
+    const variants = findings(paragraphs, 'term_variant');
+    expect(variants.map((f) => [f.excerpt, f.term, f.replaceWith])).toEqual([
+      ['Licencee', 'Licensee', 'Licensee'],
+      ['Licencee', 'Licensee', 'Licensee'],
+      ['confidential information', 'Confidential Information', 'Confidential Information'],
+      ['Acme Widgets Corporaton', 'Acme Widgets Corporation', 'Acme Widgets Corporation'],
+    ]);
+    // A misspelt term is not also an undefined one.
+    expect(findings(paragraphs, 'undefined_term').map((f) => f.term)).toEqual(['Licensed Software']);
+  });
+
+  it('keeps plurals and possessives of a defined term as uses of it, not variants', () => {
+    const paragraphs = doc(...PREAMBLE,
+      '1.1 | “Party” means the Supplier or the Customer. “Service” means the work.',
+      '1.2 | Each of the Parties’ obligations and each Party’s Services are set out here, for the Customer’s benefit.');
+    expect(findings(paragraphs)).toEqual([]);
+  });
+});
+
+describe('checks: cross-references and numbering', () => {
+  it('finds a citation of a clause, sub-clause, paragraph or schedule the document does not contain', () => {
+    const paragraphs = doc(
+      '1 | Services',
+      '1.1 | The Supplier shall perform the services in Schedule 1 as set out in clause 2.1(b) and Clause 1.2.',
+      '1.2 | Subject to Section 14.2, Clauses 1.1 and 1.3, Schedule 3, Exhibit A and paragraph (c) above apply.',
+      '2 | Charges',
+      '2.1 | The charges are in clause 2.1. Section 409A of the Internal Revenue Code applies.',
+      '2.1(a) | first',
+      '2.1(b) | second',
+      'Schedule 1 - Services');
+    expect(findings(paragraphs, 'broken_cross_reference').map((f) => [f.reference, f.message])).toEqual([
+      ['Section 14.2', 'Section 14.2 is cited, but the document has no section 14.2.'],
+      ['Clauses 1.3', 'Clauses 1.3 is cited, but the document has no clause 1.3.'],
+      ['Schedule 3', 'Schedule 3 is cited, but the document has no schedule 3.'],
+      ['Exhibit A', 'Exhibit A is cited, but the document has no exhibit A.'],
+      ['paragraph (c)', 'paragraph (c) is cited, but the document has no paragraph (c).'],
+    ]);
+  });
+
+  it('reads manual numbers typed in the text as clauses', () => {
+    const paragraphs = doc('1. Services', '1.1 The Supplier shall comply with clause 1.2.', '1.2 The Customer shall pay under clause 1.1.', 'See clause 1.3.');
+    expect(findings(paragraphs, 'broken_cross_reference').map((f) => f.reference)).toEqual(['clause 1.3']);
+  });
+
+  it('finds numbering that repeats, skips or goes backwards, automatic or typed, and not a new list or a schedule\'s own numbering', () => {
+    const paragraphs = doc(
+      '1 | One', '2 | Two', '2.1 | Two one', '2.3 | Two three', '4 | Four', '4 | Four again', '6 | Six',
+      '(a) | a', '(b) | b', '(d) | d',
+      '1. Typed one', '2. Typed two', '4. Typed four',
+      'Schedule 1', '1 | Schedule one', '2 | Schedule two');
+    expect(findings(paragraphs, 'numbering_out_of_sequence').map((f) => [f.reference, f.message])).toEqual([
+      ['2.3', 'Clause 2.3 follows 2.1: the numbering skips 2.'],
+      ['4', 'Clause 4 follows 2: the numbering skips 3.'],
+      ['4', 'Clause 4 is numbered the same as the one before it.'],
+      ['6', 'Clause 6 follows 4: the numbering skips 5.'],
+      ['(d)', 'Paragraph (d) follows (b): the numbering skips c.'],
+      ['4.', 'Clause 4. follows 2.: the numbering skips 3.'],
+    ]);
+  });
+
+  it('reads (i) after (h) as a letter and (i), (ii), (iii) as roman numerals', () => {
+    const letters = doc(...'abcdefghij'.split('').map((c) => `(${c}) | ${c}`));
+    const romans = doc('(i) | one', '(ii) | two', '(iii) | three', '(iv) | four', '(v) | five');
+    expect(findings(letters, 'numbering_out_of_sequence')).toEqual([]);
+    expect(findings(romans, 'numbering_out_of_sequence')).toEqual([]);
+  });
+});
+
+describe('checks: placeholders', () => {
+  it('finds every form of text left to complete, and not bracketed years, numbers or signature lines', () => {
+    const paragraphs = doc(
+      'Dated [●] between [NAME OF PARTY] and [_____], effective [insert date].',
+      'The fee is £XX per hour, payable by XX/XX/20XX to {{buyer_name}}; the cap is TBC. [   ]',
+      'In [2024] under note [1], SECTION IV, By: ________ Name: Maxx Exxon [USD] [IV].');
+    expect(findings(paragraphs, 'placeholder').map((f) => f.excerpt)).toEqual(['[●]', '[NAME OF PARTY]', '[_____]', '[insert date]', '£XX', 'XX/XX/20XX', '{{buyer_name}}', 'TBC', '[   ]']);
+  });
+});

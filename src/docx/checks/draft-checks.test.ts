@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { buildDocx, by, del, ins, listItem, p, para, type ParagraphSpec } from '../fixture';
+import { openDocx } from '../index';
+import { checkDraft } from './draft-checks';
+
+const alex = by('Alex', '2025-03-01T10:00:00Z');
+
+const PREAMBLE = p('This Agreement is made between Acme Widgets Corporation (the “Licensee”) and Beta Labs Limited (the “Licensor”).');
+
+function changeIds(bytes: Uint8Array): string[] {
+  return openDocx(bytes).changeIds();
+}
+
+function clause(...content: Parameters<typeof p>): ParagraphSpec {
+  return listItem('decimal', 0, ...content);
+}
+
+describe('checks of a draft: both views and what brings each finding', () => {
+  it('a deleted definition: accepting it leaves the term undefined, caused by that deletion; rejecting it, nothing', () => {
+    const bytes = buildDocx({
+      body: [
+        PREAMBLE,
+        clause(del(alex, '“Affiliate” means any entity controlling the Licensee.')),
+        clause('The Licensor may license the Licensee’s Affiliates, and each Affiliate shall comply.'),
+      ],
+    });
+    const [deletion] = changeIds(bytes);
+    const { accepted, rejected } = checkDraft(bytes);
+    expect(accepted.filter((f) => f.kind === 'undefined_term')).toEqual([expect.objectContaining({ term: 'Affiliate', causedBy: [deletion] })]);
+    expect(rejected).toEqual([]);
+  });
+
+  it('an inserted misspelling: found in the accepted view with the insertion as its cause and a fix on the draft; a standing one has no cause', () => {
+    const bytes = buildDocx({
+      body: [
+        PREAMBLE,
+        p('The Licensor grants the Licensee a licence', ins(alex, ' and the Licencee shall pay'), '.'),
+        p('The Licensee shall pay the Licensor; Licencee shall report to the Licensor.'),
+      ],
+    });
+    const [insertion] = changeIds(bytes);
+    const { accepted, rejected } = checkDraft(bytes);
+    const variants = accepted.filter((f) => f.kind === 'term_variant');
+    expect(variants.map((f) => [f.excerpt, f.term, f.causedBy])).toEqual([['Licencee', 'Licensee', [insertion]], ['Licencee', 'Licensee', []]]);
+    expect(variants[1]!.fix).toEqual({ blockId: expect.any(String), find: 'Licencee', occurrence: 1, replaceWith: 'Licensee' });
+    expect(rejected.map((f) => [f.kind, f.causedBy])).toEqual([['term_variant', []]]);
+    // The same content read again gives the same ids.
+    expect(checkDraft(bytes).accepted.map((f) => f.id)).toEqual(accepted.map((f) => f.id));
+  });
+
+  it('a deleted clause: citing it breaks on acceptance, and the numbering after it closes up; rejecting an inserted use of a term leaves its definition unused', () => {
+    const bytes = buildDocx({
+      body: [
+        PREAMBLE,
+        clause('The Licensee shall pay the fees.'),
+        { ...clause(del(alex, 'The Licensor shall deliver the software.')), mark: { change: 'del', by: alex } },
+        clause('Clause 3 survives termination, and the Licensee shall keep the source code (the “Code”) safe.'),
+        para({}, 'The Licensor shall', ins(alex, ' escrow the Code and'), ' give notice.'),
+      ],
+    });
+    const ids = changeIds(bytes);
+    const { accepted, rejected } = checkDraft(bytes);
+    const broken = accepted.filter((f) => f.kind === 'broken_cross_reference');
+    // Clause 3 becomes clause 2 on acceptance: "Clause 3" cites nothing, and no change lies on the citation or on clause 3,
+    // so the changes that delete numbered paragraphs are named.
+    const deleted = openDocx(bytes).blocks().flatMap((b) => (b.type === 'paragraph' && b.text.startsWith('The Licensor shall deliver') ? b.changes!.map((c) => c.change_id) : []));
+    expect(broken.map((f) => [f.reference, f.causedBy.sort()])).toEqual([['Clause 3', [...new Set(deleted)].sort()]]);
+    expect(rejected.filter((f) => f.kind === 'broken_cross_reference')).toEqual([]);
+    const unused = rejected.filter((f) => f.kind === 'unused_definition');
+    expect(unused.map((f) => [f.term, f.causedBy])).toEqual([['Code', [ids[ids.length - 1]]]]);
+    expect(accepted.filter((f) => f.kind === 'unused_definition')).toEqual([]);
+  });
+});

@@ -1,0 +1,429 @@
+import type { CheckParagraph, Place, ViewFacts, ViewFinding } from './model';
+import { isAllCaps, isCapitalised, looksLikeHeading, MINOR_WORDS, quotedSpans, runInHeadingEnd, wordsOf, type Quoted, type Word } from './text';
+
+/**
+ * The defined-term checks: undefined_term, unused_definition, duplicate_definition and
+ * term_variant. How a term is recognised (each rule has its test in terms.test.ts):
+ *
+ * - A definition is a quoted capitalised phrase of at most eight words ("…", “…”, ‘…’) that is
+ *   followed by a defining verb ("means", "shall mean", "has the meaning", "includes", "refers
+ *   to", ":"), or sits in parentheses ("(the “Supplier”)", "(each a “Party”)", "(together, the
+ *   “Parties”)"), or follows "referred to as" / "hereinafter", or opens its paragraph or table
+ *   cell (a definitions list or schedule). Any other quoted text is quoted speech: neither a
+ *   definition nor a use.
+ * - A use is the term as defined, or its plural or possessive, anywhere outside its definition.
+ * - A capitalised phrase (Title Case words, "of" and "for" between them) is used *as a defined
+ *   term* when it is used at least twice with a determiner before it ("the", "each", "any",
+ *   "such"…), or mid-sentence at least three times. Not counted: sentence starts, headings and run-in headings,
+ *   quoted speech, all-capital words, citations ("Schedule 3", "Companies Act 2006"), company names
+ *   ("… Limited", "… Inc."), months and days, a short list of places, and every name written in the
+ *   preamble (the paragraphs before the first heading or numbered clause: the parties as named).
+ * - A variant is a capitalised phrase, not itself defined, one edit (two for phrases of nine
+ *   letters or more) from a defined term or a party's name; or a defined phrase written in lower
+ *   case after "the" where the term is otherwise used capitalised at least three times as often.
+ */
+
+const DEFINING_AFTER = /^[”"’']?\s*[,)]?\s*(?:means|mean|shall mean|shall have the meaning|has the meaning|have the meaning|have the meanings|shall include|includes|include|refers to|shall refer to|is defined|are defined|shall be construed|:|–|—|-\s)/iu;
+const PARENS_BEFORE = /\(\s*(?:(?:the|a|an|each|each a|each an|any|together|collectively|jointly|individually|severally|hereinafter|hereafter|herein|referred to as|hereinafter referred to as|hereinafter called|in such capacity|as applicable|as the case may be|respectively|and|or|,|\s)*)[“"‘']?$/iu;
+const PARENS_AFTER = /^[”"’']?\s*(?:,?\s*(?:and|or|and\/or|together|collectively|respectively|as applicable|each)[^()]{0,40}?)?\)/iu;
+/** A definitions list's pointer to where a term is defined ("“Fund” has the meaning set forth in the Recitals"): not a second definition. */
+const POINTER = /^[”"’']?\s*(?:(?:shall\s+)?ha(?:s|ve)\s+the\s+meanings?\s+(?:given|set forth|set out|assigned|ascribed|specified|provided|attributed)|shall be construed|is to be construed)/iu;
+const DEFINING_BEFORE = /(?:referred to as|hereinafter(?: called)?|hereafter|defined as|designated as|known as)\s*(?:the\s+)?$/iu;
+const DETERMINERS = new Set(['the', 'this', 'that', 'these', 'those', 'each', 'any', 'all', 'such', 'no', 'every', 'either', 'neither', 'other', 'its', 'their', 'relevant', 'applicable', 'same']);
+const COMPANY_SUFFIXES = new Set(['inc', 'ltd', 'limited', 'llc', 'plc', 'corporation', 'corp', 'llp', 'lp', 'gmbh', 'ag', 'sa', 'nv', 'bv', 'co', 'incorporated', 'sarl', 'spa', 'pty', 'pte', 'ab', 'as', 'oy']);
+const CITATION_WORDS = new Set(['section', 'sections', 'clause', 'clauses', 'schedule', 'schedules', 'article', 'articles', 'annex', 'annexes', 'exhibit', 'exhibits', 'appendix', 'appendices', 'part', 'parts', 'paragraph', 'paragraphs', 'recital', 'recitals', 'attachment', 'attachments', 'table', 'figure', 'rule', 'rules', 'form', 'item', 'chapter', 'regulation', 'regulations', 'directive', 'act', 'code', 'title', 'page', 'sub-clause', 'subclause', 'step', 'option', 'tier', 'level', 'phase', 'stage', 'version', 'no', 'number']);
+const ORDINARY = new Set([
+  'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
+  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'i', 'mr', 'mrs', 'ms', 'dr', 'sir', 'dear',
+  'english', 'england', 'wales', 'scotland', 'ireland', 'northern', 'united', 'kingdom', 'states', 'america', 'american', 'british', 'european', 'union', 'europe',
+  'new', 'york', 'california', 'delaware', 'texas', 'florida', 'london', 'paris', 'germany', 'france', 'canada', 'australia', 'india', 'china', 'japan', 'internet', 'christmas', 'easter', 'god',
+  'usd', 'eur', 'gbp', 'euro', 'euros', 'dollar', 'dollars', 'pounds', 'sterling', 'latin', 'roman', 'arabic',
+]);
+
+/** Words that open a sentence or clause and never continue a capitalised phrase ("… the Go-Live Date Where …" is two). */
+const OPENERS = new Set([...DETERMINERS, 'where', 'when', 'if', 'unless', 'subject', 'notwithstanding', 'nothing', 'in', 'for', 'on', 'upon', 'to', 'a', 'an',
+  'it', 'he', 'she', 'they', 'we', 'you', 'provided', 'save', 'except', 'following', 'after', 'before', 'during', 'without', 'with', 'by', 'as', 'at', 'and', 'or', 'but', 'nor', 'so', 'then', 'there', 'here', 'what', 'which', 'who', 'whether', 'while', 'although', 'because', 'since', 'once', 'until']);
+
+/** The citation a clause title in parentheses follows ("Section 14.3 (", "Article 10 ("). */
+const CITED_TITLE = /\b(?:sections?|clauses?|articles?|schedules?|paragraphs?|annex|exhibit|appendix|part)\s+[\w.()]+\s*$/iu;
+const STATUTE_ENDINGS = new Set(['act', 'regulation', 'regulations', 'rules', 'constitution', 'convention', 'treaty', 'directive', 'ordinance', 'statute']);
+
+export interface TermIndex {
+  /** By term key: the term as defined and where (the quoted phrase). */
+  defined: Map<string, { term: string; places: Place[]; pointers: number }>;
+  /** The parties' and others' names as the preamble writes them (multi-word phrases and single names). */
+  names: Set<string>;
+}
+
+/** The key a term is known by: its plural and possessive folded ("Parties'" and "Party" → "party"). */
+export function termKey(phrase: string): string {
+  let s = phrase.replace(/['’]s?$/u, '').toLowerCase();
+  if (s.endsWith('ies') && s.length > 4) s = `${s.slice(0, -3)}y`;
+  else if (/(?:ss|sh|ch|x)es$/.test(s)) s = s.slice(0, -2);
+  else if (s.endsWith('s') && !s.endsWith('ss') && s.length > 3) s = s.slice(0, -1);
+  return s;
+}
+
+interface Read {
+  words: Word[];
+  quotes: Quoted[];
+  /** Quoted spans that are definitions (a pointer names where the term is defined). */
+  definitions: (Quoted & { pointer?: true })[];
+  /** Where the words that may be terms start (after a run-in heading); Infinity for a heading. */
+  from: number;
+}
+
+export function findDefinitions(p: CheckParagraph): (Quoted & { pointer?: true })[] {
+  const out: (Quoted & { pointer?: true })[] = [];
+  const text = p.text;
+  for (const q of quotedSpans(text)) {
+    const phrase = q.text.trim();
+    if (!phrase || !isCapitalised(phrase) || phrase.split(/\s+/).length > 8 || /[.;!?]$/.test(phrase) && !/\.$/.test(phrase.replace(/\b[A-Z]\.$/, ''))) continue;
+    if (/[.!?]\s/.test(phrase)) continue;
+    const before = text.slice(Math.max(0, q.start - 60), q.start - 1);
+    const after = text.slice(q.end, q.end + 40);
+    // "(the “Supplier”)", "(each a “Party”)", "(together, the “Parties”)", "(“Y” or “Z”)": the parenthesis holds the
+    // definition and nothing else ("(as a “Risk Factor” or otherwise)" only quotes a label).
+    const inParens = PARENS_BEFORE.test(before) && PARENS_AFTER.test(after);
+    const leading = /^[\s\d.()a-z]{0,10}$/u.test(text.slice(0, q.start - 1));
+    if (inParens || leading || DEFINING_AFTER.test(after) || DEFINING_BEFORE.test(before)) {
+      out.push({ ...q, text: phrase, start: q.start + q.text.indexOf(phrase), end: q.start + q.text.indexOf(phrase) + phrase.length, ...(POINTER.test(after) ? { pointer: true } : {}) });
+    }
+  }
+  return out;
+}
+
+/** Where the preamble ends: the first heading or numbered paragraph of the body (at most the first 40 paragraphs). */
+function preambleEnd(paragraphs: readonly CheckParagraph[]): number {
+  const limit = Math.min(paragraphs.length, 40);
+  for (let i = 0; i < limit; i++) {
+    const p = paragraphs[i]!;
+    if (p.story !== 'body') continue;
+    if (p.numbering !== undefined || /^\s*(?:\d+(?:\.\d+)*\.?|article\s+\w+)\s/i.test(p.text) && i > 0) return i;
+    if (/^\s*(?:now,? therefore|it is agreed|the parties agree|operative provisions|agreed terms)/i.test(p.text)) return i + 1;
+  }
+  // No heading or clause to end it: the opening paragraphs that name the parties ("… (the “Licensee”)").
+  let end = 0;
+  for (let i = 0; i < Math.min(paragraphs.length, 5); i++) {
+    const text = paragraphs[i]!.text;
+    if (/\b(?:between|among|made|dated|entered into)\b/i.test(text) && /\((?:[^()]{0,30})[“"‘'][\p{Lu}]/u.test(text)) end = i + 1;
+  }
+  return end;
+}
+
+export class TermChecks {
+  private readonly reads: Read[];
+  readonly index: TermIndex;
+  private readonly preamble: number;
+
+  constructor(private readonly paragraphs: readonly CheckParagraph[]) {
+    this.preamble = preambleEnd(paragraphs);
+    this.reads = paragraphs.map((p, i) => {
+      const words = wordsOf(p.text);
+      const quotes = quotedSpans(p.text);
+      const definitions = findDefinitions(p);
+      const heading = p.story === 'body' && looksLikeHeading(p.text, p.heading) && definitions.length === 0;
+      return { words, quotes, definitions, from: heading || i < this.preamble ? Infinity : runInHeadingEnd(p.text) };
+    });
+    const defined = new Map<string, { term: string; places: Place[]; pointers: number }>();
+    this.reads.forEach((r, block) => {
+      for (const d of r.definitions) {
+        const key = termKey(d.text);
+        const entry = defined.get(key) ?? { term: d.text, places: [], pointers: 0 };
+        entry.places.push({ block, start: d.start, end: d.end });
+        if (d.pointer) entry.pointers++;
+        defined.set(key, entry);
+      }
+    });
+    const names = new Set<string>();
+    for (let i = 0; i < this.preamble; i++) {
+      for (const run of capitalisedRuns(this.reads[i]!.words, 0)) names.add(run.text);
+    }
+    this.index = { defined, names };
+    for (const d of defined.values()) this.firstWords.add(termKey(d.term.split(/\s+/)[0]!));
+  }
+
+  /** The first word of every defined term (as termKey folds it): only a word among them can open a use. */
+  private readonly firstWords = new Set<string>();
+
+  run(facts: ViewFacts): ViewFinding[] {
+    const out: ViewFinding[] = [];
+    const { defined } = this.index;
+    const uses = new Map<string, Place[]>();
+    const candidates = new Map<string, { forms: Map<string, number>; places: Place[]; determined: number }>();
+    const variantsSeen: { text: string; place: Place }[] = [];
+    const capitalisedCount = new Map<string, number>();
+    const maxWords = Math.max(1, ...[...defined.values()].map((d) => d.term.split(/\s+/).length));
+
+    this.reads.forEach((r, block) => {
+      const p = this.paragraphs[block]!;
+      const inQuote = (at: number) => r.quotes.length > 0 && r.quotes.some((q) => at >= q.start && at < q.end);
+      const inDefinition = (at: number) => r.definitions.length > 0 && r.definitions.some((q) => at >= q.start && at < q.end);
+      const words = r.words;
+      for (let i = 0; i < words.length; i++) {
+        const w = words[i]!;
+        if (!isCapitalised(w.text) && !isAllCaps(w.text)) continue;
+        // The longest defined term starting here.
+        const match = this.longestDefined(words, i, maxWords);
+        if (match) {
+          const end = words[match.last]!.end;
+          if (!inDefinition(w.start)) {
+            const list = uses.get(match.key) ?? [];
+            list.push({ block, start: w.start, end });
+            uses.set(match.key, list);
+            capitalisedCount.set(match.key, (capitalisedCount.get(match.key) ?? 0) + 1);
+          }
+          i = match.last;
+          continue;
+        }
+        if (w.start < r.from || inQuote(w.start) || p.story === 'header' || p.story === 'footer' || p.story === 'comment') continue;
+        if (w.sentenceStart) {
+          // A sentence's first word is no term use ("Payment shall…"); a determiner leaves the next word to be read as one
+          // ("The Supplier"). The phrase it opens may still be a misspelt term or name ("Licencee shall…").
+          if (DETERMINERS.has(w.text.toLowerCase())) continue;
+          const opening = capitalisedRunAt(words, i, true);
+          if (opening) {
+            variantsSeen.push({ text: opening.text, place: { block, start: w.start, end: words[opening.last]!.end } });
+            i = opening.last;
+          }
+          continue;
+        }
+        const run = capitalisedRunAt(words, i, false);
+        if (!run) continue;
+        i = run.last;
+        if (this.isOrdinary(run, words, p.text)) continue;
+        const place = { block, start: words[run.first]!.start, end: words[run.last]!.end };
+        variantsSeen.push({ text: run.text, place });
+        const key = termKey(run.text);
+        const entry = candidates.get(key) ?? { forms: new Map<string, number>(), places: [] as Place[], determined: 0 };
+        entry.forms.set(run.text, (entry.forms.get(run.text) ?? 0) + 1);
+        entry.places.push(place);
+        const head = words[run.first]!;
+        if (head.before !== null && DETERMINERS.has(head.before) && head.joined) entry.determined++;
+        candidates.set(key, entry);
+      }
+    });
+
+    for (const [key, d] of defined) facts.terms.set(key, { definitions: d.places, uses: uses.get(key) ?? [] });
+
+    // Variants first: a misspelt term is not also an undefined one.
+    const variantKeys = new Set<string>();
+    const targets = [...[...defined.values()].map((d) => d.term), ...[...this.index.names].filter((n) => n.length >= 6 && !defined.has(termKey(n)))];
+    const byVariant = new Map<string, string | null>();
+    for (const v of variantsSeen) {
+      if (!byVariant.has(v.text)) byVariant.set(v.text, nearest(v.text, targets));
+      const target = byVariant.get(v.text);
+      if (!target) continue;
+      variantKeys.add(termKey(v.text));
+      const definedTerm = defined.get(termKey(target));
+      out.push({
+        kind: 'term_variant', term: target, reference: null, at: v.place, excerpt: v.text,
+        message: definedTerm
+          ? `“${v.text}” looks like a misspelling of the defined term “${target}”.`
+          : `“${v.text}” looks like a misspelling of “${target}”, as the preamble names it.`,
+        replaceWith: target, identity: 'place', evidence: [v.place, ...(definedTerm?.places ?? [])],
+      });
+    }
+    out.push(...this.lowerCaseUses(capitalisedCount));
+
+    for (const [key, c] of candidates) {
+      if (defined.has(key) || variantKeys.has(key) || this.index.names.has([...c.forms.keys()][0]!)) continue;
+      // Used once, a capitalised phrase is as likely a name ("the Consumer Price Index"); twice after a determiner, or three times, a term.
+      if (c.places.length < 2 || c.determined === 0 && c.places.length < 3) continue;
+      const forms = [...c.forms.keys()];
+      const term = forms.find((f) => termKey(f) === f.toLowerCase()) ?? forms[0]!;
+      const n = c.places.length;
+      out.push({
+        kind: 'undefined_term', term, reference: null, at: c.places[0]!, excerpt: this.paragraphs[c.places[0]!.block]!.text.slice(c.places[0]!.start, c.places[0]!.end),
+        message: `“${term}” is used ${times(n)} as a defined term but is defined nowhere in the document.`,
+        replaceWith: null, identity: 'term', evidence: c.places,
+      });
+      facts.terms.set(key, { definitions: [], uses: c.places });
+    }
+
+    for (const [key, d] of defined) {
+      const used = uses.get(key)?.length ?? 0;
+      if (used === 0) {
+        out.push({
+          kind: 'unused_definition', term: d.term, reference: null, at: d.places[0]!, excerpt: d.term,
+          message: `“${d.term}” is defined but never used.`, replaceWith: null, identity: 'term', evidence: d.places,
+        });
+      }
+      if (d.places.length - d.pointers > 1) {
+        const second = d.places[1]!;
+        out.push({
+          kind: 'duplicate_definition', term: d.term, reference: null, at: second, excerpt: this.paragraphs[second.block]!.text.slice(second.start, second.end),
+          message: `“${d.term}” is defined ${times(d.places.length)}${this.paragraphs[d.places[0]!.block]!.numbering ? `, first in clause ${this.paragraphs[d.places[0]!.block]!.numbering}` : ''}.`,
+          replaceWith: null, identity: 'term', evidence: d.places,
+        });
+      }
+    }
+    return out;
+  }
+
+  /** A defined multi-word phrase written in lower case after "the", where the capitalised term is the rule. */
+  private lowerCaseUses(capitalisedCount: Map<string, number>): ViewFinding[] {
+    const out: ViewFinding[] = [];
+    const lower = [...this.index.defined.entries()].filter(([, d]) => d.term.includes(' ') && !isAllCaps(d.term.replace(/\s/g, '')) && d.term.toLowerCase() !== d.term);
+    if (lower.length === 0) return out;
+    for (const [key, d] of lower) {
+      const capital = capitalisedCount.get(key) ?? 0;
+      if (capital < 3) continue;
+      const needle = d.term.toLowerCase();
+      const found: Place[] = [];
+      this.paragraphs.forEach((p, block) => {
+        if (block < this.preamble || p.story !== 'body') return;
+        let from = 0;
+        for (let at = p.text.indexOf(needle, from); at >= 0; at = p.text.indexOf(needle, from)) {
+          from = at + needle.length;
+          const before = p.text.slice(Math.max(0, at - 4), at);
+          const after = p.text[at + needle.length] ?? ' ';
+          if (!/\bthe $|\bany $/i.test(before) && !/^(?:the|any) $/i.test(p.text.slice(at - 4, at))) continue;
+          if (/[\p{L}\p{N}]/u.test(after) || this.reads[block]!.quotes.some((q) => at >= q.start && at < q.end)) continue;
+          found.push({ block, start: at, end: at + needle.length });
+        }
+      });
+      if (found.length === 0 || found.length * 3 > capital) continue;
+      for (const place of found) {
+        out.push({
+          kind: 'term_variant', term: d.term, reference: null, at: place, excerpt: needle,
+          message: `“${needle}” is written in lower case; the defined term “${d.term}” is used ${times(capital)} elsewhere.`,
+          replaceWith: d.term, identity: 'place', evidence: [place, ...d.places],
+        });
+      }
+    }
+    return out;
+  }
+
+  private longestDefined(words: Word[], i: number, maxWords: number): { key: string; last: number } | null {
+    if (!this.firstWords.has(termKey(words[i]!.text))) return null;
+    let phrase = '';
+    let best: { key: string; last: number } | null = null;
+    for (let j = i; j < words.length && j < i + maxWords; j++) {
+      if (j > i && !words[j]!.joined) break;
+      phrase = j === i ? words[j]!.text : `${phrase} ${words[j]!.text}`;
+      const key = termKey(phrase);
+      if (this.index.defined.has(key)) {
+        // A term is matched with its own capitalisation, or in capitals (a heading's "CONFIDENTIAL INFORMATION" is still the term).
+        const term = this.index.defined.get(key)!.term;
+        const written = phrase.replace(/['’]s?$/u, '');
+        if (written.startsWith(term) || written.toLowerCase().startsWith(term.toLowerCase()) && isAllCaps(written.replace(/[\s\d]/g, '')) || termKey(written) === key && written[0] === term[0]) best = { key, last: j };
+      }
+    }
+    return best;
+  }
+
+  private isOrdinary(run: Run, words: Word[], text: string): boolean {
+    const parts = run.text.split(' ');
+    const last = parts[parts.length - 1]!.toLowerCase().replace(/\.$/, '');
+    // A statute or a body of rules by its name ("the California Coastal Act", "the Internal Revenue Code"); a single letter ("U.S.").
+    if (STATUTE_ENDINGS.has(last) || last === 'code' && parts.length >= 3 || parts.length === 1 && parts[0]!.length === 1) return true;
+    // Part of a longer name joined by "and" ("the Health and Safety Code").
+    if (/^\s+(?:and|&)\s+\p{Lu}/u.test(text.slice(words[run.last]!.end, words[run.last]!.end + 8))) return true;
+    if (COMPANY_SUFFIXES.has(last) || COMPANY_SUFFIXES.has((words[run.last + 1]?.text ?? '').toLowerCase()) && words[run.last + 1]!.joined && isCapitalised(words[run.last + 1]!.text)) return true;
+    if (parts.every((w) => ORDINARY.has(w.toLowerCase()) || MINOR_WORDS.has(w))) return true;
+    if (CITATION_WORDS.has(parts[0]!.toLowerCase()) && parts.length === 1) return true;
+    // A citation or a statute: followed by a number or a year ("Schedule 3", "Companies Act 2006", "Form 10-K").
+    if (/^[\s,]*(?:\(?\d|[IVX]+\b|[A-Z]\b)/u.test(text.slice(words[run.last]!.end, words[run.last]!.end + 6))) return true;
+    if (this.index.names.has(run.text)) return true;
+    // A clause's title given with its citation: "Section 14.3 (Distributions of Distributable Proceeds)".
+    const start = words[run.first]!.start;
+    const open = text.lastIndexOf('(', start);
+    if (open > text.lastIndexOf(')', start) && CITED_TITLE.test(text.slice(Math.max(0, open - 40), open))) return true;
+    // "this Agreement", "this Deed": the document itself, defined or not.
+    if (parts.length === 1 && words[run.first]!.before === 'this') return true;
+    return false;
+  }
+}
+
+interface Run {
+  first: number;
+  last: number;
+  text: string;
+}
+
+/** The capitalised phrase starting at word i (its sentence-start word dropped), or null. */
+function capitalisedRunAt(words: Word[], i: number, withFirst: boolean): Run | null {
+  let first = i;
+  if (words[i]!.sentenceStart && !withFirst) {
+    first = i + 1;
+    if (first >= words.length || !words[first]!.joined || !isCapitalised(words[first]!.text) || isAllCaps(words[first]!.text)) return null;
+  }
+  if (isAllCaps(words[first]!.text) || !isCapitalised(words[first]!.text) || /^\p{N}/u.test(words[first]!.text) || !withFirst && OPENERS.has(words[first]!.text.toLowerCase())) return null;
+  let last = first;
+  for (let j = first + 1; j < words.length; j++) {
+    const w = words[j]!;
+    if (!w.joined) break;
+    if (isCapitalised(w.text) && !isAllCaps(w.text) && !/^\p{N}/u.test(w.text) && !OPENERS.has(w.text.toLowerCase())) {
+      last = j;
+      continue;
+    }
+    // "of" and "for" join two capitalised words ("Statement of Work"), nothing else does.
+    if ((w.text === 'of' || w.text === 'for') && words[j + 1]?.joined && isCapitalised(words[j + 1]!.text) && !isAllCaps(words[j + 1]!.text)) continue;
+    break;
+  }
+  const text = words.slice(first, last + 1).map((w) => w.text).join(' ').replace(/['’]s$/u, '');
+  return { first, last, text };
+}
+
+function capitalisedRuns(words: Word[], from: number): Run[] {
+  const out: Run[] = [];
+  for (let i = from; i < words.length; i++) {
+    if (!isCapitalised(words[i]!.text)) continue;
+    const run = capitalisedRunAt(words, i, true);
+    if (run) {
+      out.push(run);
+      i = run.last;
+    }
+  }
+  return out;
+}
+
+/** The target a phrase is a near miss of: within one edit (two from nine letters), not a plural or possessive of it. */
+export function nearest(phrase: string, targets: readonly string[]): string | null {
+  if (phrase.length < 5) return null;
+  const key = termKey(phrase);
+  let best: string | null = null;
+  let bestDistance = Infinity;
+  for (const t of targets) {
+    if (Math.abs(t.length - phrase.length) > 2 || termKey(t) === key) continue;
+    if (t.split(' ').length !== phrase.split(' ').length) continue;
+    const allowed = t.length >= 9 ? 2 : 1;
+    const d = editDistance(phrase, t, allowed);
+    // A plural or possessive of the target, or a capital letter's difference, is the term itself.
+    if (d > allowed || termKey(phrase) === termKey(t) || phrase.toLowerCase() === t.toLowerCase()) continue;
+    if (d === 1 && (phrase === `${t}s` || t === `${phrase}s`)) continue;
+    if (d < bestDistance) {
+      best = t;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/** Damerau–Levenshtein (optimal string alignment) distance, giving up past `limit`. */
+export function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  const rows: number[][] = [];
+  for (let i = 0; i <= a.length; i++) {
+    rows.push(new Array<number>(b.length + 1).fill(0));
+    rows[i]![0] = i;
+  }
+  for (let j = 0; j <= b.length; j++) rows[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    let rowMin = Infinity;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = v;
+      rowMin = Math.min(rowMin, v);
+    }
+    if (rowMin > limit) return limit + 1;
+  }
+  return rows[a.length]![b.length]!;
+}
+
+function times(n: number): string {
+  return n === 1 ? 'once' : n === 2 ? 'twice' : `${n} times`;
+}

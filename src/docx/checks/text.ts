@@ -1,0 +1,127 @@
+/**
+ * Reading a paragraph's text as the term checks need it: its words with their offsets, which of
+ * them start a sentence, and which ranges are quoted.
+ */
+
+export interface Word {
+  text: string;
+  start: number;
+  end: number;
+  /** First word of a sentence (paragraph start, after . ! ? : or a list marker). */
+  sentenceStart: boolean;
+  /** Only a single space (or no-break space) separates it from the word before. */
+  joined: boolean;
+  /** The word before it, lower-cased (for determiners). */
+  before: string | null;
+}
+
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’&-]*/gu;
+const TRAILING = /['’&-]+$/u;
+const OPENING_MARKS = new Set(['"', '“', '”', '‘', '’', "'", '(', '[']);
+
+/** Whether the text before `at` ends a sentence: . ! ? : ; a tab or line break, or a list marker "(a)", ignoring spaces and opening marks. */
+function endsSentence(text: string, at: number): boolean {
+  let k = at - 1;
+  while (k >= 0 && (text[k] === ' ' || text[k] === '\u00a0' || OPENING_MARKS.has(text[k]!))) k--;
+  if (k < 0) return true;
+  const c = text[k]!;
+  if (c === '.' || c === '!' || c === '?' || c === ':' || c === ';' || c === '\t' || c === '\n') return true;
+  if (c === ')') {
+    const open = text.lastIndexOf('(', k);
+    return open >= 0 && k - open <= 5 && /^\([a-z0-9ivx]{1,4}\)$/.test(text.slice(open, k + 1));
+  }
+  return false;
+}
+
+export function wordsOf(text: string): Word[] {
+  const out: Word[] = [];
+  let previous: Word | null = null;
+  for (const m of text.matchAll(WORD)) {
+    // A trailing apostrophe or hyphen belongs to the punctuation, not the word ("Suppliers'" keeps its s).
+    const w = TRAILING.test(m[0]) ? m[0].replace(TRAILING, '') : m[0];
+    const start = m.index;
+    const gapStart = previous ? previous.end : 0;
+    const singleSpace = start - gapStart === 1 && (text[gapStart] === ' ' || text[gapStart] === '\u00a0');
+    const word: Word = {
+      text: w, start, end: start + w.length,
+      sentenceStart: endsSentence(text, start),
+      joined: previous !== null && singleSpace,
+      before: previous ? previous.text.toLowerCase() : null,
+    };
+    // A manual number ("7.3", "(b)") at the paragraph's start is not the sentence: the word after it starts one.
+    if (previous && previous.sentenceStart && /^\d+$|^[ivxlc]+$|^[a-z]$/i.test(previous.text) && /^[.)]?\s+$|^\.\d/.test(text.slice(gapStart, start))) word.sentenceStart = true;
+    out.push(word);
+    previous = word;
+  }
+  return out;
+}
+
+export function isCapitalised(w: string): boolean {
+  const first = w[0]!;
+  return first !== first.toLowerCase() && first === first.toUpperCase();
+}
+
+/** All capitals (two letters or more): an acronym or a shouted heading, not a phrase's word. */
+export function isAllCaps(w: string): boolean {
+  return w.length >= 2 && w === w.toUpperCase() && w !== w.toLowerCase();
+}
+
+const OPEN_QUOTES = '"“‘\'';
+const CLOSE_OF: Record<string, string> = { '"': '"', '“': '”', '‘': '’', "'": "'" };
+
+export interface Quoted {
+  /** The quote's content range (without the marks). */
+  start: number;
+  end: number;
+  text: string;
+}
+
+/**
+ * Quoted spans of a paragraph: straight or curly double quotes, and single quotes that open at
+ * a word's start (not an apostrophe) and close before a non-letter.
+ */
+export function quotedSpans(text: string): Quoted[] {
+  const out: Quoted[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const open = text[i]!;
+    if (!OPEN_QUOTES.includes(open)) continue;
+    if ((open === "'" || open === '‘' || open === '"') && i > 0 && /[\p{L}\p{N}]/u.test(text[i - 1]!)) continue;
+    const close = CLOSE_OF[open]!;
+    let j = i + 1;
+    for (; j < text.length; j++) {
+      const c = text[j]!;
+      if (c === close || (open === '"' && c === '”') || (open === '“' && c === '"')) {
+        if ((close === "'" || close === '’') && j + 1 < text.length && /[\p{L}]/u.test(text[j + 1]!)) continue;
+        break;
+      }
+      if (c === '\n') break;
+    }
+    if (j >= text.length || text[j] === '\n') continue;
+    if (j - i - 1 > 0 && j - i - 1 <= 400) out.push({ start: i + 1, end: j, text: text.slice(i + 1, j) });
+    i = j;
+  }
+  return out;
+}
+
+/**
+ * A paragraph that is a heading: the reading model says so, or it is short, has no sentence
+ * punctuation at its end and every significant word is capitalised ("Limitation of Liability").
+ */
+export function looksLikeHeading(text: string, heading: number | undefined): boolean {
+  if (heading !== undefined) return true;
+  const t = text.trim();
+  if (!t || t.length > 90 || /[.;,:]$/.test(t) && !/^[A-Z0-9 .]+$/.test(t)) return false;
+  const words = t.split(/\s+/).filter((w) => /\p{L}/u.test(w));
+  if (words.length === 0 || words.length > 10) return false;
+  return words.every((w) => isCapitalised(w.replace(/^[^\p{L}]+/u, '')) || MINOR_WORDS.has(w.toLowerCase()));
+}
+
+/** Words a title leaves in lower case. */
+export const MINOR_WORDS = new Set(['of', 'and', 'or', 'the', 'to', 'for', 'in', 'on', 'a', 'an', 'by', 'with', 'at', 'as', 'its', 'from', 'under', 'upon']);
+
+/** Where a paragraph's text begins after a run-in heading ("Confidentiality. The Supplier shall…"): 0 when there is none. */
+export function runInHeadingEnd(text: string): number {
+  const m = /^\s*(?:[\d.()a-z]{1,8}\s+)?((?:[\p{Lu}][\p{L}'’-]*)(?:\s+(?:[\p{Lu}][\p{L}'’-]*|of|and|or|the|to|for|in|on))*)[.:]\s+/u.exec(text);
+  if (!m || m[1]!.split(/\s+/).length > 7) return 0;
+  return m[0].length;
+}
