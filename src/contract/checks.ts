@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clientString } from './client-text';
 
 /**
  * The checks a careful reviewer makes by hand (issue 35), computed by the service on the engine's
@@ -61,7 +62,7 @@ export type ChecksAnswer = z.infer<typeof ChecksAnswer>;
 export const CHECKS_AUTHOR = 'Redline checks';
 
 export const ProposeFixesBody = z.strictObject({
-  findingIds: z.array(z.string().min(1).max(100)).min(1).max(1000).optional()
+  findingIds: z.array(clientString().min(1).max(100)).min(1).max(1000).optional()
     .describe('The findings (of the accepted view) whose fixes to propose; default: every finding that has one.'),
 });
 export type ProposeFixesBody = z.infer<typeof ProposeFixesBody>;
