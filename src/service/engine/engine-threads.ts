@@ -1,5 +1,9 @@
 import { Worker } from 'node:worker_threads';
-import { DocxError, type CompareDifference, type CompareOptions, type CompareResult, type DocxErrorCode, type OpenOptions, type WorkLimit, type WorkLimits } from '../../docx';
+import type { Revision } from '../../contract/revision';
+import {
+  DocxError, EditAnchorError, EditNotFoundError, type AnchorCandidate, type CompareDifference, type CompareOptions, type CompareResult, type DocxErrorCode,
+  type EditAnchorProblem, type OpenOptions, type RedlineEdit, type WorkLimit, type WorkLimits,
+} from '../../docx';
 
 export interface CompareJob {
   kind: 'compare';
@@ -30,7 +34,35 @@ export interface WarmJob {
   limits: OpenOptions['limits'];
 }
 
-export type EngineJob = CompareJob | IngestJob | WarmJob;
+/** A batch of redline edits on a draft (a heavy one: see ReviewService), written and analysed for the answer. */
+export interface RedlineJob {
+  kind: 'redline';
+  id: number;
+  bytes: Uint8Array;
+  edits: RedlineEdit[];
+  by: { author: string; date: string };
+  /** Comment threads the assistant gave its proposals (MCP propose_redlines), by edit. */
+  threads: (readonly string[] | undefined)[] | null;
+  /** Whether the answer needs the render variant (a full answer) or only the revisions (minimal). */
+  render: boolean;
+  limits: OpenOptions['limits'];
+}
+
+/** What a redline job made: the new content, its render variant (null when not asked for or not buildable) and revisions. */
+export interface RedlineWritten {
+  bytes: Uint8Array;
+  render: Uint8Array | null;
+  revisions: Revision[];
+  changes: { editIndex: number; changeIds: string[] }[];
+  engineMs: number;
+}
+
+/** An edit the engine refused (EditAnchorError, EditNotFoundError), as it crosses the thread boundary. */
+export type EditRefusal =
+  | { kind: 'anchor'; problem: EditAnchorProblem; editIndex: number; blockId: string; message: string; candidates: AnchorCandidate[]; blockText: string | null }
+  | { kind: 'not_found'; editIndex: number };
+
+export type EngineJob = CompareJob | IngestJob | WarmJob | RedlineJob;
 
 /** Where the worker's time went on one job; instants in ms since the epoch (performance.timeOrigin + now, comparable across threads). */
 export interface JobTiming {
@@ -46,6 +78,8 @@ export interface JobTiming {
 
 export type EngineJobAnswer =
   | { id: number; ok: true; bytes: Uint8Array; differences: CompareDifference[]; timing: JobTiming }
+  | { id: number; ok: true; written: RedlineWritten }
+  | { id: number; ok: false; refusal: EditRefusal }
   | { id: number; warmed: true }
   | { id: number; ok: false; docx: { code: DocxErrorCode; message: string; limit?: WorkLimit } }
   | { id: number; ok: false; failure: string };
@@ -148,6 +182,7 @@ export class EngineThreads {
     const { answer, postedAt, receivedAt } = await this.run(
       (id) => ({ kind: 'compare', id, older: olderOwn, newer: newerOwn, options, limits: this.limits, draft, work: this.work }),
       [olderOwn.buffer as ArrayBuffer, newerOwn.buffer as ArrayBuffer], owner);
+    if (!('timing' in answer)) throw new Error('the engine thread answered a comparison with something else');
     const t = answer.timing;
     return {
       bytes: answer.bytes,
@@ -163,7 +198,23 @@ export class EngineThreads {
   async ingest(bytes: Uint8Array, work: WorkLimits, owner: JobOwner): Promise<Uint8Array> {
     const own = ownBuffer(bytes);
     const { answer } = await this.run((id) => ({ kind: 'ingest', id, bytes: own, limits: this.limits, work }), [own.buffer as ArrayBuffer], owner);
+    if (!('bytes' in answer)) throw new Error('the engine thread answered an ingest with something else');
     return answer.bytes;
+  }
+
+  /**
+   * Writes a batch of redline edits on a draft's bytes on a worker, with what the answer needs
+   * (revisions, and the render variant unless `render` is false). A refused edit is thrown as
+   * the engine throws it (EditAnchorError, EditNotFoundError). `bytes` are copied, not handed over.
+   */
+  async redline(
+    bytes: Uint8Array, edits: RedlineEdit[], by: { author: string; date: string }, threads: (readonly string[] | undefined)[] | null,
+    render: boolean, owner: JobOwner,
+  ): Promise<RedlineWritten> {
+    const own = bytes.slice();
+    const { answer } = await this.run((id) => ({ kind: 'redline', id, bytes: own, edits, by, threads, render, limits: this.limits }), [own.buffer as ArrayBuffer], owner, edits);
+    if (!('written' in answer)) throw new Error('the engine thread answered a redline batch with something else');
+    return answer.written;
   }
 
   /**
@@ -200,9 +251,10 @@ export class EngineThreads {
   }
 
   private run(
-    build: (id: number) => CompareJob | IngestJob,
+    build: (id: number) => CompareJob | IngestJob | RedlineJob,
     transfer: ArrayBuffer[],
     owner: JobOwner,
+    edits: readonly RedlineEdit[] = [],
   ): Promise<{ answer: Extract<EngineJobAnswer, { ok: true }>; postedAt: number; receivedAt: number }> {
     this.admit(owner);
     const job = build(this.nextId++);
@@ -214,6 +266,7 @@ export class EngineThreads {
           if ('warmed' in answer) return;
           if (answer.ok) resolve({ answer, postedAt, receivedAt });
           else if ('docx' in answer) reject(new DocxError(answer.docx.code, answer.docx.message, answer.docx.limit));
+          else if ('refusal' in answer) reject(refusalError(answer.refusal, edits));
           else reject(new Error(`the engine job failed: ${answer.failure}`));
         },
       });
@@ -299,6 +352,15 @@ export class EngineThreads {
     this.slots.push(slot);
     return slot;
   }
+}
+
+/** The engine's error for an edit refused on a worker, as it would have been thrown in process. */
+function refusalError(refusal: EditRefusal, edits: readonly RedlineEdit[]): Error {
+  if (refusal.kind === 'anchor') {
+    return new EditAnchorError(refusal.problem, refusal.editIndex, refusal.blockId, refusal.message, refusal.candidates, refusal.blockText);
+  }
+  const edit = edits[refusal.editIndex];
+  return new EditNotFoundError(refusal.editIndex, edit?.find ?? '', edit?.occurrence ?? 1);
 }
 
 /**

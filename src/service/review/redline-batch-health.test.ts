@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionGrant } from '../../contract/auth';
 import type { DocumentRow } from '../../contract/document';
-import { DocumentText, type ParagraphBlock } from '../../contract/reading';
-import { ReviewResponse } from '../../contract/review';
-import { buildBenchmarkContract } from '../../docx/fixture';
+import { DocumentText, type Block, type ParagraphBlock } from '../../contract/reading';
+import { ReviewResponse, type RedlineEdit } from '../../contract/review';
+import type { Revision } from '../../contract/revision';
+import { applyDecisions, openDocx } from '../../docx';
+import { buildBenchmarkContract, buildDocx, p } from '../../docx/fixture';
+import { documentParagraphs } from '../../../test/conformance/doctext';
+import { mcpClientFor } from '../../../test/support/mcp-client';
 import { plainBodyParagraphs, spreadReplaceEdits } from '../../../test/support/redline-batches';
 import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
 
@@ -15,6 +19,10 @@ import { multipartBody, startTestService, type TestService } from '../../../test
  * render variant, the commit on PGlite) runs there too.
  */
 const HEALTH_BOUND_MS = 4000;
+
+function paragraphsOf(blocks: readonly Block[]): ParagraphBlock[] {
+  return blocks.flatMap((b) => (b.type === 'paragraph' ? [b] : []));
+}
 
 describe('a batch of anchored edits does not hold the service (issue 31 item 2)', () => {
   let t: TestService;
@@ -64,5 +72,57 @@ describe('a batch of anchored edits does not hold the service (issue 31 item 2)'
     const review = ReviewResponse.parse(written.json());
     expect(review.revisions.filter((r) => r.text_preview === 'the amended words')).toHaveLength(100);
     expect(Math.max(...health), `health answers (ms): ${health.map((h) => h.toFixed(0)).join(' ')}`).toBeLessThan(HEALTH_BOUND_MS);
+  });
+
+  it('answers a heavy batch (written on an engine thread) as the engine writes it in process, refusals, minimal answers and MCP comment threads included', async () => {
+    const clauses = Array.from({ length: 70 }, (_, i) => p(`${i + 1}. The Supplier shall deliver item ${i + 1} within thirty days of the order, and again within thirty days.`));
+    const body = multipartBody({ purpose: 'source_doc' }, { name: 'Heavy.docx', bytes: buildDocx({ body: clauses }) });
+    const created = await t.app.inject({ method: 'POST', url: '/api/uploads', payload: body.payload, headers: { ...body.headers, ...t.headers(lawyer) } });
+    const newDraft = async () => (await call('POST', `/api/uploads/${created.json().id}/working-draft`)).json() as DocumentRow;
+    const draft = await newDraft();
+    const stored = async (id: string) => new Uint8Array((await call('GET', `/api/uploads/${id}/content`)).rawPayload);
+    const before = await stored(draft.id);
+    const paragraphs = paragraphsOf(DocumentText.parse((await call('GET', `/api/uploads/${draft.id}/text?limit=1000`)).json()).blocks);
+    const edits: RedlineEdit[] = paragraphs.slice(0, 60).map((b, i) => (i % 3 === 0
+      ? { op: 'replace', blockId: b.id, find: 'thirty days', occurrence: 2, text: 'sixty days', justification: `Edit ${i + 1}.` }
+      : i % 3 === 1 ? { op: 'insert_paragraph', blockId: b.id, text: `New clause after ${i + 1}.`, justification: 'New.' } : { op: 'delete', blockId: b.id, find: 'Supplier ', justification: 'Gone.' }));
+
+    // Refused on the engine thread as in process: the same problem, nothing written.
+    const ambiguous = await call('POST', `/api/documents/${draft.id}/redlines`, { edits: [...edits.slice(0, 54), { op: 'delete', blockId: paragraphs[54]!.id, find: 'thirty days' }] });
+    expect(ambiguous.statusCode, ambiguous.body).toBe(422);
+    expect(ambiguous.json()).toMatchObject({ code: 'ambiguous_anchor', blockId: paragraphs[54]!.id, errors: [{ path: 'edits.54.find' }], candidates: [{ occurrence: 1 }, { occurrence: 2 }] });
+    const absent = await call('POST', `/api/documents/${draft.id}/redlines`, { edits: [...edits.slice(0, 54), { op: 'delete', find: 'words that are not there' }] });
+    expect(absent.json()).toMatchObject({ code: 'edit_not_found', errors: [{ path: 'edits.54.find' }] });
+    expect(await stored(draft.id)).toEqual(before);
+
+    const written = await call('POST', `/api/documents/${draft.id}/redlines`, { edits, author: 'Heavy Batch' });
+    expect(written.statusCode, written.body).toBe(200);
+    expect(written.headers['server-timing']).toContain('engine;dur=');
+    const answer = ReviewResponse.parse(written.json());
+    const inProcess = openDocx(before);
+    const changes = inProcess.writeRedlines(edits, { author: 'Heavy Batch', date: '2026-01-01T00:00:00Z' });
+    const shape = (revisions: Revision[]) => revisions.map((r) => [r.change_id, r.kind, r.text_preview, r.author]);
+    expect(shape(answer.revisions)).toEqual(shape(inProcess.revisions()));
+    expect(answer.renderContentBase64).toBeTruthy();
+    const content = Buffer.from(answer.contentBase64, 'base64');
+    expect(new Uint8Array(content)).toEqual(await stored(draft.id));
+    expect(documentParagraphs(applyDecisions(new Uint8Array(content), { accept: changes.flatMap((c) => c.changeIds), reject: [] })))
+      .toEqual(documentParagraphs(applyDecisions(inProcess.toBytes(), { accept: changes.flatMap((c) => c.changeIds), reject: [] })));
+
+    // A minimal answer, and the assistant's proposals with their comment threads, go the same way.
+    const minimal = await t.app.inject({ method: 'POST', url: `/api/documents/${(await newDraft()).id}/redlines`, headers: { ...t.headers(lawyer), prefer: 'return=minimal' }, payload: { edits } });
+    expect(minimal.statusCode, minimal.body).toBe(200);
+    expect(minimal.json().revisions).toHaveLength(answer.revisions.length);
+    const client = await mcpClientFor(lawyer, t.ctx);
+    try {
+      const proposedOn = await newDraft();
+      const proposed = await client.callTool({ name: 'propose_redlines', arguments: { documentId: proposedOn.id, edits: edits.map((e, i) => (i === 0 ? { ...e, comments: ['Why sixty.', 'Per the playbook.'] } : e)) } });
+      expect(proposed.isError, JSON.stringify(proposed.content)).toBeFalsy();
+      const thread = openDocx(await stored(proposedOn.id)).comments().filter((c) => c.text === 'Why sixty.' || c.text === 'Per the playbook.');
+      expect(thread).toHaveLength(2);
+      expect(thread[1]!.parentId).toBe(thread[0]!.id);
+    } finally {
+      await client.close();
+    }
   });
 });
