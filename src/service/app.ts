@@ -139,7 +139,7 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
   const engine = { limits: { ...config.docxLimits, maxCompressedBytes: config.maxUploadBytes }, codec: nativeZipCodec };
   const engineThreads = new EngineThreads(engine.limits, config.engineThreads, config.docxWork);
   const uploads = new UploadsService(db, content, engineThreads, config.docxWork);
-  const review = new ReviewService(db, content, engine, app.log, parts.faults, { openDraftsBytes: config.openDraftsBytes, work: config.docxWork });
+  const review = new ReviewService(db, content, engine, app.log, parts.faults, { openDraftsBytes: config.openDraftsBytes, work: config.docxWork, threads: engineThreads });
   const heavyLimits = new HeavyLimits(db, config.heavyLimits);
   const ctx: ServiceContext = {
     config, db, content, mailer, outbox: outbox ?? (mailer instanceof OutboxMailer ? mailer : null), sessions, codes,

@@ -8,11 +8,15 @@ import { readlinkSync } from 'node:fs';
 import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import zlib from 'node:zlib';
-import { applyDecisions, compareDocx, DocxError, ingestDocx, listRevisions, type CompareDifference, type CompareOptions, type OpenOptions, type ReadLimits, type ZipCodec } from '../../docx';
+import {
+  applyDecisions, compareDocx, DocxError, EditAnchorError, EditNotFoundError, ingestDocx, listRevisions, openDocx,
+  type CompareDifference, type CompareOptions, type OpenOptions, type ReadLimits, type ZipCodec,
+} from '../../docx';
 import { buildBenchmarkContract } from '../../docx/fixture';
 import { readView, searchTexts, unpackTexts } from '../reading/reading-work';
 import { nativeZipCodec } from './native-zip-codec';
-import { epochNow, type CompareCounts, type CompareJob, type EngineJob, type EngineJobAnswer, type IngestJob, type JobValues, type ValueJob, type WarmJob } from './engine-threads';
+import { addThreadsToEdits } from '../review/comment-ops';
+import { epochNow, type CompareCounts, type CompareJob, type EngineJob, type EngineJobAnswer, type IngestJob, type JobValues, type RedlineJob, type RedlineWritten, type ValueJob, type WarmJob } from './engine-threads';
 import { checkDraft } from '../../docx/checks/draft-checks';
 
 const port = parentPort ?? ((): never => { throw new Error('engine-thread-worker runs only as a worker thread'); })();
@@ -118,6 +122,50 @@ function failed(id: number, error: unknown): EngineJobAnswer {
     : { id, ok: false, failure: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
 }
 
+/** Writes a batch of redline edits, then what the answer needs: the content, its revisions and (full answers) its render variant. */
+function writeBatch(job: RedlineJob): RedlineWritten {
+  const startedAt = epochNow();
+  const doc = openDocx(job.bytes, { limits: job.limits as Partial<ReadLimits>, codec: nativeZipCodec });
+  const changes = doc.writeRedlines(job.edits, job.by);
+  if (job.threads) addThreadsToEdits(doc, changes, job.threads, job.by);
+  const bytes = doc.toBytes();
+  const revisions = doc.revisions();
+  let render: Uint8Array | null = null;
+  if (job.render) {
+    try {
+      render = doc.renderVariant();
+    } catch {
+      // As in process: a render variant that cannot be built is answered as null (the content is shown instead).
+    }
+  }
+  return { bytes, render, revisions, changes, engineMs: epochNow() - startedAt };
+}
+
+/** An edit refusal as it can cross to the service's thread; null for any other error. */
+function refusalOf(id: number, error: unknown): EngineJobAnswer | null {
+  if (error instanceof EditAnchorError) {
+    const { problem, editIndex, blockId, message, candidates, blockText } = error;
+    return { id, ok: false, refusal: { kind: 'anchor', problem, editIndex, blockId, message, candidates, blockText } };
+  }
+  if (error instanceof EditNotFoundError) return { id, ok: false, refusal: { kind: 'not_found', editIndex: error.editIndex } };
+  return null;
+}
+
+function runRedline(job: RedlineJob): void {
+  let answer: EngineJobAnswer;
+  try {
+    const written = writeBatch(job);
+    answer = { id: job.id, ok: true, written };
+    port.postMessage(answer, [written.bytes.buffer as ArrayBuffer, ...(written.render ? [written.render.buffer as ArrayBuffer] : [])]);
+    return;
+  } catch (error) {
+    answer = refusalOf(job.id, error) ?? failed(job.id, error);
+  } finally {
+    jobsRun++;
+  }
+  port.postMessage(answer);
+}
+
 function run(job: CompareJob | IngestJob): void {
   const startedAt = epochNow();
   let answer: EngineJobAnswer;
@@ -136,6 +184,10 @@ function run(job: CompareJob | IngestJob): void {
 }
 
 port.on('message', (job: EngineJob) => {
+  if (job.kind === 'redline') {
+    runRedline(job);
+    return;
+  }
   if (job.kind === 'compare' || job.kind === 'ingest') {
     run(job);
     return;

@@ -1,10 +1,14 @@
 import { Worker } from 'node:worker_threads';
+import type { Revision } from '../../contract/revision';
 import type { ReadingView } from '../../contract/reading';
 import type { CheckFinding, CheckView } from '../../contract/checks';
-import { DocxError, type CompareDifference, type CompareOptions, type CompareResult, type DocxErrorCode, type OpenOptions, type WorkLimit, type WorkLimits } from '../../docx';
 import type { PackedTexts, SearchFound, ViewRead } from '../reading/reading-work';
 import type { SearchPattern } from '../reading/search-pattern';
 import type { DecisionReport } from '../report/decision-report';
+import {
+  DocxError, EditAnchorError, EditNotFoundError, type AnchorCandidate, type CompareDifference, type CompareOptions, type CompareResult, type DocxErrorCode,
+  type EditAnchorProblem, type OpenOptions, type RedlineEdit, type WorkLimit, type WorkLimits,
+} from '../../docx';
 
 export interface CompareJob {
   kind: 'compare';
@@ -34,6 +38,35 @@ export interface WarmJob {
   id: number;
   limits: OpenOptions['limits'];
 }
+
+/** A batch of redline edits on a draft (a heavy one: see ReviewService), written and analysed for the answer. */
+export interface RedlineJob {
+  kind: 'redline';
+  id: number;
+  bytes: Uint8Array;
+  edits: RedlineEdit[];
+  by: { author: string; date: string };
+  /** Comment threads the assistant gave its proposals (MCP propose_redlines), by edit. */
+  threads: (readonly string[] | undefined)[] | null;
+  /** Whether the answer needs the render variant (a full answer) or only the revisions (minimal). */
+  render: boolean;
+  limits: OpenOptions['limits'];
+}
+
+/** What a redline job made: the new content, its render variant (null when not asked for or not buildable) and revisions. */
+export interface RedlineWritten {
+  bytes: Uint8Array;
+  render: Uint8Array | null;
+  revisions: Revision[];
+  changes: { editIndex: number; changeIds: string[] }[];
+  engineMs: number;
+}
+
+/** An edit the engine refused (EditAnchorError, EditNotFoundError), as it crosses the thread boundary. */
+export type EditRefusal =
+  | { kind: 'anchor'; problem: EditAnchorProblem; editIndex: number; blockId: string; message: string; candidates: AnchorCandidate[]; blockText: string | null }
+  | { kind: 'not_found'; editIndex: number };
+
 
 /** The checks of a draft, both views (src/docx/checks): findings only, no bytes back. */
 export interface ChecksJob {
@@ -78,7 +111,7 @@ export interface JobValues {
 }
 
 export type ValueJob = ReadJob | SearchJob | ReportPdfJob | ChecksJob;
-export type EngineJob = CompareJob | IngestJob | WarmJob | ValueJob;
+export type EngineJob = CompareJob | IngestJob | WarmJob | ValueJob | RedlineJob;
 
 /** A comparison's counts beside its differences: entries as a review lists them, and the pending changes of each version. */
 export type CompareCounts = Pick<CompareResult, 'entries' | 'pending'>;
@@ -98,6 +131,8 @@ export interface JobTiming {
 export type EngineJobAnswer =
   | { id: number; ok: true; bytes: Uint8Array; differences: CompareDifference[]; counts: CompareCounts | null; timing: JobTiming }
   | { id: number; ok: true; value: JobValues[keyof JobValues] }
+  | { id: number; ok: true; written: RedlineWritten }
+  | { id: number; ok: false; refusal: EditRefusal }
   | { id: number; warmed: true }
   | { id: number; ok: false; docx: { code: DocxErrorCode; message: string; limit?: WorkLimit } }
   | { id: number; ok: false; failure: string };
@@ -268,6 +303,21 @@ export class EngineThreads {
   }
 
   /**
+   * Writes a batch of redline edits on a draft's bytes on a worker, with what the answer needs
+   * (revisions, and the render variant unless `render` is false). A refused edit is thrown as
+   * the engine throws it (EditAnchorError, EditNotFoundError). `bytes` are copied, not handed over.
+   */
+  async redline(
+    bytes: Uint8Array, edits: RedlineEdit[], by: { author: string; date: string }, threads: (readonly string[] | undefined)[] | null,
+    render: boolean, owner: JobOwner,
+  ): Promise<RedlineWritten> {
+    const own = bytes.slice();
+    const { answer } = await this.run((id) => ({ kind: 'redline', id, bytes: own, edits, by, threads, render, limits: this.limits }), [own.buffer as ArrayBuffer], owner, undefined, edits);
+    if (!('written' in answer)) throw new Error('the engine thread answered a redline batch with something else');
+    return answer.written;
+  }
+
+  /**
    * Starts every worker, loads the engine in it and runs it on a small generated contract now, so
    * the first job after a start pays neither for loading (about half a second) nor for the
    * engine's code being compiled by V8 as it first runs (a quarter to a third of a 300-page check's CPU).
@@ -305,6 +355,7 @@ export class EngineThreads {
     transfer: ArrayBuffer[],
     owner: JobOwner,
     deadlineMs?: number,
+    edits: readonly RedlineEdit[] = [],
   ): Promise<{ answer: Extract<EngineJobAnswer, { ok: true }>; postedAt: number; receivedAt: number }> {
     this.admit(owner);
     const job = build(this.nextId++);
@@ -316,6 +367,7 @@ export class EngineThreads {
           if ('warmed' in answer) return;
           if (answer.ok) resolve({ answer, postedAt, receivedAt });
           else if ('docx' in answer) reject(new DocxError(answer.docx.code, answer.docx.message, answer.docx.limit));
+          else if ('refusal' in answer) reject(refusalError(answer.refusal, edits));
           else reject(new Error(`the engine job failed: ${answer.failure}`));
         },
       });
@@ -414,6 +466,15 @@ export class EngineThreads {
     this.slots.push(slot);
     return slot;
   }
+}
+
+/** The engine's error for an edit refused on a worker, as it would have been thrown in process. */
+function refusalError(refusal: EditRefusal, edits: readonly RedlineEdit[]): Error {
+  if (refusal.kind === 'anchor') {
+    return new EditAnchorError(refusal.problem, refusal.editIndex, refusal.blockId, refusal.message, refusal.candidates, refusal.blockText);
+  }
+  const edit = edits[refusal.editIndex];
+  return new EditNotFoundError(refusal.editIndex, edit?.find ?? '', edit?.occurrence ?? 1);
 }
 
 /**

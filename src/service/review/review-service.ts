@@ -4,13 +4,14 @@ import type { Revision } from '../../contract/revision';
 import type { Track } from '../../contract/track';
 import { checkWrittenWork, openDocx, type OpenDocx, type OpenOptions, type WorkLimits } from '../../docx';
 import { findUserById } from '../auth/directory';
+import type { EngineThreads, RedlineWritten } from '../engine/engine-threads';
 import { notFound, ProblemError, type ProblemExtras } from '../http/problem';
 import { NO_TIMING, type ServerTiming } from '../http/server-timing';
 import type { ContentStore } from '../store/content-store';
 import type { Database, Queryable } from '../store/database';
 import { findUpload, toDocumentRow, UPLOAD_COLUMNS, type UploadRecord } from '../uploads/upload-rows';
 import { projectionReader, type StoredCounts } from './draft-progress';
-import { analyse, AnalysisCache, type Analysis } from './analysis-cache';
+import { analyse, AnalysisCache, toBase64, type Analysis } from './analysis-cache';
 import { commentProblem, commentsToReplay } from './comment-problems';
 import { addThreadsToEdits, performCommentOp, type CommentOp } from './comment-ops';
 import { appendLogEntry, DecisionLogCache, loadLog, loadProposals, recordProposals, type NewLogEntry, type StoredLogEntry } from './decision-log';
@@ -70,6 +71,14 @@ interface Actor {
 }
 
 const uniq = (ids: readonly string[]) => [...new Set(ids)];
+
+/**
+ * Batches of at least this many edits are written on an engine thread: the batch's own work is
+ * small (each story is indexed once), but reading the draft's blocks, writing it and building its
+ * render variant take a second or more on a long draft, which would hold every other request.
+ * Smaller batches are written here, on the draft kept open, which answers sooner.
+ */
+const HEAVY_EDIT_BATCH = 50;
 
 /** A commit that finds the draft changed under it plans again; this many times at most. */
 const MAX_COMMIT_ATTEMPTS = 25;
@@ -131,6 +140,8 @@ export class ReviewService {
   private readonly committedListeners = new Set<(uploadId: string) => void>();
   /** The caps an upload is held to (DOCX_MAX_PARAGRAPHS, DOCX_MAX_TEXT_BYTES): every change's result is held to them too. */
   private readonly work: WorkLimits;
+  /** The engine's worker threads, where heavy batches of edits are written (null: all in process). */
+  private readonly threads: EngineThreads | null;
 
   constructor(
     private readonly db: Database,
@@ -138,7 +149,7 @@ export class ReviewService {
     private readonly engine: OpenOptions,
     private readonly log: { warn(obj: object, msg: string): void },
     private readonly faults: ReviewFaults = {},
-    options: { analysesBytes?: number; openDraftsBytes?: number; work?: WorkLimits } = {},
+    options: { analysesBytes?: number; openDraftsBytes?: number; work?: WorkLimits; threads?: EngineThreads } = {},
   ) {
     this.cache = new AnalysisCache(options.analysesBytes ?? 256 * 1024 * 1024);
     this.openDrafts = new OpenDrafts(options.openDraftsBytes ?? 512 * 1024 * 1024);
@@ -150,6 +161,7 @@ export class ReviewService {
       warn: (obj, msg) => this.log.warn(obj, msg),
     });
     this.work = options.work ?? {};
+    this.threads = options.threads ?? null;
   }
 
   async review(actor: Actor, uploadId: string, timing: ServerTiming = NO_TIMING): Promise<ReviewResponse> {
@@ -322,20 +334,38 @@ export class ReviewService {
     await timing.measure('load', () => this.requireDraft(actor, uploadId));
     const author = body.author ?? (await findUserById(this.db, actor.userId))?.name ?? 'Redline user';
     const result = await this.change(actor, uploadId, timing, idempotency, async ({ row, bytes }) => {
+      const date = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+      const proposalsOf = (changes: { editIndex: number; changeIds: string[] }[]) =>
+        changes.flatMap((c) => c.changeIds.map((changeId) => ({ changeId, justification: body.edits[c.editIndex]?.justification ?? null })));
+      // A log entry too, so the draft's viewers see the new changes arrive like any other change.
+      const logOf = (proposals: { changeId: string }[]) =>
+        ({ kind: 'redline' as const, undoesSeq: null, accepted: [], rejected: [], decided: {}, withdrawn: {}, proposed: proposals.map((p) => p.changeId) });
+      if (this.threads && body.edits.length >= HEAVY_EDIT_BATCH) {
+        // Off this thread: the draft is read, edited, written and analysed on an engine thread.
+        let written: RedlineWritten;
+        try {
+          written = await timing.measure('redline', () => this.threads!.redline(bytes, body.edits, { author, date }, threads ? [...threads] : null, shape !== 'minimal', { orgId: actor.orgId }));
+          // The engine thread's own time (reading, editing, writing and analysing the draft); the rest of `redline` waited for it.
+          timing.add('engine', written.engineMs);
+        } catch (error) {
+          throw engineProblem(error);
+        }
+        const proposals = proposalsOf(written.changes);
+        const analysis = shape === 'minimal' ? undefined
+          : Promise.resolve({ revisions: written.revisions, contentBase64: toBase64(written.bytes), renderContentBase64: written.render && toBase64(written.render) });
+        return { doc: null, bytes: written.bytes, ...(analysis ? { analysis } : { revisions: written.revisions }), proposals, log: logOf(proposals) };
+      }
       const doc = timing.measureSync('open', () => this.openDraft(row.content_sha256!, bytes));
       let changes: { editIndex: number; changeIds: string[] }[];
       try {
-        const date = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
         changes = timing.measureSync('redline', () => doc.writeRedlines(body.edits, { author, date }));
         // Comment threads the assistant gave its proposals (MCP propose_redlines), in the same commit.
         if (threads) timing.measureSync('comment', () => addThreadsToEdits(doc, changes, threads, { author, date }));
       } catch (error) {
         throw engineProblem(error);
       }
-      const proposals = changes.flatMap((c) => c.changeIds.map((changeId) => ({ changeId, justification: body.edits[c.editIndex]?.justification ?? null })));
-      // A log entry too, so the draft's viewers see the new changes arrive like any other change.
-      const log = { kind: 'redline' as const, undoesSeq: null, accepted: [], rejected: [], decided: {}, withdrawn: {}, proposed: proposals.map((p) => p.changeId) };
-      return { doc, ...(await this.writeAndAnalyse(doc, timing, shape)), proposals, log };
+      const proposals = proposalsOf(changes);
+      return { doc, ...(await this.writeAndAnalyse(doc, timing, shape)), proposals, log: logOf(proposals) };
     });
     return this.answer(result, timing, idempotency, shape);
   }
@@ -570,9 +600,10 @@ export class ReviewService {
   private async analysisAfter(result: ChangeResult): Promise<Analysis> {
     const sha = result.row.content_sha256!;
     const planned = result.planned;
-    if (!planned?.doc || !planned.analysis) return this.analysisOf(result.row);
+    if (!planned?.analysis) return this.analysisOf(result.row);
     const analysis = this.remember(sha, await planned.analysis);
-    this.openDrafts.keep(sha, planned.doc);
+    // A change made on an engine thread leaves no document open here.
+    if (planned.doc) this.openDrafts.keep(sha, planned.doc);
     return analysis;
   }
 
@@ -580,9 +611,9 @@ export class ReviewService {
   private async revisionsAfter(result: ChangeResult): Promise<Revision[]> {
     const sha = result.row.content_sha256!;
     const planned = result.planned;
-    if (!planned?.doc || !planned.revisions) return this.revisionsFor(sha, await this.content.get(sha));
+    if (!planned?.revisions) return this.revisionsFor(sha, await this.content.get(sha));
     this.revisionsBySha.set(sha, planned.revisions, revisionsBytes(planned.revisions));
-    this.openDrafts.keep(sha, planned.doc);
+    if (planned.doc) this.openDrafts.keep(sha, planned.doc);
     return planned.revisions;
   }
 
