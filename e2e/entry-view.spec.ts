@@ -112,8 +112,9 @@ for (const size of WIDTHS) {
     await page.getByRole('button', { name: 'Reject', exact: true }).click();
     await expect(move).toHaveAttribute('data-state', 'back');
     await expect.poll(async () => (await visibleText()).match(/Acceptance criteria/g)?.length ?? 0).toBe(1);
-    const marked = await doc.locator('del:visible, ins:visible').filter({ hasText: 'Acceptance criteria' }).evaluateAll((els) => els.map((el) => getComputedStyle(el).textDecorationLine));
-    expect(marked.every((line) => line === 'none')).toBe(true);
+    const marked = await doc.locator('del:visible, ins:visible').filter({ hasText: 'Acceptance criteria' }).evaluateAll((els) => els.map((el) => `${getComputedStyle(el).textDecorationLine} ${getComputedStyle(el, '::before').content}`));
+    // No strike-through, and no "Moved" label left on it.
+    expect(marked.every((style) => style === 'none none')).toBe(true);
 
     // Accepting the replacement keeps its new words and drops the old, as plain text.
     await pick(page, 'Replacement');
