@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { CORPUS_FILES, openCorpusFile } from './corpus';
 import { openLabProtocol } from './lab-protocol';
 
 /**
@@ -109,8 +112,9 @@ for (const size of WIDTHS) {
     await page.getByRole('button', { name: 'Reject', exact: true }).click();
     await expect(move).toHaveAttribute('data-state', 'back');
     await expect.poll(async () => (await visibleText()).match(/Acceptance criteria/g)?.length ?? 0).toBe(1);
-    const marked = await doc.locator('del:visible, ins:visible').filter({ hasText: 'Acceptance criteria' }).evaluateAll((els) => els.map((el) => getComputedStyle(el).textDecorationLine));
-    expect(marked.every((line) => line === 'none')).toBe(true);
+    const marked = await doc.locator('del:visible, ins:visible').filter({ hasText: 'Acceptance criteria' }).evaluateAll((els) => els.map((el) => `${getComputedStyle(el).textDecorationLine} ${getComputedStyle(el, '::before').content}`));
+    // No strike-through, and no "Moved" label left on it.
+    expect(marked.every((style) => style === 'none none')).toBe(true);
 
     // Accepting the replacement keeps its new words and drops the old, as plain text.
     await pick(page, 'Replacement');
@@ -125,3 +129,19 @@ for (const size of WIDTHS) {
     await expect.poll(async () => (await visibleText()).match(/¶/g)?.length ?? 0).toBe(3);
   });
 }
+
+test.describe('real files: the highlight frames every change of each entry', () => {
+  for (const name of ['TestFiles__RP__RP011-Multiple-Deleted-Rows.docx', 'TestFiles__RP__RP047-Inserted-and-Deleted-Paragraph-Mark.docx', 'TestFiles__RP__RP049-Deleted-Para-Before-Table.docx', 'TestFiles__FA__RevTracking__007-InsertedTableRow.docx']) {
+    test(name, async ({ page }) => {
+      test.skip(!existsSync(path.join(CORPUS_FILES, name)), `the shared corpus is not at ${CORPUS_FILES}`);
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await openCorpusFile(page, name);
+      const count = await page.locator('[role=option]').count();
+      for (let i = 0; i < count; i++) {
+        const label = (await page.locator('[role=option][aria-current=true] [data-testid=entry-title]').textContent()) ?? '';
+        await expect.poll(() => marksOutsideHighlight(page), { message: label }).toEqual([]);
+        await page.getByRole('button', { name: 'Next', exact: true }).click();
+      }
+    });
+  }
+});

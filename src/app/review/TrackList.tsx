@@ -243,7 +243,7 @@ const ChangeOption = memo(function ChangeOption({
         <span className="shrink-0 whitespace-nowrap font-semibold" data-testid="entry-title">{item.label}</span>
         <span className="shrink-0 whitespace-nowrap text-ink-soft">{kindLabel(item.kind, item.move)}</span>
         <span className="shrink-0 whitespace-nowrap text-ink-soft" data-testid="change-place" title={placeTitle(page)}>{placeLabel(page, item.clause)}</span>
-        <span className="min-w-0 truncate text-ink-soft">{item.author ? `· ${item.author}` : ''}</span>
+        <span className="min-w-0 flex-1 basis-0 truncate text-ink-soft">{item.author ? `· ${item.author}` : ''}</span>
         <span className={`ml-auto shrink-0 rounded border px-1.5 text-xs font-medium ${STATE_CLASS[state]}`}>
           {STATE_LABEL[state]}
           {pending ? ' · saving' : ''}
