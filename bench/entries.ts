@@ -29,16 +29,16 @@ const opening = time(() => openDocx(bytes));
 console.log(`draft: ${revisions.length} revisions; once per baseline: open ${opening.ms.toFixed(0)} ms, grouping ${(grouping.ms - opening.ms).toFixed(0)} ms, facts ${(facts.ms - opening.ms).toFixed(0)} ms (the last two beside the open)`);
 
 const state = { decided: new Map(), withdrawn: new Map() };
-const plain: number[] = [];
-const withEntries: number[] = [];
+const steps = { projection: [] as number[], regroupAndProject: [] as number[], pages: [] as number[], entries: [] as number[] };
 for (let i = 0; i < RUNS; i++) {
-  plain.push(time(() => projectTrack(state, revisions)).ms);
-  withEntries.push(time(() => {
-    const track = projectTrack(state, regrouped(revisions, grouping.value));
-    return { ...track, items: withPages(track.items, grouping.value), entries: trackEntries(track.items, facts.value, state.decided) };
-  }).ms);
+  steps.projection.push(time(() => projectTrack(state, revisions)).ms);
+  const projected = time(() => projectTrack(state, regrouped(revisions, grouping.value)));
+  steps.regroupAndProject.push(projected.ms);
+  steps.pages.push(time(() => withPages(projected.value.items, grouping.value)).ms);
+  steps.entries.push(time(() => trackEntries(projected.value.items, facts.value, state.decided)).ms);
 }
 const track = projectTrack(state, regrouped(revisions, grouping.value));
 const entries = trackEntries(track.items, facts.value, state.decided);
-console.log(`track answer: projection ${median(plain).toFixed(1)} ms, with entries ${median(withEntries).toFixed(1)} ms (medians of ${RUNS}); ` +
-  `${entries.length} entries, JSON ${(JSON.stringify(projectTrack(state, revisions)).length / 1e6).toFixed(2)} -> ${(JSON.stringify({ ...track, entries }).length / 1e6).toFixed(2)} MB`);
+console.log(`track answer (medians of ${RUNS}): projection ${median(steps.projection).toFixed(1)} ms; with entries: regroup and project ${median(steps.regroupAndProject).toFixed(1)} ms, ` +
+  `pages ${median(steps.pages).toFixed(1)} ms, entries with takes ${median(steps.entries).toFixed(1)} ms; ${entries.length} entries, ` +
+  `JSON ${(JSON.stringify(projectTrack(state, revisions)).length / 1e6).toFixed(2)} -> ${(JSON.stringify({ ...track, entries }).length / 1e6).toFixed(2)} MB`);

@@ -127,6 +127,8 @@ function takesReader(
   const before = new Map<string, 'accept' | 'reject'>();
   for (const [id, change] of decided) if (!change.implied) before.set(id, change.state === 'in' ? 'accept' : 'reject');
   return (members) => {
+    // Most entries take nothing: none of their changes removes another.
+    if (!members.some((m) => byTaker.has(m.id))) return null;
     const own = new Set(members.filter((m) => m.state === 'open').map((m) => m.id));
     const taken = (on: 'accept' | 'reject'): string[] => {
       const verdictOf = (id: string) => (own.has(id) ? on : before.get(id));

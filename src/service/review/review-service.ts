@@ -9,18 +9,18 @@ import { notFound, ProblemError, type ProblemExtras } from '../http/problem';
 import { NO_TIMING, type ServerTiming } from '../http/server-timing';
 import type { ContentStore } from '../store/content-store';
 import type { Database, Queryable } from '../store/database';
-import { findUpload, toDocumentRow, UPLOAD_COLUMNS, type UploadRecord } from '../uploads/upload-rows';
+import { findUpload, toDocumentRow, type UploadRecord } from '../uploads/upload-rows';
 import { projectionReader, type StoredCounts } from './draft-progress';
 import { analyse, AnalysisCache, toBase64, type Analysis } from './analysis-cache';
 import { commentProblem, commentsToReplay } from './comment-problems';
 import { addThreadsToEdits, performCommentOp, type CommentOp } from './comment-ops';
-import { appendLogEntry, DecisionLogCache, loadLog, loadProposals, recordProposals, type NewLogEntry, type StoredLogEntry } from './decision-log';
-import { DraftQueue } from './draft-queue';
+import { appendLogEntry, DecisionLogCache, loadLog, loadProposals, type NewLogEntry } from './decision-log';
 import { batchVerdicts, namedVerdicts, recordOf } from './implied-decisions';
 import { ByteBudgetLru } from './byte-budget-lru';
 import { regrouped } from './baseline-entries';
-import { recordedResult, recordResult, type IdempotentRequest, type RecordedKey } from './idempotency';
+import type { IdempotentRequest, RecordedKey } from './idempotency';
 import { Baselines, type Committed } from './baselines';
+import { DraftCommits, type ChangeResult } from './draft-commits';
 import { OpenDrafts } from './open-drafts';
 import { checkNotes, engineProblem, requireWorkingDraft } from './review-problems';
 import { ProjectionStore } from './projection-store';
@@ -80,39 +80,6 @@ const uniq = (ids: readonly string[]) => [...new Set(ids)];
  */
 const HEAVY_EDIT_BATCH = 50;
 
-/** A commit that finds the draft changed under it plans again; this many times at most. */
-const MAX_COMMIT_ATTEMPTS = 25;
-
-interface DraftSnapshot {
-  row: UploadRecord;
-  entries: StoredLogEntry[];
-  state: LogState;
-  bytes: Uint8Array;
-}
-
-interface PlannedChange {
-  /** The opened document that produced `bytes`, kept open for the next batch; null when there is none. */
-  doc: OpenDocx | null;
-  bytes: Uint8Array;
-  /** The analysis of `bytes`, made while they were compressed; the answer awaits it. */
-  analysis?: Promise<Analysis>;
-  /** For a minimal answer, instead of the analysis: the revisions of `bytes`. */
-  revisions?: Revision[];
-  log?: Pick<NewLogEntry, 'kind' | 'undoesSeq' | 'accepted' | 'rejected' | 'decided' | 'withdrawn' | 'comment' | 'notes' | 'proposed'>;
-  proposals?: { changeId: string; justification: string | null }[];
-}
-
-interface ChangeResult {
-  row: UploadRecord;
-  planned: PlannedChange | null;
-  /** The decision log's state as committed with `row`. */
-  state: LogState;
-  /** The log entries `state` was replayed from. */
-  entries: readonly StoredLogEntry[];
-  /** Set when an earlier request with the same Idempotency-Key already made this change: answer its result. */
-  replayed?: RecordedKey;
-}
-
 /**
  * The review of a working draft: its revisions, the render variant, and the track;
  * applying decisions, undoing the last batch, and writing redline edits.
@@ -130,18 +97,17 @@ export class ReviewService {
   private readonly baselines: Baselines;
   /** Revisions by content hash, also of content answered minimal (no analysis made): what the next batch checks its ids against. */
   private readonly revisionsBySha = new ByteBudgetLru<Revision[]>(64 * 1024 * 1024);
-  private readonly queue = new DraftQueue();
   /** Drafts' decision logs as last read: a batch reads only the entries since. */
   private readonly logs = new DecisionLogCache();
   private readonly openDrafts: OpenDrafts;
   /** Track projections stored, and waiting to be (projection-store.ts). */
   private readonly projections: ProjectionStore;
-  /** Told the draft id after every committed change (the live event feed polls at once). */
-  private readonly committedListeners = new Set<(uploadId: string) => void>();
   /** The caps an upload is held to (DOCX_MAX_PARAGRAPHS, DOCX_MAX_TEXT_BYTES): every change's result is held to them too. */
   private readonly work: WorkLimits;
   /** The engine's worker threads, where heavy batches of edits are written (null: all in process). */
   private readonly threads: EngineThreads | null;
+  /** How the draft's changes are committed (draft-commits.ts). */
+  private readonly commits: DraftCommits;
 
   constructor(
     private readonly db: Database,
@@ -154,6 +120,8 @@ export class ReviewService {
     this.cache = new AnalysisCache(options.analysesBytes ?? 256 * 1024 * 1024);
     this.openDrafts = new OpenDrafts(options.openDraftsBytes ?? 512 * 1024 * 1024);
     this.projections = new ProjectionStore(db, log);
+    this.commits = new DraftCommits(db, content, this.logs, this.projections, faults, (q, orgId, id) => this.requireRow(q, orgId, id),
+      (bytes) => this.checkCaps(bytes));
     this.baselines = new Baselines(content, {
       open: (bytes) => this.open(bytes),
       openDraft: (sha256, bytes) => this.openDraft(sha256, bytes),
@@ -181,7 +149,7 @@ export class ReviewService {
     const notes = checkNotes(request.notes ?? {}, new Set(requested), request.recordDecision);
     await timing.measure('load', () => this.requireDraftIfQueued(actor, uploadId));
 
-    const result = await this.change(actor, uploadId, timing, idempotency, async ({ row, entries, state, bytes }) => {
+    const result = await this.commits.change(actor, uploadId, timing, idempotency, async ({ row, entries, state, bytes }) => {
       const revisions = await timing.measure('analyse', () => this.revisionsFor(row.content_sha256!, bytes));
       const present = new Set(revisions.map((r) => r.change_id));
       const decidedAlready = requested.filter((id) => !present.has(id) && (state.decided.has(id) || state.withdrawn.has(id)));
@@ -256,7 +224,7 @@ export class ReviewService {
   /** Undoes the newest batch still in effect: its author only, and only if the draft has not changed since. */
   async undo<S extends AnswerShape = 'full'>(actor: Actor, uploadId: string, timing: ServerTiming = NO_TIMING, idempotency?: IdempotentRequest, shape?: S): Promise<AnswerOf<S>> {
     await timing.measure('load', () => this.requireDraftIfQueued(actor, uploadId));
-    const result = await this.change(actor, uploadId, timing, idempotency, async ({ row, entries, state }) => {
+    const result = await this.commits.change(actor, uploadId, timing, idempotency, async ({ row, entries, state }) => {
       const lastSeq = state.effective[state.effective.length - 1];
       const last = entries.find((e) => e.seq === lastSeq);
       if (!last) throw new ProblemError(409, 'nothing_to_undo', 'There is no batch of decisions to undo.');
@@ -291,7 +259,7 @@ export class ReviewService {
   async noteDecision(actor: Actor, uploadId: string, changeId: string, note: string, timing: ServerTiming = NO_TIMING): Promise<ReviewResponse> {
     checkNotes({ [changeId]: note }, new Set([changeId]), true);
     await timing.measure('load', () => this.requireDraft(actor, uploadId));
-    const { row, state } = await this.queue.run(uploadId, () => timing.measure('commit', () => this.db.transaction(async (tx) => {
+    const { row, state } = await this.commits.queue.run(uploadId, () => timing.measure('commit', () => this.db.transaction(async (tx) => {
       const locked = await findUpload(tx, actor.orgId, uploadId, true);
       if (!locked) throw notFound('This document');
       const entries = await loadLog(tx, uploadId);
@@ -333,7 +301,7 @@ export class ReviewService {
   ): Promise<AnswerOf<S>> {
     await timing.measure('load', () => this.requireDraft(actor, uploadId));
     const author = body.author ?? (await findUserById(this.db, actor.userId))?.name ?? 'Redline user';
-    const result = await this.change(actor, uploadId, timing, idempotency, async ({ row, bytes }) => {
+    const result = await this.commits.change(actor, uploadId, timing, idempotency, async ({ row, bytes }) => {
       const date = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
       const proposalsOf = (changes: { editIndex: number; changeIds: string[] }[]) =>
         changes.flatMap((c) => c.changeIds.map((changeId) => ({ changeId, justification: body.edits[c.editIndex]?.justification ?? null })));
@@ -384,7 +352,7 @@ export class ReviewService {
     const op = makeOp((await findUserById(this.db, actor.userId))?.name ?? 'Redline user');
     let written = '';
     let comments: Comment[] = [];
-    const result = await this.change(actor, uploadId, timing, undefined, async ({ row, bytes }) => {
+    const result = await this.commits.change(actor, uploadId, timing, undefined, async ({ row, bytes }) => {
       const doc = timing.measureSync('open', () => this.openDraft(row.content_sha256!, bytes));
       try {
         written = timing.measureSync('comment', () => performCommentOp(doc, op));
@@ -487,89 +455,9 @@ export class ReviewService {
     return { sha256: row.content_sha256!, bytes: new Uint8Array(Buffer.from(analysis.renderContentBase64 ?? analysis.contentBase64, 'base64')) };
   }
 
-  /**
-   * One change to a draft. `plan` reads a snapshot (row, log, bytes) and returns the new
-   * bytes with the log entry or proposals to record, or null for a no-op. The engine
-   * work and the blob write happen outside any transaction (the blob is registered
-   * first, so the sweep sees it even if we die now); the commit then takes the row lock
-   * and writes the row and the log entry only if the draft is still exactly what the
-   * plan read. Otherwise another instance got there first: plan again on the new state,
-   * where a decision it already made answers 409.
-   */
-  private async change(
-    actor: Actor, uploadId: string, timing: ServerTiming, idempotency: IdempotentRequest | undefined,
-    plan: (snapshot: DraftSnapshot) => Promise<PlannedChange | null>,
-  ): Promise<ChangeResult> {
-    const result = await this.queue.run(uploadId, async (): Promise<ChangeResult> => {
-      // The draft is not quiet while it changes: its waiting projection is not stored meanwhile.
-      this.projections.hold(uploadId);
-      try {
-        return await this.plannedAndCommitted(actor, uploadId, timing, idempotency, plan);
-      } finally {
-        this.projections.release(uploadId);
-      }
-    });
-    if (result.planned) for (const listener of this.committedListeners) listener(uploadId);
-    return result;
-  }
-
-  /** `change`'s work under the draft's queue: plan, store, commit; plan again when the draft changed meanwhile. */
-  private async plannedAndCommitted(
-    actor: Actor, uploadId: string, timing: ServerTiming, idempotency: IdempotentRequest | undefined,
-    plan: (snapshot: DraftSnapshot) => Promise<PlannedChange | null>,
-  ): Promise<ChangeResult> {
-    for (let attempt = 1; ; attempt++) {
-      const snapshot = await timing.measure('load', () => this.snapshot(actor.orgId, uploadId));
-      // Read after the snapshot: a commit the snapshot saw has its key recorded with it, so a
-      // batch that already went through is answered from its record, never planned again (409).
-      const recorded = idempotency ? await recordedResult(this.db, uploadId, idempotency) : null;
-      if (recorded) return { row: snapshot.row, planned: null, state: snapshot.state, entries: snapshot.entries, replayed: recorded };
-      const planned = await plan(snapshot);
-      if (!planned) return { row: snapshot.row, planned: null, state: snapshot.state, entries: snapshot.entries };
-      // Whatever made them (edits, comments, decisions), the new bytes must open again as an upload
-      // would: a draft past the caps could be downloaded but never uploaded again. Nothing is stored.
-      timing.measureSync('caps', () => this.checkCaps(planned.bytes));
-      const stored = await timing.measure('store', () => this.content.put(planned.bytes));
-      await this.faults.afterBlobWrite?.();
-      const row = await timing.measure('commit', () => this.db.transaction(async (tx) => {
-        const locked = await findUpload(tx, actor.orgId, uploadId, true);
-        if (!locked) throw notFound('This document');
-        // Under the row lock: the same key committed meanwhile (through another instance) wins.
-        const replayed = idempotency ? await recordedResult(tx, uploadId, idempotency) : null;
-        if (replayed) return { replayed };
-        const [{ last }] = (await tx.query<{ last: number }>(
-          'SELECT coalesce(max(seq), 0)::int AS last FROM decision_batches WHERE upload_id = $1', [uploadId])) as [{ last: number }];
-        if (locked.content_sha256 !== snapshot.row.content_sha256 || last !== snapshot.state.lastSeq) return null;
-        const updated = await this.updateContent(tx, uploadId, stored);
-        let entries = snapshot.entries;
-        if (planned.log) {
-          const entry = {
-            ...planned.log, uploadId, seq: last + 1, userId: actor.userId,
-            previousSha256: snapshot.row.content_sha256!, nextSha256: stored.sha256,
-          };
-          await appendLogEntry(tx, entry);
-          entries = [...entries, entry];
-        }
-        if (planned.proposals) await recordProposals(tx, uploadId, actor.userId, planned.proposals);
-        const state = planned.log ? replayLog(entries) : snapshot.state;
-        if (idempotency) {
-          await recordResult(tx, uploadId, actor.userId, idempotency, { logSeq: state.lastSeq, contentSha256: stored.sha256, document: toDocumentRow(updated) });
-        }
-        // The log as committed under the row lock: the answer's track needs no second read of it.
-        return { updated, state, entries };
-      }));
-      if (row && 'replayed' in row) return { row: snapshot.row, planned: null, state: snapshot.state, entries: snapshot.entries, replayed: row.replayed };
-      if (row) return { row: row.updated, planned, state: row.state, entries: row.entries };
-      if (attempt >= MAX_COMMIT_ATTEMPTS) {
-        throw new ProblemError(409, 'conflict', 'The draft kept changing while this was being applied. Reload and try again.');
-      }
-    }
-  }
-
   /** Calls `listener` with the draft id after each committed change; answers a function that stops it. */
   onCommitted(listener: (uploadId: string) => void): () => void {
-    this.committedListeners.add(listener);
-    return () => this.committedListeners.delete(listener);
+    return this.commits.onCommitted(listener);
   }
 
   /**
@@ -583,14 +471,6 @@ export class ReviewService {
     const entries = (await this.logs.load(this.db, uploadId)).filter((e) => e.seq <= recorded.logSeq);
     const track = await this.baselines.track(recorded.contentSha256, { entries, state: replayLog(entries) }, revisions);
     return { document: recorded.document, revisions, contentBase64: analysis.contentBase64, renderContentBase64: analysis.renderContentBase64, track };
-  }
-
-  private async snapshot(orgId: string, uploadId: string): Promise<DraftSnapshot> {
-    const row = await this.requireRow(this.db, orgId, uploadId);
-    requireWorkingDraft(row);
-    if (!row.content_sha256) throw new ProblemError(409, 'conflict', 'This draft has no stored content.');
-    const entries = await this.logs.load(this.db, uploadId);
-    return { row, entries, state: replayLog(entries), bytes: await this.content.get(row.content_sha256) };
   }
 
   /**
@@ -766,14 +646,7 @@ export class ReviewService {
    * checks the same (one query fewer per batch).
    */
   private async requireDraftIfQueued(actor: Actor, uploadId: string): Promise<void> {
-    if (this.queue.has(uploadId)) await this.requireDraft(actor, uploadId);
-  }
-
-  private async updateContent(tx: Queryable, id: string, stored: { sha256: string; storageKey: string; sizeBytes: number }): Promise<UploadRecord> {
-    const rows = await tx.query<UploadRecord>(
-      `UPDATE uploads SET content_sha256 = $2, storage_key = $3, size_bytes = $4, has_binary = true, updated_at = now()
-       WHERE id = $1 RETURNING ${UPLOAD_COLUMNS}`, [id, stored.sha256, stored.storageKey, stored.sizeBytes]);
-    return rows[0]!;
+    if (this.commits.queue.has(uploadId)) await this.requireDraft(actor, uploadId);
   }
 }
 
