@@ -3,7 +3,7 @@ import { resolveNoteImages } from './note-images';
 import { annotateHeaderFooter, annotateModel, type ModelNode, type SectionProps, type WordModel } from './annotate';
 import { contextualRules, contextualStyles, firstFamily, ParagraphSpacing } from './paragraph-spacing';
 import { measureNaturalLines } from './font-metrics';
-import { placeAnchors, unfloatNarrowTables } from './anchors';
+import { ANCHOR_CSS, placeAnchors, unfloatNarrowTables } from './anchors';
 import { showObjects } from './objects';
 import { fontStandInCss, type FontEntry } from './fonts';
 import { DEFAULT_NOTE_NUMBERING, readNoteNumbering } from './notes';
@@ -73,7 +73,7 @@ export async function renderDraft(bytes: Uint8Array, renderChanges: boolean): Pr
   const t3 = performance.now();
   const headerFooter = await renderHeadersAndFooters(doc, sections, renderDocument, options, (root) => spacing.rewriteTree(root));
   // Before docx-preview's own rules: the document's styles win over Word's defaults in it.
-  styles.prepend(Object.assign(document.createElement('style'), { textContent: spacing.css() }));
+  styles.prepend(Object.assign(document.createElement('style'), { textContent: `${spacing.css()}\n${ANCHOR_CSS}` }));
   const stylesPath = (doc.stylesPart as { path?: string } | undefined)?.path;
   const stylesXml = stylesPath ? await packageOf(doc)?.load(stylesPath, 'string') : null;
   const contextual = stylesXml ? contextualRules(contextualStyles(stylesXml)) : '';
