@@ -61,8 +61,10 @@ export async function renderDraft(bytes: Uint8Array, renderChanges: boolean): Pr
   resolveNoteImages(doc);
   await placeBodyAnchors(doc, sections[sections.length - 1] ?? {});
   const fonts = (doc as { fontTablePart?: { fonts?: FontEntry[] } }).fontTablePart?.fonts ?? [];
-  const standIns = fontStandInCss(fonts);
-  const spacing = await lineSpacingOf(doc, fonts, standIns);
+  const named = namedFamilies(doc, fonts);
+  // A font the styles name that the font table does not list gets a stand-in by its name too.
+  const standIns = fontStandInCss([...fonts, ...[...named.families].filter((name) => !fonts.some((f) => f.name === name)).map((name) => ({ name }))]);
+  const spacing = await lineSpacingOf(doc, named, standIns);
   for (const root of [doc.documentPart.body, ...(doc.footnotesPart?.notes ?? []), ...(doc.endnotesPart?.notes ?? [])]) spacing.rewriteTree(root);
   const styles = document.createElement('div');
   const body = document.createElement('div');
@@ -110,11 +112,8 @@ interface FontModel {
   stylesPart?: { styles: { target?: string | null; styles?: { target?: string | null; values?: Record<string, string> }[] }[] };
 }
 
-/**
- * Word's line spacing for the draft (paragraph-spacing.ts): the fonts it names measured as the browser
- * draws them, its styles rewritten now (the model's parts as they are rendered).
- */
-async function lineSpacingOf(doc: WordModel, fonts: readonly FontEntry[], faceCss: string): Promise<ParagraphSpacing> {
+/** The fonts a draft names: its font table's, its theme's and its styles' (first of each list, theme fonts resolved). */
+function namedFamilies(doc: WordModel, fonts: readonly FontEntry[]): { families: Set<string>; theme: { minor?: string; major?: string } } {
   const model = doc as unknown as FontModel;
   const scheme = model.themePart?.theme?.fontScheme;
   const theme = { minor: scheme?.minorFont?.latinTypeface, major: scheme?.majorFont?.latinTypeface };
@@ -128,6 +127,15 @@ async function lineSpacingOf(doc: WordModel, fonts: readonly FontEntry[], faceCs
       if (family) families.add(family);
     }
   }
+  return { families, theme };
+}
+
+/**
+ * Word's line spacing for the draft (paragraph-spacing.ts): the fonts it names measured as the browser
+ * draws them, its styles rewritten now (the model's parts as they are rendered).
+ */
+async function lineSpacingOf(doc: WordModel, { families, theme }: ReturnType<typeof namedFamilies>, faceCss: string): Promise<ParagraphSpacing> {
+  const model = doc as unknown as FontModel;
   const spacing = new ParagraphSpacing(await measureNaturalLines(families, faceCss), theme);
   spacing.rewriteStyles(model.stylesPart?.styles ?? []);
   spacing.rewriteNumbering(model.numberingPart?.domNumberings ?? []);
