@@ -19,13 +19,13 @@ describe('floating drawings take flow space only as their wrapping says', () => 
     expect(anchors[1]).toMatchObject({ wrap: 'square', behind: false, h: { from: 'column', offset: 100 }, v: { from: 'paragraph', offset: 10 }, width: 200, height: 100, dist: { bottom: 4.8, left: 12 } });
   });
 
-  it('wrapNone and behind-text take no space: a box of no size hanging the drawing at its offsets', () => {
+  it('wrapNone and behind-text take no space: placed absolutely, across from the page\'s edge, down from its line', () => {
     const [a] = readAnchors(anchor('wrapNone', H('page', '<wp:posOffset>1905000</wp:posOffset>'), V('paragraph', '<wp:posOffset>0</wp:posOffset>')));
     const { css, className } = anchorStyle(a!, 96, 624);
     expect(className).toBe('rl-anchor-none');
-    expect(css).toMatchObject({ width: '0px', height: '0px', display: 'inline-block', left: '104px', top: '0px' });
+    expect(css).toMatchObject({ position: 'absolute', display: 'inline-block', left: '200px', 'margin-top': '0px' });
     const [behind] = readAnchors(anchor('wrapSquare', H('column', '<wp:align>center</wp:align>'), '', '1'));
-    expect(anchorStyle(behind!, 96, 624)).toMatchObject({ className: 'rl-anchor-none', css: { left: '212px', 'z-index': '0' } });
+    expect(anchorStyle(behind!, 96, 624)).toMatchObject({ className: 'rl-anchor-none', css: { left: '308px', 'z-index': '0' } });
   });
 
   it('square wrapping floats beside the text on the side its place is on; top-and-bottom is a band', () => {
@@ -45,7 +45,7 @@ describe('floating drawings take flow space only as their wrapping says', () => 
     expect(placeAnchors(root, xml, 96, 624)).toBe(true);
     expect(inline.cssStyle).toEqual({ width: '1px', height: '1px' });
     expect(floating.className).toBe('rl-anchor-none');
-    expect(floating.cssStyle).toMatchObject({ width: '0px', height: '0px', display: 'inline-block' });
+    expect(floating.cssStyle).toMatchObject({ width: '200px', height: '100px', position: 'absolute' });
     const lone: ModelNode = { type: 'drawing', cssStyle: {} };
     expect(placeAnchors({ type: 'body', children: [lone] }, xml, 96, 624)).toBe(false);
     expect(lone.className).toBeUndefined();

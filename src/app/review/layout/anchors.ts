@@ -74,8 +74,8 @@ function columnLeft(h: Position, marginLeft: number): number {
 }
 
 /**
- * The CSS of an anchored drawing's element and its class: none of the flow for wrapNone (a box of
- * no size in the line, the drawing hanging from it at its offsets), a float beside the text for
+ * The CSS of an anchored drawing's element and its class: none of the flow for wrapNone (placed
+ * absolutely, across from the page's edge, down from its line), a float beside the text for
  * the square wraps, a block for top-and-bottom. Vertical offsets from the paragraph are kept;
  * from the page or margin they cannot be known before the page is (the drawing stays at its
  * paragraph).
@@ -84,10 +84,11 @@ export function anchorStyle(a: Anchor, marginLeft: number, columnWidth: number):
   const left = columnLeft(a.h, marginLeft);
   const top = a.v.from === 'paragraph' || a.v.from === 'line' ? (a.v.offset ?? 0) : 0;
   if (a.wrap === 'none' || a.behind) {
-    const x = a.h.align === 'right' ? columnWidth - a.width : a.h.align === 'center' ? (columnWidth - a.width) / 2 : left;
+    // Out of the flow; across from the page's edge (the page is its containing block), down from its line.
+    const x = marginLeft + (a.h.align === 'right' ? columnWidth - a.width : a.h.align === 'center' ? (columnWidth - a.width) / 2 : left);
     return {
       className: 'rl-anchor-none',
-      css: { display: 'inline-block', position: 'relative', width: '0px', height: '0px', 'vertical-align': 'top', overflow: 'visible', left: `${Math.round(x)}px`, top: `${Math.round(top)}px`, 'z-index': a.behind ? '0' : '2' },
+      css: { display: 'inline-block', position: 'absolute', left: `${Math.round(x)}px`, 'margin-top': `${Math.round(top)}px`, 'z-index': a.behind ? '0' : '2' },
     };
   }
   if (a.wrap === 'topAndBottom') {
@@ -101,6 +102,9 @@ export function anchorStyle(a: Anchor, marginLeft: number, columnWidth: number):
       : { float: 'left', 'margin-left': `${Math.max(0, Math.round(left))}px`, 'margin-right': `${Math.round(a.dist.right)}px`, 'margin-top': `${Math.round(Math.max(0, top))}px`, 'margin-bottom': `${Math.round(a.dist.bottom)}px` },
   };
 }
+
+/** docx-preview sets every drawing `display: inline-block; position: relative` itself (renderDrawing), after its style: the rules that win. */
+export const ANCHOR_CSS = '.docx-wrapper .rl-anchor-none { position: absolute !important; }\n.docx-wrapper .rl-anchor-band { display: block !important; }';
 
 /** The drawing nodes of a part's model, in document order. */
 function drawingsOf(root: ModelNode, into: ModelNode[] = []): ModelNode[] {
@@ -124,10 +128,8 @@ export function placeAnchors(root: ModelNode, partXml: string, marginLeft: numbe
     const own = (node.cssStyle as Record<string, string> | undefined) ?? {};
     // docx-preview's own placement (its float, its block) gives way; the size stays.
     for (const key of ['display', 'position', 'float', 'left', 'top', 'text-align']) delete own[key];
-    if (a.wrap === 'none' || a.behind) {
-      delete own.width;
-      delete own.height;
-    }
+    own.width = `${Math.round(a.width)}px`;
+    own.height = `${Math.round(a.height)}px`;
     node.cssStyle = { ...own, ...css };
     node.className = node.className ? `${node.className} ${className}` : className;
   });

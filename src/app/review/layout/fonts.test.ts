@@ -11,6 +11,8 @@ describe('font stand-ins', () => {
     expect(standIn({ name: 'Bookman Old Style', family: 'roman' })).toBe('Liberation Serif');
     expect(standIn({ name: 'Consolas', family: 'modern' })).toBe('Liberation Mono');
     expect(standIn({ name: 'Verdana', family: 'swiss' })).toBe('DejaVu Sans');
+    // Named by a style, not in the font table: known by its name only.
+    expect(standIn({ name: 'Inter' })).toBe('DejaVu Sans');
     expect(standIn({ name: 'Wingdings', family: 'auto' })).toBeNull();
     expect(standIn({ family: 'swiss' })).toBeNull();
   });

@@ -19,6 +19,7 @@ const BY_NAME: Record<string, string> = {
   'helvetica neue': 'Liberation Sans',
   'segoe ui': 'Liberation Sans',
   aptos: 'Liberation Sans',
+  inter: 'DejaVu Sans',
   'calibri light': 'Carlito',
   garamond: 'Liberation Serif',
   'book antiqua': 'Liberation Serif',

@@ -33,11 +33,8 @@ export async function showObjects(root: HTMLElement, loadChart: ChartLoader): Pr
     box.style.height = `${height}px`;
     box.textContent = label;
     drawing.replaceChildren(box);
-    // A drawing that wraps none keeps no size in the flow (anchors.ts): the box hangs from it.
-    if (!drawing.classList.contains('rl-anchor-none')) {
-      drawing.style.width = `${width}px`;
-      drawing.style.height = `${height}px`;
-    }
+    drawing.style.width = `${width}px`;
+    drawing.style.height = `${height}px`;
     if (kind === 'chart' && relId) {
       jobs.push(
         loadChart(relId)

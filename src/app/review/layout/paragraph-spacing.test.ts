@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { ModelNode } from './annotate';
-import { baseRules, contextualRules, contextualStyles, firstFamily, ParagraphSpacing, spacingClass, spacingOf, spacingProperties, styleClass } from './paragraph-spacing';
+import { baseRules, contextualStyles, firstFamily, ParagraphSpacing, spacingClass, spacingOf, spacingProperties } from './paragraph-spacing';
 
 const natural = (family: string | null) => (family === 'Calibri' ? 1.2207 : family === 'Arial' ? 1.149 : 1.15);
 
@@ -76,7 +76,12 @@ describe('line spacing as Word computes it', () => {
       '<w:style w:type="character" w:styleId="Strong"><w:rPr><w:b/></w:rPr></w:style>' +
       '</w:styles>';
     expect(contextualStyles(xml)).toEqual(['ListParagraph', 'ListBullet2']);
-    expect(styleClass('List Paragraph.2')).toBe('docx_list-paragraph-2');
-    expect(contextualRules(['ListParagraph'])).toContain('.docx-wrapper p.docx_listparagraph + p.docx_listparagraph { padding-top: 0; }');
+  });
+
+  it('drops the space between two neighbouring paragraphs of a contextual style, not between others', () => {
+    const para = (styleName: string): ModelNode => ({ type: 'paragraph', styleName, cssStyle: {}, children: [] });
+    const [a, b, c, d] = [para('ListParagraph'), para('ListParagraph'), para('Normal'), para('ListParagraph')];
+    new ParagraphSpacing(natural, {}, new Set(['ListParagraph'])).rewriteTree({ type: 'body', children: [a, b, c, d] });
+    expect([a.className, b.className, c.className, d.className]).toEqual(['rl-ctx-after', 'rl-ctx-before', undefined, undefined]);
   });
 });

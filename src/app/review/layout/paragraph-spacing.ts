@@ -21,7 +21,7 @@ import type { ModelNode } from './annotate';
  * Before and after: Word adds a paragraph's space after to the next one's space before, where
  * CSS margins collapse to the larger; so they become padding (inside a border, as Word draws
  * them too). Between two paragraphs of a style with w:contextualSpacing both are dropped
- * (contextualRules). The space before of a paragraph at the top of a page after a natural break
+ * (classes set on the model: a `:has()` rule would cost every insertion a style check). The space before of a paragraph at the top of a page after a natural break
  * is dropped by the page layout (paginate.ts).
  */
 export interface Spacing {
@@ -81,7 +81,8 @@ export function baseRules(timesNatural: number): string {
     `.docx-wrapper .docx p { line-height: 0; min-height: ${line}; }`,
     `.docx-wrapper p *, .docx-wrapper p::before, .docx-wrapper p::marker { line-height: ${line}; }`,
     // Word drops the space before a paragraph that opens a page after a natural break (paginate.ts).
-    '.docx-wrapper p.rl-page-top { padding-top: 0 !important; }',
+    '.docx-wrapper p.rl-page-top, .docx-wrapper p.rl-ctx-before { padding-top: 0 !important; }',
+    '.docx-wrapper p.rl-ctx-after { padding-bottom: 0 !important; }',
   ].join('\n');
 }
 
@@ -106,9 +107,11 @@ export class ParagraphSpacing {
   private readonly naturalClasses = new Map<number, string>();
   private readonly done = new WeakSet<ModelNode>();
 
+  /** `contextual`: the paragraph styles with contextual spacing (contextualStyles). */
   constructor(
     private readonly natural: (family: string | null) => number,
     private readonly theme: { minor?: string; major?: string },
+    private readonly contextual: ReadonlySet<string> = new Set(),
   ) {}
 
   /**
@@ -162,7 +165,15 @@ export class ParagraphSpacing {
         const family = css['font-family'];
         if (family) addClass(node, this.naturalClass(this.natural(firstFamily(family, this.theme))));
       }
-      for (const child of node.children ?? []) visit(child);
+      const children = node.children ?? [];
+      for (let i = 1; i < children.length; i++) {
+        const [a, b] = [children[i - 1]!, children[i]!];
+        if (a.type === 'paragraph' && b.type === 'paragraph' && a.styleName && a.styleName === b.styleName && this.contextual.has(String(a.styleName))) {
+          addClass(a, 'rl-ctx-after');
+          addClass(b, 'rl-ctx-before');
+        }
+      }
+      for (const child of children) visit(child);
     };
     visit(root);
   }
@@ -235,19 +246,6 @@ export function contextualStyles(stylesXml: string): string[] {
     if (on) out.push(id);
   }
   return out;
-}
-
-/** docx-preview's class of a style (its processStyleName). */
-export function styleClass(id: string): string {
-  return `docx_${id.replace(/[ .]+/g, '-').replace(/[&]+/g, 'and').toLowerCase()}`;
-}
-
-/** No space between two paragraphs of a style with contextual spacing (the rules, for `contextualStyles`). */
-export function contextualRules(ids: readonly string[]): string {
-  return ids.map((id) => {
-    const c = styleClass(id).replace(/[^\w-]/g, (ch) => `\\${ch.codePointAt(0)!.toString(16)} `);
-    return `.docx-wrapper p.${c} + p.${c} { padding-top: 0; }\n.docx-wrapper p.${c}:has(+ p.${c}) { padding-bottom: 0; }`;
-  }).join('\n');
 }
 
 function addClass(node: ModelNode, cls: string): void {

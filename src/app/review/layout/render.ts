@@ -1,9 +1,9 @@
 import type * as DocxPreview from 'docx-preview';
 import { resolveNoteImages } from './note-images';
 import { annotateHeaderFooter, annotateModel, type ModelNode, type SectionProps, type WordModel } from './annotate';
-import { contextualRules, contextualStyles, firstFamily, ParagraphSpacing } from './paragraph-spacing';
+import { contextualStyles, firstFamily, ParagraphSpacing } from './paragraph-spacing';
 import { measureNaturalLines } from './font-metrics';
-import { placeAnchors, unfloatNarrowTables } from './anchors';
+import { ANCHOR_CSS, placeAnchors, unfloatNarrowTables } from './anchors';
 import { showObjects } from './objects';
 import { fontStandInCss, type FontEntry } from './fonts';
 import { DEFAULT_NOTE_NUMBERING, readNoteNumbering } from './notes';
@@ -61,8 +61,12 @@ export async function renderDraft(bytes: Uint8Array, renderChanges: boolean): Pr
   resolveNoteImages(doc);
   await placeBodyAnchors(doc, sections[sections.length - 1] ?? {});
   const fonts = (doc as { fontTablePart?: { fonts?: FontEntry[] } }).fontTablePart?.fonts ?? [];
-  const standIns = fontStandInCss(fonts);
-  const spacing = await lineSpacingOf(doc, fonts, standIns);
+  const named = namedFamilies(doc, fonts);
+  // A font the styles name that the font table does not list gets a stand-in by its name too.
+  const standIns = fontStandInCss([...fonts, ...[...named.families].filter((name) => !fonts.some((f) => f.name === name)).map((name) => ({ name }))]);
+  const stylesPath = (doc.stylesPart as { path?: string } | undefined)?.path;
+  const stylesXml = stylesPath ? await packageOf(doc)?.load(stylesPath, 'string') : null;
+  const spacing = await lineSpacingOf(doc, named, standIns, new Set(stylesXml ? contextualStyles(stylesXml) : []));
   for (const root of [doc.documentPart.body, ...(doc.footnotesPart?.notes ?? []), ...(doc.endnotesPart?.notes ?? [])]) spacing.rewriteTree(root);
   const styles = document.createElement('div');
   const body = document.createElement('div');
@@ -73,11 +77,7 @@ export async function renderDraft(bytes: Uint8Array, renderChanges: boolean): Pr
   const t3 = performance.now();
   const headerFooter = await renderHeadersAndFooters(doc, sections, renderDocument, options, (root) => spacing.rewriteTree(root));
   // Before docx-preview's own rules: the document's styles win over Word's defaults in it.
-  styles.prepend(Object.assign(document.createElement('style'), { textContent: spacing.css() }));
-  const stylesPath = (doc.stylesPart as { path?: string } | undefined)?.path;
-  const stylesXml = stylesPath ? await packageOf(doc)?.load(stylesPath, 'string') : null;
-  const contextual = stylesXml ? contextualRules(contextualStyles(stylesXml)) : '';
-  if (contextual) styles.append(Object.assign(document.createElement('style'), { textContent: contextual }));
+  styles.prepend(Object.assign(document.createElement('style'), { textContent: `${spacing.css()}\n${ANCHOR_CSS}` }));
   const phases = [t1 - t0, t2 - t1, t3 - t2, performance.now() - t3];
   const settings = doc.settingsPart?.settings;
   // Restarts and starts of note numbers are read from the XML itself (docx-preview reads only the format).
@@ -110,11 +110,8 @@ interface FontModel {
   stylesPart?: { styles: { target?: string | null; styles?: { target?: string | null; values?: Record<string, string> }[] }[] };
 }
 
-/**
- * Word's line spacing for the draft (paragraph-spacing.ts): the fonts it names measured as the browser
- * draws them, its styles rewritten now (the model's parts as they are rendered).
- */
-async function lineSpacingOf(doc: WordModel, fonts: readonly FontEntry[], faceCss: string): Promise<ParagraphSpacing> {
+/** The fonts a draft names: its font table's, its theme's and its styles' (first of each list, theme fonts resolved). */
+function namedFamilies(doc: WordModel, fonts: readonly FontEntry[]): { families: Set<string>; theme: { minor?: string; major?: string } } {
   const model = doc as unknown as FontModel;
   const scheme = model.themePart?.theme?.fontScheme;
   const theme = { minor: scheme?.minorFont?.latinTypeface, major: scheme?.majorFont?.latinTypeface };
@@ -128,7 +125,16 @@ async function lineSpacingOf(doc: WordModel, fonts: readonly FontEntry[], faceCs
       if (family) families.add(family);
     }
   }
-  const spacing = new ParagraphSpacing(await measureNaturalLines(families, faceCss), theme);
+  return { families, theme };
+}
+
+/**
+ * Word's line spacing for the draft (paragraph-spacing.ts): the fonts it names measured as the browser
+ * draws them, its styles rewritten now (the model's parts as they are rendered).
+ */
+async function lineSpacingOf(doc: WordModel, { families, theme }: ReturnType<typeof namedFamilies>, faceCss: string, contextual: ReadonlySet<string>): Promise<ParagraphSpacing> {
+  const model = doc as unknown as FontModel;
+  const spacing = new ParagraphSpacing(await measureNaturalLines(families, faceCss), theme, contextual);
   spacing.rewriteStyles(model.stylesPart?.styles ?? []);
   spacing.rewriteNumbering(model.numberingPart?.domNumberings ?? []);
   return spacing;
