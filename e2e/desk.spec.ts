@@ -75,14 +75,16 @@ test('a series keeps its name, lists a comparison as one, keeps its review and w
   await dialog.getByRole('button', { name: 'Compare and review' }).click();
   await expect(page).toHaveURL(/\/documents\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId('comparison-banner')).toContainText('what changed in v3 since v1');
+  const redlineId = page.url().split('/').pop()!;
 
-  // Back on the documents page: the redline is listed as what it is, and takes neither the
-  // review's place nor the warning's. The lawyer's draft reviews v1, not their v3: the entry
-  // offers to start v3's review, and the draft stays listed, opened from its own row.
+  // Back on the documents page: the lawyer's draft reviews v1, not their v3, so the redline of v3
+  // is the matter's review in progress (issue 34.2), with its progress; the draft stays listed,
+  // opened from its own row, and so does v3's warning.
   await page.getByRole('link', { name: 'All documents' }).click();
   await expect(series).toContainText('4 versions');
-  await expect(series.getByRole('button', { name: `Start review of ${NAME}` })).toBeVisible();
-  await expect(series).toContainText('No review of v3 yet');
+  await expect(series.getByTestId('series-comparison')).toHaveText('Comparison v3 with v1');
+  await expect(series.getByRole('link', { name: `Review ${NAME}` })).toHaveAttribute('href', `/documents/${redlineId}`);
+  await expect(series.getByRole('button', { name: `Start review of ${NAME}` })).toHaveCount(0);
   await expect(series.getByTestId('untracked-warning')).toContainText(/in v3 (was|were) made without tracking/);
   const toggle = page.getByRole('button', { name: `Versions of ${NAME}` });
   if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();

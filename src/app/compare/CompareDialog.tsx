@@ -69,7 +69,8 @@ function CompareForm({ target, series, onClose }: { target: DocumentRow; series:
       if ('identical' in draft) {
         // Nothing to review: say so here and stay, rather than open an empty draft.
         const name = `v${older?.documentVersion ?? '?'}`;
-        return setIdentical(`v${target.documentVersion} and ${name} are identical: nothing to review. ${pendingSentence(draft.pending, name, `v${target.documentVersion}`, 'Comparison')}`);
+        const pending = draft.pending.older + draft.pending.newer > 0 ? ` ${pendingSentence(draft.pending, name, `v${target.documentVersion}`, 'Comparison')}` : '';
+        return setIdentical(`v${target.documentVersion} and ${name} are identical: nothing to review.${pending}`);
       }
       onClose();
       navigate(`/documents/${draft.document.id}`);
