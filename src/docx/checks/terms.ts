@@ -243,7 +243,9 @@ export class TermChecks {
 
     for (const [key, d] of defined) {
       const used = uses.get(key)?.length ?? 0;
-      if (used === 0) {
+      // A term the word reader cannot find in the text ("US$", "Majority (or other specified percentage) in Interest",
+      // a template's choice) is not called unused.
+      if (used === 0 && !/[^\p{L}\p{N}\s'’&-]/u.test(d.term)) {
         out.push({
           kind: 'unused_definition', term: d.term, reference: null, at: d.places[0]!, excerpt: d.term,
           message: `“${d.term}” is defined but never used.`, replaceWith: null, identity: 'term', evidence: d.places,
