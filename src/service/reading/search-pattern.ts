@@ -20,8 +20,6 @@ export const MAX_REGEX_INSTRUCTIONS = 1000;
 export interface SearchPattern {
   source: string;
   flags: number;
-  /** The size of its compiled program: the factor RE2's time per character grows with. */
-  instructions: number;
 }
 
 /**
@@ -37,10 +35,7 @@ export function compileSearch(query: string, opts: { regex: boolean; caseSensiti
   if (!query) throw invalid('query', 'Give a non-empty query.');
   if (query.length > MAX_QUERY_CHARS) throw invalid('query', `A query is at most ${MAX_QUERY_CHARS} characters.`);
   const flags = opts.caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE;
-  if (!opts.regex) {
-    const source = RE2JS.quote(query);
-    return { source, flags, instructions: RE2JS.compile(source, flags).re2().numberOfInstructions() };
-  }
+  if (!opts.regex) return { source: RE2JS.quote(query), flags };
   if (query.length > MAX_REGEX_CHARS) throw invalid('query', `A regular expression is at most ${MAX_REGEX_CHARS} characters.`);
   const source = toRe2(query);
   let compiled: RE2JS;
@@ -51,11 +46,10 @@ export function compileSearch(query: string, opts: { regex: boolean; caseSensiti
     const { construct, what } = re2Refusal(error.message);
     throw unsupported(construct, `${what}: ${error.message.replace(/^error parsing regexp: /, '')}.`);
   }
-  const instructions = compiled.re2().numberOfInstructions();
-  if (instructions > MAX_REGEX_INSTRUCTIONS) {
+  if (compiled.re2().numberOfInstructions() > MAX_REGEX_INSTRUCTIONS) {
     throw unsupported('too_large', 'This regular expression is too large (its repetitions expand to more than the search allows); use smaller counts such as {0,20}.');
   }
-  return { source, flags, instructions };
+  return { source, flags };
 }
 
 /** Compiles a validated pattern where it runs. */
