@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { DocxError } from '../../docx';
 import { buildKindSample } from '../../docx/fixture';
 import { bulkParagraphs } from '../../../test/reliability/hostile-docx';
-import { EngineBusyError, EngineThreads } from './engine-threads';
+import { packTexts } from '../reading/reading-work';
+import { compileSearch } from '../reading/search-pattern';
+import { EngineBusyError, EngineJobTimeoutError, EngineThreads } from './engine-threads';
 
 // Issue 21 item 3: the pool's two bounds, and engine refusals crossing the thread boundary.
 describe('the engine threads', () => {
@@ -43,6 +45,27 @@ describe('the engine threads', () => {
       expect(refused).toBeInstanceOf(DocxError);
       expect((refused as DocxError).code).toBe('too_large');
       expect((refused as DocxError).limit).toBe('paragraphs');
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  // Issue 31 item 1: a search stops itself at its time limit between matches; one match's search
+  // that runs on past the deadline has its thread ended, and the pool goes on with a new one.
+  it('ends a job past its deadline with its thread, and runs the next job on a new one', async () => {
+    const pool = new EngineThreads({}, { threads: 1 });
+    try {
+      // An 800-instruction program over a million characters: one search for a match is seconds of CPU.
+      const pattern = compileSearch('[a-z]{0,200}[a-z]{0,200}q', { regex: true, caseSensitive: true });
+      const began = performance.now();
+      const ended = await pool.search(packTexts([`${'x'.repeat(1_000_000)}q`]), pattern, 10, 100, { orgId: 'a' }).catch((e: unknown) => e);
+      const took = performance.now() - began;
+      expect(ended).toBeInstanceOf(EngineJobTimeoutError);
+      // The deadline is the time limit and a second; the thread's start-up comes before it.
+      expect(took).toBeLessThan(20_000);
+      const found = await pool.search(packTexts(['fees are due', 'no fees']), compileSearch('fees', { regex: false, caseSensitive: false }), 10, 5000, { orgId: 'a' });
+      expect(found).toMatchObject({ count: 2, timedOut: false, hits: [[0, 0, 4], [1, 3, 7]] });
+      expect(pool.workersStarted).toBe(2);
     } finally {
       await pool.close();
     }

@@ -9,8 +9,8 @@ import { ByteBudgetLru } from '../review/byte-budget-lru';
 import type { ReviewService } from '../review/review-service';
 import type { ContentStore } from '../store/content-store';
 import { docxProblem } from '../uploads/uploads-service';
-import { blocksOfChunk, paragraphsOf, searchTexts, type PackedTexts, type SearchFound, type ViewRead } from './reading-work';
-import { compileSearch, type SearchPattern } from './search-pattern';
+import { blocksOfChunk, paragraphsOf, type PackedTexts, type ViewRead } from './reading-work';
+import { compileSearch } from './search-pattern';
 
 /** Who reads: a member (or an API key, which has its own budget). */
 interface Actor {
@@ -25,8 +25,6 @@ interface Reading {
   paragraphs: ParagraphBlock[];
   /** The paragraphs' texts, in the same order, packed: what a search posts to an engine thread. */
   texts: PackedTexts;
-  /** The longest paragraph's length, in UTF-16 code units. */
-  longest: number;
 }
 
 export interface ReadingOptions {
@@ -40,16 +38,6 @@ export interface ReadingOptions {
 }
 
 const OUTLINE_TEXT = 200;
-
-/**
- * A search may run on the service's thread first when no single match's search can hold it long:
- * the longest paragraph times the pattern's program (RE2 spends about 15 ns per character and
- * instruction) at most this, some 30 ms; and only for this long in all, after which it goes to
- * an engine thread. An ordinary search of a long draft (tens of ms) so skips the round trip to a
- * thread that may be busy with an upload; a laborious one never holds this thread.
- */
-const THIS_THREAD_SCAN_UNITS = 2_000_000;
-const THIS_THREAD_SEARCH_MS = 25;
 
 /**
  * Reading documents: pages of blocks, search and the outline, for the HTTP route and the
@@ -89,7 +77,11 @@ export class ReadingService {
     const pattern = compileSearch(opts.query, { regex: opts.regex ?? false, caseSensitive: opts.caseSensitive ?? false });
     const { view, reading } = await this.reading(actor, uploadId, opts.view);
     await this.options.admit(actor);
-    const found = this.searchHere(reading, pattern) ?? await this.searchOffThread(reading, pattern, actor.orgId);
+    const limitMs = this.options.searchTimeLimitMs;
+    const found = await this.engine.search(reading.texts, pattern, MAX_SEARCH_HITS, limitMs, { orgId: actor.orgId }).catch((error: unknown) => {
+      throw error instanceof EngineJobTimeoutError ? tooSlow(limitMs) : error;
+    });
+    if (found.timedOut) throw tooSlow(limitMs);
     const hits = found.hits.map(([index, start, end]): SearchHit => {
       const p = reading.paragraphs[index]!;
       const changeIds = (p.changes ?? []).filter((c) => c.start < end && (c.end > start || (c.start === c.end && c.start >= start && c.start <= end))).map((c) => c.change_id);
@@ -139,22 +131,6 @@ export class ReadingService {
     return { uploadId: row.id, sha, view, reading };
   }
 
-  /** The search on this thread, when it is bounded to be quick (THIS_THREAD_SCAN_UNITS) and was; else null. */
-  private searchHere(reading: Reading, pattern: SearchPattern): SearchFound | null {
-    if (reading.longest * pattern.instructions > THIS_THREAD_SCAN_UNITS) return null;
-    const found = searchTexts(reading.paragraphs.map((p) => p.text), pattern, MAX_SEARCH_HITS, THIS_THREAD_SEARCH_MS);
-    return found.timedOut ? null : found;
-  }
-
-  private async searchOffThread(reading: Reading, pattern: SearchPattern, orgId: string): Promise<SearchFound> {
-    const limitMs = this.options.searchTimeLimitMs;
-    const found = await this.engine.search(reading.texts, pattern, MAX_SEARCH_HITS, limitMs, { orgId }).catch((error: unknown) => {
-      throw error instanceof EngineJobTimeoutError ? tooSlow(limitMs) : error;
-    });
-    if (found.timedOut) throw tooSlow(limitMs);
-    return found;
-  }
-
   private async readOffThread(sha: string, view: ReadingView, orgId: string): Promise<Reading> {
     const bytes = await this.content.get(sha);
     try {
@@ -180,8 +156,7 @@ async function readingOf(read: ViewRead): Promise<Reading> {
     await new Promise((resolve) => setImmediate(resolve));
     blocks.push(...blocksOfChunk(chunk));
   }
-  const paragraphs = paragraphsOf(blocks);
-  return { blocks, paragraphs, texts: read.texts, longest: paragraphs.reduce((most, p) => Math.max(most, p.text.length), 0) };
+  return { blocks, paragraphs: paragraphsOf(blocks), texts: read.texts };
 }
 
 /** About what a reading holds in memory: its text twice (UTF-16) plus the objects around it, and the packed texts. */

@@ -102,17 +102,17 @@ export interface SearchFound {
  * taking longer still is ended by the pool, which ends the thread).
  */
 export function searchTexts(texts: readonly string[], pattern: SearchPattern, maxHits: number, timeLimitMs: number): SearchFound {
-  const re = searchMatcher(pattern);
+  const matchesIn = searchMatcher(pattern);
   const stopAt = performance.now() + timeLimitMs;
   const hits: SearchFound['hits'] = [];
   let count = 0;
   for (let i = 0; i < texts.length; i++) {
-    const matcher = re.matcher(texts[i]!);
+    const next = matchesIn(texts[i]!);
     for (;;) {
       if (performance.now() > stopAt) return { hits, count, timedOut: true };
-      if (!matcher.find()) break;
-      const start = matcher.start();
-      const end = matcher.end();
+      const match = next();
+      if (!match) break;
+      const [start, end] = match;
       if (start === end) continue;
       count++;
       if (hits.length < maxHits) hits.push([i, start, end]);

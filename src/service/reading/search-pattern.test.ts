@@ -53,8 +53,9 @@ describe('document search patterns', () => {
       const began = performance.now();
       const found = re2Matches(query, text);
       const took = performance.now() - began;
-      // JavaScript's RegExp takes seconds on 45 to 400 of these letters (9.5 s for the first on 400), and minutes on more.
-      expect(took, `${query} on ${text.length} characters`).toBeLessThan(1000);
+      // JavaScript's RegExp takes seconds on 45 to 400 of these letters (9.5 s for the first on 400),
+      // and hours on 20,000; RE2 takes tens of ms (the bound allows for a loaded, shared machine).
+      expect(took, `${query} on ${text.length} characters`).toBeLessThan(5000);
       expect(found).toEqual(query === '(a+)+$' ? [] : found);
     }
   });
@@ -80,8 +81,12 @@ describe('document search patterns', () => {
     expect(re2Matches('[(?=]', 'a(b')).toEqual([[1, 2]]);
     expect(refusal('\\Z')).toMatchObject({ construct: 'escape' });
     expect(() => compileSearch('x'.repeat(201), ci)).toThrow(/at most 200/);
-    // Plain text is quoted: its metacharacters are text.
-    expect(searchTexts(['a (b) c'], compileSearch('(b)', { regex: false, caseSensitive: true }), 10, 1000).hits).toEqual([[0, 2, 5]]);
+    // Plain text is text: its metacharacters too; case-insensitive unless asked.
+    const text = (q: string, t: string, caseSensitive = false) => searchTexts([t], compileSearch(q, { regex: false, caseSensitive }), 10, 1000).hits.map(([, s, e]) => [s, e]);
+    expect(text('(b)', 'a (b) c (B)', true)).toEqual([[2, 5]]);
+    expect(text('(b)', 'a (b) c (B)')).toEqual([[2, 5], [8, 11]]);
+    expect(text('.*[x]\\1$', 'a .*[X]\\1$')).toEqual([[2, 10]]);
+    expect(text('straße', 'STRASSE Straße')).toEqual([[8, 14]]);
   });
 
   it('keeps JavaScript spellings and meanings: \\u escapes, named groups, \\s with the no-break space, . short of line terminators', () => {
@@ -133,21 +138,23 @@ describe('document search patterns', () => {
       .map(([unit, chars]) => unit.repeat(Math.ceil(chars / unit.length)));
     fc.assert(fc.property(shortPattern, long, (query, text) => {
       const compiled = compileSearch(query, ci);
-      const matcher = searchMatcher(compiled);
+      const matchesIn = searchMatcher(compiled);
       let began = performance.now();
       // RE2's guarantee: one search (the first match, or none) reads the text once.
-      matcher.matcher(text).find();
-      matcher.matcher(`${text}\u0000`).find();
+      matchesIn(text)();
+      matchesIn(`${text}\u0000`)();
       let took = performance.now() - began;
       // About 15 ns per character and instruction measured (these compile to at most a few
-      // hundred); the bound is 20 µs a character, for a shared and loaded machine. A backtracking
-      // matcher takes seconds on many of these (repeated quantifiers over thousands of characters).
-      expect(took, `${query} on ${text.length} characters`).toBeLessThan(200 + text.length * 0.02);
+      // hundred): 1.5 ms for 10,000 characters of a 10-instruction pattern. The bound is 50 µs a
+      // character, for a machine shared and loaded (load averages of 25 on 2 cores seen); a
+      // backtracking matcher takes seconds to minutes on many of these (repeated quantifiers over
+      // thousands of characters).
+      expect(took, `${query} on ${text.length} characters`).toBeLessThan(500 + text.length * 0.05);
       // Listing every match can take a search per match (see searchTexts): the time limit ends it.
       began = performance.now();
       const found = searchTexts([text, text], compiled, 100, 50);
       took = performance.now() - began;
-      expect(took, `${query}: every match, or stopped at 50 ms`).toBeLessThan(50 + 200 + text.length * 0.02);
+      expect(took, `${query}: every match, or stopped at 50 ms`).toBeLessThan(50 + 500 + text.length * 0.05);
       expect(found.timedOut || found.count >= found.hits.length).toBe(true);
     }), { numRuns: 60 });
     // The shape whose listing is quadratic: stopped at its limit rather than running 17 s.
