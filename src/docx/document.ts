@@ -61,6 +61,11 @@ export class OpenDocx {
     return new OpenDocx(DocxPackage.open(bytes, opts));
   }
 
+  /** An independent copy of this document as it stands, without parsing it again (DocxPackage.copy): decide one, read the other. */
+  copy(): OpenDocx {
+    return new OpenDocx(this.pkg.copy());
+  }
+
   private rescan(): void {
     // Each part's previous scan lets the new one skip the blocks that did not change since.
     const previous = new Map(this.scans.map((s) => [s.part, s]));

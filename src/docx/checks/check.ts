@@ -6,7 +6,7 @@ import type { CheckParagraph, Place, ViewAnalysis, ViewFacts, ViewFinding } from
 import { wholeParagraph } from './model';
 import { placeholderFindings } from './placeholders';
 import { crossReferenceFindings, normaliseClause, numberingFindings } from './references';
-import { TermChecks, termKey } from './terms';
+import { ParagraphReads, TermChecks, termKey } from './terms';
 
 /** About how many characters of body text a printed page of a contract holds (11 pt, normal margins). */
 const CHARS_PER_PAGE = 3000;
@@ -25,10 +25,10 @@ export function paragraphsOf(blocks: readonly Block[]): ParagraphBlock[] {
 }
 
 /** The findings of one view of a document, with the facts another view's findings are weighed against. */
-export function analyseView(paragraphs: readonly CheckParagraph[]): ViewAnalysis {
+export function analyseView(paragraphs: readonly CheckParagraph[], reads: ParagraphReads = new ParagraphReads()): ViewAnalysis {
   const facts: ViewFacts = { terms: new Map(), clauses: new Map() };
   const findings = [
-    ...new TermChecks(paragraphs).run(facts),
+    ...new TermChecks(paragraphs, reads).run(facts),
     ...crossReferenceFindings(paragraphs, facts),
     ...numberingFindings(paragraphs),
     ...placeholderFindings(paragraphs),
@@ -62,9 +62,10 @@ export interface DocumentViews {
  */
 export function checkDocument(views: DocumentViews): Record<CheckView, CheckFinding[]> {
   const markup = paragraphsOf(views.markup);
+  const reads = new ParagraphReads();
   const read = (blocks: readonly Block[], view: CheckView) => {
     const paragraphs = paragraphsOf(blocks);
-    return { paragraphs, analysis: analyseView(paragraphs), alignment: new Alignment(paragraphs, markup, view) };
+    return { paragraphs, analysis: analyseView(paragraphs, reads), alignment: new Alignment(paragraphs, markup, view) };
   };
   const accepted = read(views.accepted, 'accepted');
   const rejected = read(views.rejected, 'rejected');

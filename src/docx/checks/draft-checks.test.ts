@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildDocx, by, del, ins, listItem, p, para, type ParagraphSpec } from '../fixture';
+import { buildBenchmarkContract, buildDocx, by, del, ins, listItem, p, para, type ParagraphSpec } from '../fixture';
 import { openDocx } from '../index';
+import { OpenDocx } from '../document';
+import { checkDocument } from './check';
 import { checkDraft } from './draft-checks';
 
 const alex = by('Alex', '2025-03-01T10:00:00Z');
@@ -69,5 +71,24 @@ describe('checks of a draft: both views and what brings each finding', () => {
     const unused = rejected.filter((f) => f.kind === 'unused_definition');
     expect(unused.map((f) => [f.term, f.causedBy])).toEqual([['Code', [ids[ids.length - 1]]]]);
     expect(accepted.filter((f) => f.kind === 'unused_definition')).toEqual([]);
+  });
+
+  it('rejects every change on a linked copy of the parsed draft: the same findings as two parses, and the draft as it stands untouched by it', () => {
+    const bytes = buildBenchmarkContract({ pages: 4, revisions: 120, seed: 7 });
+    const once = OpenDocx.open(bytes);
+    const copy = once.copy();
+    const before = JSON.stringify(once.blocks());
+    copy.apply({ accept: [], reject: copy.changeIds() });
+    expect(JSON.stringify(once.blocks())).toBe(before);
+    expect(copy.changeIds()).toEqual([]);
+    const markup = OpenDocx.open(bytes);
+    const acceptedDoc = OpenDocx.open(bytes);
+    const rejectedDoc = OpenDocx.open(bytes);
+    const twoParses = checkDocument({
+      markup: markup.blocks(),
+      accepted: acceptedDoc.apply({ accept: acceptedDoc.changeIds(), reject: [] }).blocks(),
+      rejected: rejectedDoc.apply({ accept: [], reject: rejectedDoc.changeIds() }).blocks(),
+    });
+    expect(checkDraft(bytes)).toEqual(twoParses);
   });
 });

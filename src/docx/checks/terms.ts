@@ -111,18 +111,40 @@ function preambleEnd(paragraphs: readonly CheckParagraph[]): number {
   return end;
 }
 
+/** A paragraph's words, quotes and definitions, and whether it is a heading: what its text alone decides. */
+type ParagraphRead = Omit<Read, 'from'> & { heading: boolean };
+
+/**
+ * Paragraph reads shared by the views of one draft: accepting and rejecting every change leave
+ * most paragraphs alike, and reading their words is most of the term checks' time. Read only.
+ */
+export class ParagraphReads {
+  private readonly reads = new Map<string, ParagraphRead>();
+
+  of(p: CheckParagraph): ParagraphRead {
+    const key = `${p.story}\u0001${p.heading ?? ''}\u0001${p.text}`;
+    let read = this.reads.get(key);
+    if (!read) {
+      const definitions = findDefinitions(p);
+      read = {
+        words: wordsOf(p.text), quotes: quotedSpans(p.text), definitions,
+        heading: p.story === 'body' && looksLikeHeading(p.text, p.heading) && definitions.length === 0,
+      };
+      this.reads.set(key, read);
+    }
+    return read;
+  }
+}
+
 export class TermChecks {
   private readonly reads: Read[];
   readonly index: TermIndex;
   private readonly preamble: number;
 
-  constructor(private readonly paragraphs: readonly CheckParagraph[]) {
+  constructor(private readonly paragraphs: readonly CheckParagraph[], shared: ParagraphReads = new ParagraphReads()) {
     this.preamble = preambleEnd(paragraphs);
     this.reads = paragraphs.map((p, i) => {
-      const words = wordsOf(p.text);
-      const quotes = quotedSpans(p.text);
-      const definitions = findDefinitions(p);
-      const heading = p.story === 'body' && looksLikeHeading(p.text, p.heading) && definitions.length === 0;
+      const { words, quotes, definitions, heading } = shared.of(p);
       return { words, quotes, definitions, from: heading || i < this.preamble ? Infinity : runInHeadingEnd(p.text) };
     });
     const defined = new Map<string, { term: string; places: Place[]; pointers: number }>();

@@ -4,7 +4,7 @@ import { declareUsedPrefixes, namespaceBindings, type NamespaceBinding } from '.
 import { serializeXmlUtf8 } from '../xml/serialize';
 import type { XmlOverlay } from '../xml/overlay';
 import type { BlockMemo } from '../xml/serialize';
-import { XmlElement, type XmlDocument } from '../xml/tree';
+import { XmlDocument, XmlElement } from '../xml/tree';
 import type { DeflateLevel, ZipCodec } from '../zip/codec';
 import type { ReadLimits } from '../zip/limits';
 import { readZip, type ZipArchive } from '../zip/read';
@@ -97,6 +97,25 @@ export class DocxPackage {
     const pkg = new DocxPackage(bytes, zip, mainPart, parts);
     for (const p of parts) pkg.xml(p.name); // parse (and so validate) every story part up front
     return pkg;
+  }
+
+  /**
+   * A second package over the same bytes whose parsed parts are linked copies of this one's
+   * (XmlElement.copyLinked: clean elements keep reading from the same source text), so deciding
+   * one leaves the other as it is, without unzipping and parsing the parts again. Not of a
+   * package with parts added or created since it was opened.
+   */
+  copy(): DocxPackage {
+    if (this.added.size > 0 || this.created.length > 0) throw new Error('a package with parts added or created cannot be copied');
+    const copy = new DocxPackage(this.written.bytes, this.zip, this.mainPart, this.storyParts);
+    for (const [name, doc] of this.parsed) {
+      const root = doc.root.copyLinked(() => undefined);
+      const linked = new XmlDocument(doc.src, doc.nodes.map((n) => (n === doc.root ? root : n)), root);
+      linked.mutations = doc.mutations;
+      copy.parsed.set(name, linked);
+    }
+    copy.written.mutations = new Map(this.written.mutations);
+    return copy;
   }
 
   /** The parsed part; story parts must bind the prefix `w` to WordprocessingML. */

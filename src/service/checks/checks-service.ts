@@ -31,7 +31,25 @@ export class ChecksService {
     private readonly uploads: UploadsService,
     private readonly threads: EngineThreads,
     private readonly review: ReviewService,
-  ) {}
+  ) {
+    content.whenStored((sha, bytes) => this.prepare(sha, bytes));
+  }
+
+  /**
+   * Starts the checks of a content just stored (an upload, a saved draft, each decision's new
+   * content), so the first ask usually finds them kept: on a spare engine worker only (see
+   * EngineThreads.checksWhenIdle), never ahead of a request's job, once per content hash.
+   * A failure is left for the ask to meet again (and answer as its problem).
+   */
+  private prepare(sha: string, bytes: Uint8Array): void {
+    if (this.kept.get(sha) || this.running.has(sha)) return;
+    const work = this.threads.checksWhenIdle(sha, bytes.slice()).then((checks) => {
+      this.kept.set(sha, checks, approximateBytes(checks));
+      return checks;
+    }).finally(() => this.running.delete(sha));
+    work.catch(() => undefined);
+    this.running.set(sha, work);
+  }
 
   async checks(actor: Actor, documentId: string, view: CheckView = 'accepted'): Promise<ChecksAnswer> {
     const row = await this.uploads.require(this.db, actor.orgId, documentId);
@@ -79,11 +97,20 @@ export class ChecksService {
     };
   }
 
+  /** The checks of a content if already computed (never computes): for cheap summaries such as a count per draft. */
+  computed(sha: string): Checks | undefined {
+    return this.kept.get(sha);
+  }
+
   private of(sha: string, orgId: string): Promise<Checks> {
     const kept = this.kept.get(sha);
     if (kept) return Promise.resolve(kept);
     const running = this.running.get(sha);
-    if (running) return running;
+    if (running) {
+      // Computed ahead and perhaps still waiting for a spare worker: a request waits on it now.
+      this.threads.promote(sha);
+      return running;
+    }
     const work = (async () => {
       const bytes = await this.content.get(sha);
       // The worker takes the bytes it is handed; the content store may keep its own.

@@ -34,6 +34,15 @@ describe('the checks route', () => {
   }
 
   const alex = by('Alex', '2025-03-01T10:00:00Z');
+  const PREAMBLE_FOR_AHEAD = p('This Licence is made between Acme Widgets Corporation (the “Licensee”) and Beta Labs Limited (the “Licensor”).');
+
+  it('computes the checks of a stored content in the background, before anyone asks', async () => {
+    const draft = await draftOf(buildDocx({ body: [PREAMBLE_FOR_AHEAD, listItem('decimal', 0, 'The Licensee shall pay the fee of [●].')] }));
+    const sha = (await t.ctx.db.query<{ content_sha256: string }>('SELECT content_sha256 FROM uploads WHERE id = $1', [draft.id]))[0]!.content_sha256;
+    const deadline = Date.now() + 30_000;
+    while (!t.ctx.checks.computed(sha) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(t.ctx.checks.computed(sha)?.accepted).toContainEqual(expect.objectContaining({ kind: 'placeholder', excerpt: '[●]' }));
+  }, 40_000);
 
   it('answers both views, names the change that brings a finding with the id the review lists, and re-reads with the same ids', async () => {
     const bytes = buildDocx({

@@ -38,6 +38,33 @@ describe('the engine threads', () => {
     }
   }, 60_000);
 
+  it('runs checks computed ahead only on a spare worker: behind every request, leaving one worker free, until a request waits on them', async () => {
+    const order: string[] = [];
+    const pool = new EngineThreads({}, { threads: 2 });
+    try {
+      const first = pool.ingest(buildKindSample('insert'), {}, { orgId: 'a' }).then(() => order.push('request 1'));
+      const ahead = pool.checksWhenIdle('sha-1', buildKindSample('delete')).then(() => order.push('ahead'));
+      const second = pool.ingest(buildKindSample('insert'), {}, { orgId: 'a' }).then(() => order.push('request 2'));
+      await Promise.all([first, ahead, second]);
+      // Posted before request 2, the spare job still waits for it: one worker busy leaves none over.
+      expect(order.indexOf('ahead')).toBeGreaterThan(order.indexOf('request 2'));
+    } finally {
+      await pool.close();
+    }
+    const one = new EngineThreads({}, { threads: 2 });
+    try {
+      const busy = one.ingest(buildKindSample('insert'), {}, { orgId: 'a' });
+      const ahead = one.checksWhenIdle('sha-2', buildKindSample('delete'));
+      // A request now waits on it: it runs on the second worker without waiting for the first.
+      one.promote('sha-2');
+      const checks = await ahead;
+      expect(Object.keys(checks).sort()).toEqual(['accepted', 'rejected']);
+      await busy;
+    } finally {
+      await one.close();
+    }
+  }, 60_000);
+
   it('answers a work limit refusal as the engine does in-process, naming the limit', async () => {
     const pool = new EngineThreads({});
     try {

@@ -195,6 +195,8 @@ interface Pending {
   postedAt: number;
   /** Running longer than this ends the job's thread (EngineJobTimeoutError). */
   deadlineMs?: number;
+  /** Work done ahead of any request (see whenIdle): its key, while it waits for a spare worker. */
+  spareKey?: string;
   resolve: (answer: EngineJobAnswer, receivedAt: number) => void;
   reject: (error: unknown) => void;
 }
@@ -295,8 +297,25 @@ export class EngineThreads {
     return this.value<'checks'>((id) => ({ kind: 'checks', id, bytes: own, limits: this.limits }), owner, undefined, [own.buffer as ArrayBuffer]);
   }
 
-  private async value<K extends ValueJob['kind']>(build: (id: number) => Extract<ValueJob, { kind: K }>, owner: JobOwner, deadlineMs?: number, transfer: ArrayBuffer[] = []): Promise<JobValues[K]> {
-    const { answer } = await this.run(build, transfer, owner, deadlineMs);
+  /**
+   * The checks of a draft, computed ahead of any ask (issue 35: when a draft's content is stored),
+   * on a spare worker only: the job waits while any request's job waits, and, in a pool of more
+   * than one thread, leaves one worker free for requests. Asked for meanwhile, it is promoted
+   * (`promote`) and runs as a request's job would. Never refused; `bytes` are handed over.
+   */
+  checksWhenIdle(key: string, bytes: Uint8Array): Promise<Record<CheckView, CheckFinding[]>> {
+    const own = ownBuffer(bytes);
+    return this.value<'checks'>((id) => ({ kind: 'checks', id, bytes: own, limits: this.limits }), 'background', undefined, [own.buffer as ArrayBuffer], key);
+  }
+
+  /** A request now waits on the spare job of this key: it takes its turn in the queue like a request's job (no-op once it runs). */
+  promote(key: string): void {
+    for (const pending of this.queue) if (pending.spareKey === key) delete pending.spareKey;
+    this.dispatch();
+  }
+
+  private async value<K extends ValueJob['kind']>(build: (id: number) => Extract<ValueJob, { kind: K }>, owner: JobOwner, deadlineMs?: number, transfer: ArrayBuffer[] = [], spareKey?: string): Promise<JobValues[K]> {
+    const { answer } = await this.run(build, transfer, owner, deadlineMs, spareKey);
     if (!('value' in answer)) throw new Error('the engine answered a document where a value was asked for');
     // The worker answers each kind with its own value (engine-thread-worker.ts): the message is untyped across the thread.
     return answer.value as JobValues[K];
@@ -312,7 +331,7 @@ export class EngineThreads {
     render: boolean, owner: JobOwner,
   ): Promise<RedlineWritten> {
     const own = bytes.slice();
-    const { answer } = await this.run((id) => ({ kind: 'redline', id, bytes: own, edits, by, threads, render, limits: this.limits }), [own.buffer as ArrayBuffer], owner, undefined, edits);
+    const { answer } = await this.run((id) => ({ kind: 'redline', id, bytes: own, edits, by, threads, render, limits: this.limits }), [own.buffer as ArrayBuffer], owner, undefined, undefined, edits);
     if (!('written' in answer)) throw new Error('the engine thread answered a redline batch with something else');
     return answer.written;
   }
@@ -355,6 +374,7 @@ export class EngineThreads {
     transfer: ArrayBuffer[],
     owner: JobOwner,
     deadlineMs?: number,
+    spareKey?: string,
     edits: readonly RedlineEdit[] = [],
   ): Promise<{ answer: Extract<EngineJobAnswer, { ok: true }>; postedAt: number; receivedAt: number }> {
     this.admit(owner);
@@ -362,7 +382,7 @@ export class EngineThreads {
     return new Promise((resolve, reject) => {
       const postedAt = epochNow();
       this.queue.push({
-        job, transfer, owner, postedAt, reject, ...(deadlineMs !== undefined ? { deadlineMs } : {}),
+        job, transfer, owner, postedAt, reject, ...(deadlineMs !== undefined ? { deadlineMs } : {}), ...(spareKey !== undefined ? { spareKey } : {}),
         resolve: (answer, receivedAt) => {
           if ('warmed' in answer) return;
           if (answer.ok) resolve({ answer, postedAt, receivedAt });
@@ -379,7 +399,7 @@ export class EngineThreads {
   /** Refuses a request's job past either bound (a background job is never refused). */
   private admit(owner: JobOwner): void {
     if (owner === 'background') return;
-    const waiting = this.queue.filter((p) => p.owner !== 'background').length;
+    const waiting = this.queue.filter((p) => p.owner !== 'background' && p.spareKey === undefined).length;
     if (waiting >= this.maxQueued) {
       throw new EngineBusyError(`The service has ${waiting} documents waiting to be processed; try again shortly.`,
         this.retryAfter((waiting + 1) / this.threads));
@@ -398,9 +418,11 @@ export class EngineThreads {
   /** Hands waiting jobs to idle workers, starting workers up to the pool's size. */
   private dispatch(): void {
     while (this.queue.length > 0) {
+      const at = this.nextToRun();
+      if (at < 0) return;
       const slot = this.slots.find((s) => !s.running) ?? (this.slots.length < this.threads ? this.startSlot() : null);
       if (!slot) return;
-      const pending = this.queue.shift()!;
+      const [pending] = this.queue.splice(at, 1) as [Pending];
       slot.running = pending;
       slot.startedAt = performance.now();
       if (pending.deadlineMs !== undefined) {
@@ -411,6 +433,18 @@ export class EngineThreads {
       slot.worker.ref();
       slot.worker.postMessage(pending.job, pending.transfer);
     }
+  }
+
+  /**
+   * Which waiting job runs next: the first one a request waits on; a spare one (see
+   * checksWhenIdle) only when none such waits and a worker would be left over for requests (or
+   * the pool is one thread). -1: none may run now.
+   */
+  private nextToRun(): number {
+    const first = this.queue.findIndex((p) => p.spareKey === undefined);
+    if (first >= 0) return first;
+    const idle = this.slots.filter((s) => !s.running).length + (this.threads - this.slots.length);
+    return this.threads === 1 ? (idle > 0 ? 0 : -1) : idle >= 2 ? 0 : -1;
   }
 
   /**

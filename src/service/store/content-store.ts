@@ -23,6 +23,9 @@ export function storageKeyFor(sha256: string): string {
  * row not yet committed) never loses its blob.
  */
 export class ContentStore {
+  /** Told of each content stored (its hash and bytes, not to be changed), after it is written. */
+  private readonly listeners: ((sha256: string, bytes: Uint8Array) => void)[] = [];
+
   constructor(
     private readonly db: Database,
     private readonly blobs: BlobStore,
@@ -42,7 +45,13 @@ export class ContentStore {
     );
     const storageKey = storageKeyFor(sha256);
     await this.blobs.put(storageKey, bytes);
+    for (const listener of this.listeners) listener(sha256, bytes);
     return { sha256, storageKey, sizeBytes: bytes.byteLength };
+  }
+
+  /** Work to start on each content once stored (the checks, computed ahead of the first ask); a listener must not throw. */
+  whenStored(listener: (sha256: string, bytes: Uint8Array) => void): void {
+    this.listeners.push(listener);
   }
 
   /** The bytes of a stored blob; throws if a row points at bytes that are gone. */
