@@ -7,7 +7,10 @@
  * one left. Prints p50/p95 of each against the targets, the answer sizes and where the service
  * spent the time (Server-Timing); never fails.
  *
- *   npm run bench:apply [-- --batches 40] [--pages 100]
+ *   npm run bench:apply [-- --batches 40] [--changes 3000] [--pages 100]
+ *
+ * `--changes n` sizes the draft to about n changes on the issue's 100-page (4,500-paragraph)
+ * contract unless `--pages` says otherwise (issue 36 measures 1,000 and 3,000).
  *
  * Runs one service process (the embedded defaults: PGlite and blobs on disk) on BENCH_PORT
  * (default 8793) with a fresh data directory under .tmp/. A service that does not honour the
@@ -30,6 +33,8 @@ const BATCHES = at >= 0 ? Number(process.argv[at + 1]) : 40;
 // --pages 100: the issue's 4,500-paragraph draft (45 paragraphs a page); default the 300-page contract.
 const pagesAt = process.argv.indexOf('--pages');
 const PAGES = pagesAt >= 0 ? Number(process.argv[pagesAt + 1]) : undefined;
+const changesAt = process.argv.indexOf('--changes');
+const CHANGES = changesAt >= 0 ? Number(process.argv[changesAt + 1]) : undefined;
 const PER_BATCH = 50;
 
 interface Review {
@@ -54,6 +59,12 @@ function cpuMs(pid: number): { main: number; all: number } {
   }
 }
 
+/** The draft's size from the arguments: `--changes` on 100 pages (or `--pages`), else `--pages` with ten changes a page, else the default contract. */
+function benchDraftSize(): { pages?: number; revisions?: number } {
+  if (CHANGES !== undefined) return { pages: PAGES ?? 100, revisions: CHANGES };
+  return PAGES ? { pages: PAGES, revisions: PAGES * 10 } : {};
+}
+
 /** `count` ids spread evenly over the list. */
 function spread(ids: readonly string[], count: number): string[] {
   const step = Math.max(1, Math.floor(ids.length / count));
@@ -61,7 +72,7 @@ function spread(ids: readonly string[], count: number): string[] {
 }
 
 async function main(): Promise<void> {
-  const docx = buildBenchmarkContract(PAGES ? { pages: PAGES, revisions: PAGES * 10 } : {});
+  const docx = buildBenchmarkContract(benchDraftSize());
   const xml = new TextDecoder().decode(unzipSync(docx, { filter: (f) => f.name === 'word/document.xml' })['word/document.xml']);
   const paragraphs = xml.match(/<w:p[ >]/g)?.length ?? 0;
   console.log(`Bench draft: ${paragraphs.toLocaleString('en')} paragraphs, ${(docx.byteLength / 1e6).toFixed(1)} MB .docx; ${BATCHES} batches of ${PER_BATCH} decisions per answer kind`);
@@ -78,6 +89,7 @@ async function main(): Promise<void> {
     const run = async (label: string, prefer: Record<string, string>) => {
       const draftId = json<{ id: string }>(expectStatus(await call('POST', `/api/uploads/${uploadId}/working-draft`), 201, 'working draft')).id;
       let current = json<Review>(expectStatus(await call('GET', `/api/documents/${draftId}/review`), 200, 'review'));
+      if (label === 'minimal') console.log(`Listing: ${current.revisions.length.toLocaleString('en')} changes`);
       const answers: Timed[] = [];
       const mainCpu: number[] = [];
       let applied = 0;

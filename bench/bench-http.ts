@@ -92,10 +92,13 @@ export function serverTimingLine(answers: readonly Timed[]): string {
     const header = a.headers['server-timing'];
     if (typeof header !== 'string') continue;
     for (const part of header.split(',')) {
-      const [name, dur] = part.trim().split(';dur=');
+      const [head, dur] = part.trim().split(';dur=');
+      // `open;desc="hit"` is printed "open hit": which requests found the draft parsed, which parsed it.
+      const name = head?.replace(/;desc="([^"]*)"/, ' $1');
       if (name && dur) phases.set(name, [...(phases.get(name) ?? []), Number(dur)]);
     }
   }
   if (phases.size === 0) return '(no Server-Timing)';
-  return [...phases].map(([name, xs]) => `${name} ${percentile(xs, 50).toFixed(0)}`).join(', ') + ' (ms, medians)';
+  const inSome = (xs: number[]) => (xs.length < answers.length ? ` (${xs.length} of ${answers.length})` : '');
+  return [...phases].map(([name, xs]) => `${name} ${percentile(xs, 50).toFixed(0)}${inSome(xs)}`).join(', ') + ' (ms, medians)';
 }

@@ -4,7 +4,7 @@
  * prints it per phase. Handlers pass it down explicitly; code without one uses `NO_TIMING`.
  */
 export class ServerTiming {
-  private readonly phases: { name: string; ms: number }[] = [];
+  private readonly phases: { name: string; ms: number; desc?: string }[] = [];
 
   /** Times `work` (sync or async) under `name`; a name used twice adds up. */
   async measure<T>(name: string, work: () => T | Promise<T>): Promise<T> {
@@ -31,15 +31,23 @@ export class ServerTiming {
     else this.phases.push({ name, ms });
   }
 
+  /** Says what a phase did (`open;desc="hit"`: the draft was found parsed); the last word stands. */
+  describe(name: string, desc: string): void {
+    const phase = this.phases.find((p) => p.name === name);
+    if (phase) phase.desc = desc;
+    else this.phases.push({ name, ms: 0, desc });
+  }
+
   /** The header value, or null when nothing was measured. */
   header(): string | null {
     if (this.phases.length === 0) return null;
-    return this.phases.map((p) => `${p.name};dur=${p.ms.toFixed(1)}`).join(', ');
+    return this.phases.map((p) => `${p.name}${p.desc === undefined ? '' : `;desc="${p.desc}"`};dur=${p.ms.toFixed(1)}`).join(', ');
   }
 }
 
 class NoTiming extends ServerTiming {
   override add(): void {}
+  override describe(): void {}
 }
 
 /** A timing that records nothing, for callers outside a request (tests, maintenance). */

@@ -22,6 +22,11 @@ export class OpenDrafts {
     return this.docs.take(sha256);
   }
 
+  /** Whether a document with this content is kept (counts as a use, so it is let go last). */
+  has(sha256: string): boolean {
+    return this.docs.get(sha256) !== undefined;
+  }
+
   keep(sha256: string, doc: OpenDocx): void {
     this.docs.set(sha256, doc, doc.approximateHeapBytes);
   }

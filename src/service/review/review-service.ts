@@ -134,7 +134,8 @@ export class ReviewService {
 
   async review(actor: Actor, uploadId: string, timing: ServerTiming = NO_TIMING): Promise<ReviewResponse> {
     const row = await timing.measure('load', () => this.requireRow(this.db, actor.orgId, uploadId));
-    const analysis = await timing.measure('analyse', () => this.analysisOf(row));
+    const analysis = await timing.measure('analyse', () => this.analysisOf(row, timing));
+    await this.leaveOpen(row, timing);
     return timing.measure('track', () => this.respond(row, analysis));
   }
 
@@ -170,7 +171,7 @@ export class ReviewService {
       }
       if (requested.length === 0) return null;
 
-      const doc = timing.measureSync('open', () => this.openDraft(row.content_sha256!, bytes));
+      const doc = this.openDraft(row.content_sha256!, bytes, timing);
       const facts = await timing.measure('facts', () => this.baselines.decisionFacts(entries, row.content_sha256!, doc.changeIds(), () => doc));
       const grouping = await timing.measure('facts', () => this.baselines.entryGrouping(entries, row.content_sha256!, () => doc));
       try {
@@ -323,7 +324,7 @@ export class ReviewService {
           : Promise.resolve({ revisions: written.revisions, contentBase64: toBase64(written.bytes), renderContentBase64: written.render && toBase64(written.render) });
         return { doc: null, bytes: written.bytes, ...(analysis ? { analysis } : { revisions: written.revisions }), proposals, log: logOf(proposals) };
       }
-      const doc = timing.measureSync('open', () => this.openDraft(row.content_sha256!, bytes));
+      const doc = this.openDraft(row.content_sha256!, bytes, timing);
       let changes: { editIndex: number; changeIds: string[] }[];
       try {
         changes = timing.measureSync('redline', () => doc.writeRedlines(body.edits, { author, date }));
@@ -353,7 +354,7 @@ export class ReviewService {
     let written = '';
     let comments: Comment[] = [];
     const result = await this.commits.change(actor, uploadId, timing, undefined, async ({ row, bytes }) => {
-      const doc = timing.measureSync('open', () => this.openDraft(row.content_sha256!, bytes));
+      const doc = this.openDraft(row.content_sha256!, bytes, timing);
       try {
         written = timing.measureSync('comment', () => performCommentOp(doc, op));
       } catch (error) {
@@ -580,17 +581,17 @@ export class ReviewService {
     });
   }
 
-  private async analysisOf(row: UploadRecord): Promise<Analysis> {
+  private async analysisOf(row: UploadRecord, timing: ServerTiming = NO_TIMING): Promise<Analysis> {
     if (!row.content_sha256) throw new ProblemError(409, 'conflict', 'This upload has no stored content.');
     const cached = this.cache.get(row.content_sha256);
     if (cached) return cached;
-    return this.analysisFor(row.content_sha256, await this.content.get(row.content_sha256));
+    return this.analysisFor(row.content_sha256, await this.content.get(row.content_sha256), timing);
   }
 
-  private async analysisFor(sha256: string, bytes: Uint8Array): Promise<Analysis> {
+  private async analysisFor(sha256: string, bytes: Uint8Array, timing: ServerTiming = NO_TIMING): Promise<Analysis> {
     const cached = this.cache.get(sha256);
     if (cached) return cached;
-    const doc = this.openDraft(sha256, bytes);
+    const doc = this.openDraft(sha256, bytes, timing);
     const analysis = this.remember(sha256, await this.analyse(doc, bytes));
     // Kept open: a review read is usually followed by the reviewer's first batch.
     this.openDrafts.keep(sha256, doc);
@@ -602,9 +603,26 @@ export class ReviewService {
     return analyse(doc, bytes, (error) => this.log.warn({ err: error }, 'render variant failed'));
   }
 
-  /** The draft with this content, parsed: kept open from an earlier batch or read, else opened now. The caller owns it. */
-  private openDraft(sha256: string, bytes: Uint8Array): OpenDocx {
-    return this.openDrafts.take(sha256) ?? this.open(bytes);
+  /**
+   * The draft with this content, parsed: kept open from an earlier batch or read, else opened
+   * now; `timing`'s `open` says which (desc "hit" or "parse") and how long it took. The caller owns it.
+   */
+  private openDraft(sha256: string, bytes: Uint8Array, timing: ServerTiming = NO_TIMING): OpenDocx {
+    const kept = this.openDrafts.take(sha256);
+    timing.describe('open', kept ? 'hit' : 'parse');
+    return kept ?? timing.measureSync('open', () => this.open(bytes));
+  }
+
+  /**
+   * Leaves a working draft parsed in the open drafts after its review read, for the reviewer's
+   * first batch (issue 36.2): a read whose analysis was cached (another draft of the same
+   * content, an earlier read) parsed nothing, and the first batch would parse it instead.
+   */
+  private async leaveOpen(row: UploadRecord, timing: ServerTiming): Promise<void> {
+    const sha256 = row.content_sha256;
+    if (row.version_kind !== 'working_draft' || !sha256 || this.openDrafts.has(sha256)) return;
+    const bytes = await timing.measure('load', () => this.content.get(sha256));
+    this.openDrafts.keep(sha256, this.openDraft(sha256, bytes, timing));
   }
 
   private checkCaps(bytes: Uint8Array): void {

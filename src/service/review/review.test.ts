@@ -103,7 +103,7 @@ describe('review API and the track', () => {
       const decision = { accept: ids.filter((_, i) => i % 2 === 0), reject: ids.filter((_, i) => i % 2 === 1) };
       const res = await apply(draft.id, { accepted_change_ids: decision.accept, rejected_change_ids: decision.reject });
       expect(res.statusCode).toBe(200);
-      expect(res.headers['server-timing']).toMatch(/(^|, )open;dur=[\d.]+, facts;dur=[\d.]+, apply;dur=[\d.]+, write;dur=[\d.]+, render;dur=.*commit;dur=/);
+      expect(res.headers['server-timing']).toMatch(/(^|, )open;desc="hit";dur=[\d.]+, facts;dur=[\d.]+, apply;dur=[\d.]+, write;dur=[\d.]+, render;dur=.*commit;dur=/);
       const next = ReviewResponse.parse(res.json());
       const expected = openDocx(Buffer.from(current.contentBase64, 'base64'), { codec: nativeZipCodec }).apply(decision);
       expect(Buffer.from(next.contentBase64, 'base64').equals(expected.toBytes())).toBe(true);
