@@ -83,6 +83,9 @@ export function crossReferenceFindings(paragraphs: readonly CheckParagraph[], fa
   const heads = new Set<string>();
   for (const k of facts.clauses.keys()) for (const m of k.matchAll(/[.(]/g)) heads.add(k.slice(0, m.index));
   const out: ViewFinding[] = [];
+  // The clause numbers cited, by whether the document has them (annexes aside: see below).
+  const resolved = new Set<string>();
+  const missing = new Set<string>();
   paragraphs.forEach((p, block) => {
     if (p.story === 'comment') return;
     for (const m of p.text.matchAll(CITATION)) {
@@ -98,6 +101,7 @@ export function crossReferenceFindings(paragraphs: readonly CheckParagraph[], fa
       for (const [k, number] of numbers.entries()) {
         if (range && k > 0 && k < numbers.length - 1) continue;
         const found = annex ? facts.clauses.has(`${annexWord(word)} ${number.toLowerCase()}`) : this_(number, facts, heads, tails, hasClauses);
+        if (!annex && found !== null && !number.startsWith('(')) (found ? resolved : missing).add(normaliseClause(number));
         if (found !== false) continue;
         const at = k === 0 ? m.index : m.index + m[0].lastIndexOf(number);
         const place: Place = { block, start: at, end: k === 0 ? m.index + m[1]!.length + 1 + number.length : at + number.length };
@@ -111,8 +115,18 @@ export function crossReferenceFindings(paragraphs: readonly CheckParagraph[], fa
       }
     }
   });
+  // Many of the clauses a document cites missing (five or more, and a quarter of those cited) is
+  // no drafting slip but numbering this reading cannot follow (numbers Word computes from fields
+  // or styles it does not see, an extract of a longer agreement): its clause citations say
+  // nothing then, and are not reported one by one. A slip is one or two among dozens found.
+  if (missing.size >= UNREADABLE_NUMBERING_MIN && missing.size * 3 >= resolved.size) {
+    return out.filter((f) => new RegExp(`^(?:${ANNEX_WORDS})\\b`, 'i').test(f.reference!));
+  }
   return out;
 }
+
+/** How many distinct clause numbers cited and missing (a quarter of those cited or more) say the numbering was not read. */
+const UNREADABLE_NUMBERING_MIN = 5;
 
 /** Whether a clause number is in the document: true, false, or null when it cannot be told (a "(c)" in a document without numbering). */
 function this_(number: string, facts: ViewFacts, heads: Set<string>, tails: Set<string>, hasClauses: boolean): boolean | null {
