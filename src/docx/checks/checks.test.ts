@@ -177,6 +177,24 @@ describe('checks: placeholders', () => {
       const unread = doc(...PREAMBLE, ...numbered, '6 | As set out in Section 14.7.2, Section 14.7.3, Section 20.5, Section 18.1, Section 13.6 and Section 2.1, and Schedule 4.');
       expect(findings(unread, 'broken_cross_reference').map((f) => f.reference)).toEqual(['Schedule 4']);
     });
+    it('a term defined with an aside in parentheses is used without it: “Majority (or other specified percentage) in Interest”', () => {
+      const paragraphs = doc(...PREAMBLE,
+        '1.1 | “Majority (or other specified percentage) in Interest” means a resolution of the Customer.',
+        '1.2 | The Supplier may act with the consent of a Majority in Interest, and a Majority in Interest may waive it, as may a Majority in Interest of the Customer.');
+      expect(findings(paragraphs).filter((f) => f.kind === 'unused_definition' || f.kind === 'undefined_term')).toEqual([]);
+    });
+
+    it('a citation by a roman numeral or a letter is no term: “Title I of ERISA”, three times', () => {
+      const paragraphs = doc(...PREAMBLE,
+        '1.1 | Each plan subject to Title I of ERISA, and each plan that is like one subject to Title I of ERISA, and any other plan under Title I of ERISA.');
+      expect(findings(paragraphs, 'undefined_term')).toEqual([]);
+    });
+
+    it('“schedule to”, “schedules or” and a tax form’s “Schedule K-1” cite no schedule of this document; “Schedule 4” does', () => {
+      const paragraphs = doc(...PREAMBLE,
+        '1.1 | The schedules to this Agreement, and any schedule or annex, form part of it.',
+        '1.2 | The Supplier shall send Internal Revenue Service Form 1065, Schedule K-1 (or such successor form), and each Schedule K-1 (Form 1065), as set out in Schedule 4.');
+      expect(findings(paragraphs, 'broken_cross_reference').map((f) => f.reference)).toEqual(['Schedule 4']);
+    });
   });
 });
-

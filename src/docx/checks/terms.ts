@@ -92,7 +92,9 @@ export function findDefinitions(p: CheckParagraph): (Quoted & { pointer?: true }
     const inParens = PARENS_BEFORE.test(before) && PARENS_AFTER.test(after);
     const leading = /^[\s\d.()a-z]{0,10}$/u.test(text.slice(0, q.start - 1));
     if (inParens || leading || DEFINING_AFTER.test(after) || DEFINING_BEFORE.test(before)) {
-      out.push({ ...q, text: phrase, start: q.start + q.text.indexOf(phrase), end: q.start + q.text.indexOf(phrase) + phrase.length, ...(POINTER.test(after) ? { pointer: true } : {}) });
+      // "Majority (or other specified percentage) in Interest": the term is used without its aside.
+      const term = phrase.replace(/\s*\([^()]*\)/g, '').trim() || phrase;
+      out.push({ ...q, text: term, start: q.start + q.text.indexOf(phrase), end: q.start + q.text.indexOf(phrase) + phrase.length, ...(POINTER.test(after) ? { pointer: true } : {}) });
     }
   }
   return out;
@@ -352,6 +354,8 @@ export class TermChecks {
     if (COMPANY_SUFFIXES.has(last) || COMPANY_SUFFIXES.has((words[run.last + 1]?.text ?? '').toLowerCase()) && words[run.last + 1]!.joined && isCapitalised(words[run.last + 1]!.text)) return true;
     if (parts.every((w) => ORDINARY.has(w.toLowerCase()) || MINOR_WORDS.has(w))) return true;
     if (CITATION_WORDS.has(parts[0]!.toLowerCase()) && parts.length === 1) return true;
+    // A citation by a roman numeral or a letter: "Title I of ERISA", "Part IV", "Schedule B".
+    if (CITATION_WORDS.has(parts[0]!.toLowerCase()) && parts.length === 2 && /^(?:[IVXLC]+|[A-Z])$/.test(parts[1]!)) return true;
     // A citation or a statute: followed by a number or a year ("Schedule 3", "Companies Act 2006", "Form 10-K").
     if (/^[\s,]*(?:\(?\d|[IVX]+\b|[A-Z]\b)/u.test(text.slice(words[run.last]!.end, words[run.last]!.end + 6))) return true;
     if (this.index.names.has(run.text)) return true;
