@@ -69,5 +69,14 @@ for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) 
     // The draft reloads with the proposal among its changes, and the finding is gone from the accepted view.
     await expect(variants).toHaveCount(1, { timeout: 20_000 });
     await page.screenshot({ path: path.join(SHOTS, `checks-proposed-${size.width}.png`), fullPage: false });
+
+    // The documents page shows the draft's count of findings once the service has computed them.
+    const count = page.locator('li, article, section').filter({ hasText: 'Licence' }).getByTestId('findings-count').first();
+    await expect(async () => {
+      await page.goto('/documents');
+      await expect(count).toBeVisible({ timeout: 2_000 });
+    }).toPass({ timeout: 30_000 });
+    await expect(count).toHaveText(/· \d+ check findings?/);
+    await page.screenshot({ path: path.join(SHOTS, `checks-documents-${size.width}.png`), fullPage: false });
   });
 }
