@@ -19,6 +19,7 @@ async function draftWithConsequences(request: Parameters<typeof signInThroughApi
       listItem('decimal', 0, del(alex, '“Affiliate” means any entity controlling or controlled by the Licensee.')),
       listItem('decimal', 0, 'The Licensor may license the Licensee’s Affiliates, and each Affiliate shall comply with Schedule 2.'),
       listItem('decimal', 0, 'The Licensee shall pay the fee of [●] within thirty days', ins(alex, ' and the Licencee shall report quarterly'), '.'),
+      listItem('decimal', 0, 'The Licensor shall send its notices to the Licencee by email.'),
     ],
   });
   const upload = await request.post('/api/uploads', {
@@ -47,8 +48,35 @@ for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) 
     if (size.width < 768) await page.getByRole('button', { name: /^All changes/ }).click();
     const checks = page.getByTestId('checks-list');
     await checks.locator('summary').click();
-    await expect(checks.getByRole('list', { name: 'Checks' }).getByRole('listitem')).toHaveCount(4);
+    await expect(checks.getByRole('list', { name: 'Checks' }).getByRole('listitem')).toHaveCount(5);
     await expect(checks).toContainText('Schedule 2 is cited, but the document has no schedule 2.');
     await page.screenshot({ path: path.join(SHOTS, `checks-${size.width}.png`), fullPage: false });
+
+    // Walking the list: the misspelling typed in the text has a certain fix (the one in a tracked insertion has none).
+    const variants = checks.locator('li[data-kind=term_variant]');
+    await expect(variants).toHaveCount(2);
+    const fixable = variants.filter({ has: page.getByRole('button', { name: 'Propose “Licensee”' }) });
+    if (size.width >= 768) {
+      // With the keys: ] until the fixable finding is current, then f.
+      for (let i = 0; i < 6 && (await fixable.getAttribute('aria-current')) !== 'true'; i++) await page.keyboard.press(']');
+      await expect(fixable).toHaveAttribute('aria-current', 'true');
+      await page.screenshot({ path: path.join(SHOTS, `checks-walk-${size.width}.png`), fullPage: false });
+      await page.keyboard.press('f');
+    } else {
+      await fixable.getByRole('button', { name: 'Propose “Licensee”' }).click();
+    }
+    await expect(page.getByText('The fix is proposed as a tracked change by Redline checks.')).toBeVisible({ timeout: 20_000 });
+    // The draft reloads with the proposal among its changes, and the finding is gone from the accepted view.
+    await expect(variants).toHaveCount(1, { timeout: 20_000 });
+    await page.screenshot({ path: path.join(SHOTS, `checks-proposed-${size.width}.png`), fullPage: false });
+
+    // The documents page shows the draft's count of findings once the service has computed them.
+    const count = page.locator('li, article, section').filter({ hasText: 'Licence' }).getByTestId('findings-count').first();
+    await expect(async () => {
+      await page.goto('/documents');
+      await expect(count).toBeVisible({ timeout: 2_000 });
+    }).toPass({ timeout: 30_000 });
+    await expect(count).toHaveText(/· \d+ check findings?/);
+    await page.screenshot({ path: path.join(SHOTS, `checks-documents-${size.width}.png`), fullPage: false });
   });
 }

@@ -27,6 +27,10 @@ export const DraftProgress = z.object({
     })
     .nullable()
     .describe('The newest entry of the decision log (a batch of decisions or an undo); null before the first.'),
+  findings: z.number().int().nullable().optional().describe(
+    "How many findings the checks (GET /documents/{id}/checks, view accepted) have on the draft's current content: only when already computed " +
+      '(the service computes them in the background once a content is stored); null (or absent) until then, ask again shortly.',
+  ),
 });
 export type DraftProgress = z.infer<typeof DraftProgress>;
 

@@ -32,6 +32,12 @@ export function DraftProgressSummary({ progress, hasDraft, now, noDraft = 'No wo
         {counts.open > 0 && decided < total && (
           <span className="whitespace-nowrap tabular-nums text-open">· {counts.open} open</span>
         )}
+        {/* The checks' findings, once the service has them (issue 35): never asked for from here. */}
+        {progress?.findings != null && (
+          <span className="whitespace-nowrap tabular-nums text-ink-soft" data-testid="findings-count">
+            · {progress.findings === 0 ? 'no check finding' : `${progress.findings} check ${progress.findings === 1 ? 'finding' : 'findings'}`}
+          </span>
+        )}
       </div>
       <p className="truncate text-xs text-ink-soft">
         {last ? (

@@ -15,6 +15,9 @@ export type ReviewAction =
   | 'withdraw'
   | 'comment'
   | 'otherHalf'
+  | 'nextFinding'
+  | 'previousFinding'
+  | 'proposeFix'
   | 'help';
 
 export interface Shortcut {
@@ -42,6 +45,9 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { action: 'withdraw', keys: ['w'], aria: 'W', label: ['w'], description: 'Withdraw the current change if it is your own open proposal' },
   { action: 'comment', keys: ['c'], aria: 'C', label: ['c'], description: 'Comment on the text selected in the draft, or else on the current change' },
   { action: 'otherHalf', keys: ['m'], aria: 'M', label: ['m'], description: 'Moved passage: go to its other place' },
+  { action: 'nextFinding', keys: [']'], aria: ']', label: [']'], description: 'Checks: next finding (opens the list)' },
+  { action: 'previousFinding', keys: ['['], aria: '[', label: ['['], description: 'Checks: previous finding' },
+  { action: 'proposeFix', keys: ['f'], aria: 'F', label: ['f'], description: 'Checks: propose the current finding\'s fix as a tracked change' },
   { action: 'help', keys: ['?'], aria: 'Shift+?', label: ['?'], description: 'Show these keys' },
 ];
 

@@ -21,7 +21,7 @@ import { membersOf } from './entries';
 import { kindLabel, placeLabel, placeTitle, STATE_CLASS, STATE_LABEL, type PageCitation } from './labels';
 import { optionDomId, TrackList } from './TrackList';
 import { focusOption } from './answer/initial-focus';
-import { ChecksList } from './checks/ChecksList';
+import { ChecksList, type ChecksHandle } from './checks/ChecksList';
 import { Consequences } from './checks/Consequences';
 import { bookmarkIndex, changeAtPoint, hasTextSelection, hoverText } from './document-pointer';
 import { CurrentAnswer, ReportDownloads, useAnswer } from './answer/useAnswer';
@@ -128,6 +128,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
   const initialFocusDone = useRef(false);
   const headingId = useId();
   const commentsRef = useRef<CommentsHandle>(null);
+  const checksRef = useRef<ChecksHandle>(null);
 
   const { items, shown, currentId, selected, counts, filters } = snapshot;
   const current = snapshot.entryById.get(currentId ?? '') ?? null;
@@ -173,6 +174,12 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
         return commentsRef.current?.startComment();
       case 'otherHalf':
         return currentId ? jumpToOtherHalf(currentId) : undefined;
+      case 'nextFinding':
+        return checksRef.current?.move(1);
+      case 'previousFinding':
+        return checksRef.current?.move(-1);
+      case 'proposeFix':
+        return checksRef.current?.proposeCurrent();
       case 'help':
         return setHelpOpen(true);
       default:
@@ -363,7 +370,9 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
               say={(notice) => controller.say(notice)} beforeWrite={() => controller.flush()}
               returnFocus={() => focusOption(optionDomId(controller.getSnapshot().currentId ?? ''))} />
           </section>
-          <ChecksList documentId={data.document.id} contentSha256={data.document.contentSha256} />
+          <ChecksList ref={checksRef} documentId={data.document.id} contentSha256={data.document.contentSha256}
+            say={(notice) => controller.say(notice)} beforeWrite={() => controller.flush()}
+            shortcuts={shortcutsOn ? { next: shortcutFor('nextFinding').aria, previous: shortcutFor('previousFinding').aria, propose: shortcutFor('proposeFix').aria } : null} />
 
           <section aria-label="Filters and batches" className="rl-phone-panel border-b border-line p-3 text-sm">
             <div className="grid grid-cols-3 gap-2">

@@ -142,4 +142,59 @@ describe('checks: placeholders', () => {
       'In [2024] under note [1], SECTION IV, By: ________ Name: Maxx Exxon [USD] [IV].');
     expect(findings(paragraphs, 'placeholder').map((f) => f.excerpt)).toEqual(['[●]', '[NAME OF PARTY]', '[_____]', '[insert date]', '£XX', 'XX/XX/20XX', '{{buyer_name}}', 'TBC', '[   ]']);
   });
+
+  // Issue 35, precision on real contracts: each false friend below was a finding before its rule.
+  describe('false friends found in real contracts', () => {
+    it('a legend in capitals that quotes a word is no definition: “INTERESTS” does not define Interest a second time', () => {
+      const paragraphs = doc(...PREAMBLE,
+        '1.1 | “Interest” means a partnership interest in the Fund held by the Customer.',
+        '“INTERESTS” IN THE FUND HAVE NOT BEEN REGISTERED UNDER ANY LAW.',
+        '1.2 | The Supplier shall hold each Interest for the Customer.');
+      expect(findings(paragraphs, 'duplicate_definition')).toEqual([]);
+      // An acronym in capitals still defines: “SLA” twice is a duplicate.
+      const acronyms = doc(...PREAMBLE, '1.1 | “SLA” means the service levels.', '1.2 | “SLA” means the schedule of service levels.', '1.3 | The Supplier shall meet the SLA.');
+      expect(findings(acronyms, 'duplicate_definition').map((f) => f.term)).toEqual(['SLA']);
+    });
+
+    it('an institution by its name is no undefined term: “the Institutional Limited Partners Association”, “the Financial Conduct Authority”', () => {
+      const paragraphs = doc(...PREAMBLE,
+        '1.1 | The Supplier shall follow the guidelines of the Institutional Limited Partners Association and report to the Financial Conduct Authority.',
+        '1.2 | The Customer adopts the Institutional Limited Partners Association template, and the Financial Conduct Authority rules bind the Supplier.',
+        '1.3 | Any change to the Institutional Limited Partners Association guidance or the Financial Conduct Authority handbook applies; the Escrow Agent and the Escrow Agent may act.');
+      expect(findings(paragraphs, 'undefined_term').map((f) => f.term)).toEqual(['Escrow Agent']);
+    });
+
+    it('a page legend in brackets is finished text, not a placeholder: “[Signature page follows]”, “[Remainder of page intentionally left blank]”', () => {
+      const paragraphs = doc(...PREAMBLE, '[SIGNATURE PAGE FOLLOWS]', '[Remainder of page intentionally left blank]', '1.1 | [Reserved]', '1.2 | The fee is [AMOUNT IN WORDS].');
+      expect(findings(paragraphs, 'placeholder').map((f) => f.excerpt)).toEqual(['[AMOUNT IN WORDS]']);
+    });
+
+    it('citations that mostly miss say the numbering was not read, not that the clauses are gone; one slip among many found is still found', () => {
+      const labels = ['2', '2.1', '2.2', '3', '3.1', '3.2', '4', '4.1', '4.2', '5', '5.1', '5.2'];
+      const numbered = labels.map((l) => `${l} | Clause ${l} text.`);
+      const slip = doc(...PREAMBLE, ...numbered, `6 | As set out in ${labels.map((l) => `Section ${l}`).join(', ')} and Section 9.4.`);
+      expect(findings(slip, 'broken_cross_reference').map((f) => f.reference)).toEqual(['Section 9.4']);
+      const unread = doc(...PREAMBLE, ...numbered, '6 | As set out in Section 14.7.2, Section 14.7.3, Section 20.5, Section 18.1, Section 13.6 and Section 2.1, and Schedule 4.');
+      expect(findings(unread, 'broken_cross_reference').map((f) => f.reference)).toEqual(['Schedule 4']);
+    });
+    it('a term defined with an aside in parentheses is used without it: “Majority (or other specified percentage) in Interest”', () => {
+      const paragraphs = doc(...PREAMBLE,
+        '1.1 | “Majority (or other specified percentage) in Interest” means a resolution of the Customer.',
+        '1.2 | The Supplier may act with the consent of a Majority in Interest, and a Majority in Interest may waive it, as may a Majority in Interest of the Customer.');
+      expect(findings(paragraphs).filter((f) => f.kind === 'unused_definition' || f.kind === 'undefined_term')).toEqual([]);
+    });
+
+    it('a citation by a roman numeral or a letter is no term: “Title I of ERISA”, three times', () => {
+      const paragraphs = doc(...PREAMBLE,
+        '1.1 | Each plan subject to Title I of ERISA, and each plan that is like one subject to Title I of ERISA, and any other plan under Title I of ERISA.');
+      expect(findings(paragraphs, 'undefined_term')).toEqual([]);
+    });
+
+    it('“schedule to”, “schedules or” and a tax form’s “Schedule K-1” cite no schedule of this document; “Schedule 4” does', () => {
+      const paragraphs = doc(...PREAMBLE,
+        '1.1 | The schedules to this Agreement, and any schedule or annex, form part of it.',
+        '1.2 | The Supplier shall send Internal Revenue Service Form 1065, Schedule K-1 (or such successor form), and each Schedule K-1 (Form 1065), as set out in Schedule 4.');
+      expect(findings(paragraphs, 'broken_cross_reference').map((f) => f.reference)).toEqual(['Schedule 4']);
+    });
+  });
 });

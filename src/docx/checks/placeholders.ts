@@ -19,6 +19,9 @@ const PATTERNS: readonly RegExp[] = [
   /(?<![\p{L}\p{N}])(?:TBC|TBD|TBA)(?![\p{L}\p{N}])/gu,
 ];
 
+/** A page's conventional legend in brackets, finished text: "[Signature page follows]", "[Remainder of page intentionally left blank]", "[Reserved]". */
+const LEGEND = /^\[\s*(?:(?:the\s+)?(?:remainder of (?:this )?page|signature pages?|this page)[^\]]*|(?:intentionally )?(?:omitted|reserved|left blank)|reserved|intentionally omitted)\s*\.?\]$/iu;
+
 /** What every pattern needs one of: most paragraphs have none, and are passed over at once. */
 const MAYBE = /[[{«]|XX|TB[CDA]/;
 
@@ -33,7 +36,7 @@ export function placeholderFindings(paragraphs: readonly CheckParagraph[]): View
         const end = start + m[0].length;
         if (taken.some(([s, e]) => start < e && end > s)) continue;
         // "[A-Z…]" in capitals: not a bracketed roman numeral, defined acronym or a short code ("[IV]", "[USD]").
-        if (re === PATTERNS[3] && (/^\[[IVXLC]+\]$/.test(m[0]) || !/\s/.test(m[0]) && m[0].length <= 6)) continue;
+        if (re === PATTERNS[3] && (/^\[[IVXLC]+\]$/.test(m[0]) || !/\s/.test(m[0]) && m[0].length <= 6 || LEGEND.test(m[0]))) continue;
         taken.push([start, end]);
         const place = { block, start, end };
         out.push({

@@ -20,6 +20,8 @@ const ANNEX_NUMBER = String.raw`(?:\d+|[A-Z]{1,2}(?:-\d+)?|[IVX]+)\b`;
 const CITATION = new RegExp(String.raw`\b(${CLAUSE_WORDS}|${ANNEX_WORDS})\s+(${NUMBER}|${ANNEX_NUMBER})((?:\s*(?:,|and|or|to|through|and/or)\s*(?:${NUMBER}))*)`, 'giu');
 /** A statute's or code's citation style: "Government Code Section 65852.2", "Treasury Regulations Section 1.704-1(b)", "Section 17.06.040". */
 const FOREIGN_BEFORE = /\b(?:Code|Act|Acts|Regulations?|Regs?\.|Rules?|U\.S\.C\.|C\.F\.R\.|Constitution|Ordinance|Treaty|Convention|Directive|Statutes?|Law)\s*$/u;
+const TAX_FORM_AFTER = /^\s*\(?\s*(?:to\s+)?(?:IRS\s+)?Form\s+\d/u;
+const TAX_FORM_BEFORE = /\b(?:IRS|Internal Revenue Service|Forms?\s+\d+[A-Z-]*|federal(?: income)? tax)[\s,]*$/iu;
 const FOREIGN_NUMBER = /^\d{3,}|(?:^|\.)0\d|^\d+(?:\.\d+)*-\d/;
 const FOREIGN = /^\s*(?:of|under|in|to)\s+(?:the\s+)?(?!this\b|these\b|hereof|herein|the agreement\b|the contract\b|this agreement\b)[A-Z\p{Lu}]/u;
 
@@ -83,6 +85,9 @@ export function crossReferenceFindings(paragraphs: readonly CheckParagraph[], fa
   const heads = new Set<string>();
   for (const k of facts.clauses.keys()) for (const m of k.matchAll(/[.(]/g)) heads.add(k.slice(0, m.index));
   const out: ViewFinding[] = [];
+  // The clause numbers cited, by whether the document has them (annexes aside: see below).
+  const resolved = new Set<string>();
+  const missing = new Set<string>();
   paragraphs.forEach((p, block) => {
     if (p.story === 'comment') return;
     for (const m of p.text.matchAll(CITATION)) {
@@ -93,11 +98,16 @@ export function crossReferenceFindings(paragraphs: readonly CheckParagraph[], fa
       // "Article 5" in a title is the article itself, not a citation.
       if (m.index === 0 && numberOf(p) === null && ARTICLE_TITLE.test(p.text) || ANNEX_TITLE.test(p.text) && m.index <= 2) continue;
       const annex = new RegExp(`^(?:${ANNEX_WORDS})$`, 'i').test(word);
+      // "schedule to", "schedules or": a lower-case word after it is no letter of a schedule.
+      if (annex && /^\p{Ll}/u.test(m[2]!)) continue;
+      // A tax form's schedule ("Schedule K-1 (Form 1065)", "IRS Schedule K-1"): another document's.
+      if (annex && (TAX_FORM_AFTER.test(p.text.slice(end, end + 20)) || TAX_FORM_BEFORE.test(p.text.slice(Math.max(0, m.index - 40), m.index)))) continue;
       const numbers = [m[2]!, ...[...(m[3] ?? '').matchAll(new RegExp(NUMBER, 'gu'))].map((x) => x[0])];
       const range = /\bto\b|\bthrough\b/.test(m[3] ?? '');
       for (const [k, number] of numbers.entries()) {
         if (range && k > 0 && k < numbers.length - 1) continue;
         const found = annex ? facts.clauses.has(`${annexWord(word)} ${number.toLowerCase()}`) : this_(number, facts, heads, tails, hasClauses);
+        if (!annex && found !== null && !number.startsWith('(')) (found ? resolved : missing).add(normaliseClause(number));
         if (found !== false) continue;
         const at = k === 0 ? m.index : m.index + m[0].lastIndexOf(number);
         const place: Place = { block, start: at, end: k === 0 ? m.index + m[1]!.length + 1 + number.length : at + number.length };
@@ -111,8 +121,18 @@ export function crossReferenceFindings(paragraphs: readonly CheckParagraph[], fa
       }
     }
   });
+  // Many of the clauses a document cites missing (five or more, and a quarter of those cited) is
+  // no drafting slip but numbering this reading cannot follow (numbers Word computes from fields
+  // or styles it does not see, an extract of a longer agreement): its clause citations say
+  // nothing then, and are not reported one by one. A slip is one or two among dozens found.
+  if (missing.size >= UNREADABLE_NUMBERING_MIN && missing.size * 3 >= resolved.size) {
+    return out.filter((f) => new RegExp(`^(?:${ANNEX_WORDS})\\b`, 'i').test(f.reference!));
+  }
   return out;
 }
+
+/** How many distinct clause numbers cited and missing (a quarter of those cited or more) say the numbering was not read. */
+const UNREADABLE_NUMBERING_MIN = 5;
 
 /** Whether a clause number is in the document: true, false, or null when it cannot be told (a "(c)" in a document without numbering). */
 function this_(number: string, facts: ViewFacts, heads: Set<string>, tails: Set<string>, hasClauses: boolean): boolean | null {

@@ -46,6 +46,9 @@ const OPENERS = new Set([...DETERMINERS, 'where', 'when', 'if', 'unless', 'subje
 
 /** The citation a clause title in parentheses follows ("Section 14.3 (", "Article 10 ("). */
 const CITED_TITLE = /\b(?:sections?|clauses?|articles?|schedules?|paragraphs?|annex|exhibit|appendix|part)\s+[\w.()]+\s*$/iu;
+/** The last word of an institution's name ("the Institutional Limited Partners Association", "the Financial Conduct Authority"). */
+const INSTITUTION_ENDINGS = new Set(['association', 'institute', 'foundation', 'society', 'university', 'college', 'federation', 'organisation', 'organization',
+  'authority', 'agency', 'bureau', 'ministry', 'department', 'commission', 'exchange', 'court', 'tribunal', 'service', 'office', 'council', 'parliament', 'congress']);
 const STATUTE_ENDINGS = new Set(['act', 'regulation', 'regulations', 'rules', 'constitution', 'convention', 'treaty', 'directive', 'ordinance', 'statute']);
 
 export interface TermIndex {
@@ -80,6 +83,8 @@ export function findDefinitions(p: CheckParagraph): (Quoted & { pointer?: true }
     const phrase = q.text.trim();
     if (!phrase || !isCapitalised(phrase) || phrase.split(/\s+/).length > 8 || /[.;!?]$/.test(phrase) && !/\.$/.test(phrase.replace(/\b[A-Z]\.$/, ''))) continue;
     if (/[.!?]\s/.test(phrase)) continue;
+    // Capitals of more than an acronym's length are a legend or a shouted heading ("INTERESTS", "AS IS"), not a term's definition.
+    if (isAllCaps(phrase.replace(/[^\p{L}]/gu, '')) && phrase.replace(/[^\p{L}]/gu, '').length > 5) continue;
     const before = text.slice(Math.max(0, q.start - 60), q.start - 1);
     const after = text.slice(q.end, q.end + 40);
     // "(the “Supplier”)", "(each a “Party”)", "(together, the “Parties”)", "(“Y” or “Z”)": the parenthesis holds the
@@ -87,7 +92,9 @@ export function findDefinitions(p: CheckParagraph): (Quoted & { pointer?: true }
     const inParens = PARENS_BEFORE.test(before) && PARENS_AFTER.test(after);
     const leading = /^[\s\d.()a-z]{0,10}$/u.test(text.slice(0, q.start - 1));
     if (inParens || leading || DEFINING_AFTER.test(after) || DEFINING_BEFORE.test(before)) {
-      out.push({ ...q, text: phrase, start: q.start + q.text.indexOf(phrase), end: q.start + q.text.indexOf(phrase) + phrase.length, ...(POINTER.test(after) ? { pointer: true } : {}) });
+      // "Majority (or other specified percentage) in Interest": the term is used without its aside.
+      const term = phrase.replace(/\s*\([^()]*\)/g, '').trim() || phrase;
+      out.push({ ...q, text: term, start: q.start + q.text.indexOf(phrase), end: q.start + q.text.indexOf(phrase) + phrase.length, ...(POINTER.test(after) ? { pointer: true } : {}) });
     }
   }
   return out;
@@ -342,11 +349,15 @@ export class TermChecks {
     const last = parts[parts.length - 1]!.toLowerCase().replace(/\.$/, '');
     // A statute or a body of rules by its name ("the California Coastal Act", "the Internal Revenue Code"); a single letter ("U.S.").
     if (STATUTE_ENDINGS.has(last) || last === 'code' && parts.length >= 3 || parts.length === 1 && parts[0]!.length === 1) return true;
+    // An institution by its name, two words or more: a name, not a term the document must define.
+    if (parts.length >= 2 && INSTITUTION_ENDINGS.has(last)) return true;
     // Part of a longer name joined by "and" ("the Health and Safety Code").
     if (/^\s+(?:and|&)\s+\p{Lu}/u.test(text.slice(words[run.last]!.end, words[run.last]!.end + 8))) return true;
     if (COMPANY_SUFFIXES.has(last) || COMPANY_SUFFIXES.has((words[run.last + 1]?.text ?? '').toLowerCase()) && words[run.last + 1]!.joined && isCapitalised(words[run.last + 1]!.text)) return true;
     if (parts.every((w) => ORDINARY.has(w.toLowerCase()) || MINOR_WORDS.has(w))) return true;
     if (CITATION_WORDS.has(parts[0]!.toLowerCase()) && parts.length === 1) return true;
+    // A citation by a roman numeral or a letter: "Title I of ERISA", "Part IV", "Schedule B".
+    if (CITATION_WORDS.has(parts[0]!.toLowerCase()) && parts.length === 2 && /^(?:[IVXLC]+|[A-Z])$/.test(parts[1]!)) return true;
     // A citation or a statute: followed by a number or a year ("Schedule 3", "Companies Act 2006", "Form 10-K").
     if (/^[\s,]*(?:\(?\d|[IVX]+\b|[A-Z]\b)/u.test(text.slice(words[run.last]!.end, words[run.last]!.end + 6))) return true;
     if (this.index.names.has(run.text)) return true;

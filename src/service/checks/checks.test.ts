@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionGrant } from '../../contract/auth';
 import { CHECKS_AUTHOR, ChecksAnswer, ProposeFixesAnswer } from '../../contract/checks';
 import type { DocumentRow } from '../../contract/document';
+import { DraftProgressList } from '../../contract/draft-progress';
 import type { ReviewResponse } from '../../contract/review';
 import { buildDocx, by, del, ins, listItem, p } from '../../docx/fixture';
 import { createMcpServer } from '../connector/mcp-tools';
@@ -42,6 +43,9 @@ describe('the checks route', () => {
     const deadline = Date.now() + 30_000;
     while (!t.ctx.checks.computed(sha) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(t.ctx.checks.computed(sha)?.accepted).toContainEqual(expect.objectContaining({ kind: 'placeholder', excerpt: '[●]' }));
+    // The documents page's one progress request carries the count, from what is computed only.
+    const progress = DraftProgressList.parse((await call(lawyer, 'GET', '/api/documents/progress')).json());
+    expect(progress.items.find((i) => i.documentId === draft.id)?.findings).toBe(t.ctx.checks.computed(sha)!.accepted.length);
   }, 40_000);
 
   it('answers both views, names the change that brings a finding with the id the review lists, and re-reads with the same ids', async () => {

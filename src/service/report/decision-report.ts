@@ -1,3 +1,4 @@
+import type { CheckFinding, CheckKind } from '../../contract/checks';
 import type { Comment } from '../../contract/comments';
 import { changeNumbers, entryState, entryTitle } from '../../contract/entries';
 import type { ReportRow } from '../../contract/report';
@@ -29,6 +30,31 @@ export interface DecisionReport {
   /** Entries, as the review page counts them (contract/entries.ts), and the changes they hold. */
   counts: { open: number; in: number; back: number; total: number; changes: number };
   groups: ReportGroup[];
+  /**
+   * The checks' findings still standing (issue 35): those of the draft as accepting its open
+   * changes would leave it, in document order. Absent when the checks were not read.
+   */
+  findings?: ReportFinding[];
+}
+
+/** One finding of the checks, as the report lists it. */
+export interface ReportFinding {
+  page: number;
+  clause: string | null;
+  kind: string;
+  message: string;
+  /** Whether accepting an open change brings it (else it stands either way). */
+  broughtByOpenChange: boolean;
+}
+
+const CHECK_KIND_WORDS: Record<CheckKind, string> = {
+  undefined_term: 'Undefined term', unused_definition: 'Unused definition', duplicate_definition: 'Defined twice', term_variant: 'Term variant',
+  broken_cross_reference: 'Broken cross-reference', numbering_out_of_sequence: 'Numbering', placeholder: 'Placeholder',
+};
+
+/** The checks' findings as the report lists them. */
+export function reportFindings(findings: readonly CheckFinding[]): ReportFinding[] {
+  return findings.map((f) => ({ page: f.page, clause: f.clause, kind: CHECK_KIND_WORDS[f.kind], message: f.message, broughtByOpenChange: f.causedBy.length > 0 }));
 }
 
 /**

@@ -34,7 +34,8 @@ function field(value: string): string {
  * with a byte-order mark so Excel reads it as UTF-8. A few key/value records (document,
  * version, date, totals of entries as the review page counts them, and of changes) come first,
  * then an empty record, then one record per entry under a header, grouped by state (open,
- * accepted, rejected).
+ * accepted, rejected); then, when the checks were read, another empty record and one record per
+ * finding still standing under its own header.
  */
 export function reportCsv(report: DecisionReport): string {
   const width = REPORT_COLUMNS.length;
@@ -51,6 +52,12 @@ export function reportCsv(report: DecisionReport): string {
     pad([]),
     REPORT_COLUMNS.map(([, title]) => title),
     ...report.groups.flatMap((g) => g.rows.map((row) => REPORT_COLUMNS.map(([key]) => row[key]))),
+    // The checks' findings still standing, after an empty record, under their own header.
+    ...(report.findings && report.findings.length > 0 ? [
+      pad([]),
+      pad(['Check finding', 'Page', 'Clause', 'Message', 'Brought by an open change']),
+      ...report.findings.map((f) => pad([f.kind, String(f.page), f.clause ?? '', f.message, f.broughtByOpenChange ? 'yes' : 'no'])),
+    ] : []),
   ];
   return `\uFEFF${records.map((r) => r.map(field).join(',')).join('\r\n')}\r\n`;
 }

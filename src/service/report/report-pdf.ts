@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import type { ReportRow } from '../../contract/report';
 import { BidiParagraph, hasRightToLeft, mirrored, visualNeutrals } from './bidi-lines';
-import type { DecisionReport } from './decision-report';
+import type { DecisionReport, ReportFinding } from './decision-report';
 
 /**
  * DejaVu Sans, from npm (`dejavu-fonts-ttf`), never a system font: it covers Latin, Greek,
@@ -87,6 +87,7 @@ class ReportLayout {
       if (group.rows.length === 0) this.paragraph('None.', { size: 9, color: SOFT });
       for (const row of group.rows) this.change(row, group.state);
     }
+    if (report.findings) this.findings(report.findings);
     this.footers(report.documentName);
   }
 
@@ -122,6 +123,23 @@ class ReportLayout {
     if (row.comments) this.field('Comments', row.comments);
     this.y += 3;
     this.rule(RULE, 0.5);
+  }
+
+  /** The checks' findings still standing: page, clause and kind on one line, the message under it. */
+  private findings(findings: readonly ReportFinding[]): void {
+    this.ensure(60);
+    this.y += 8;
+    this.paragraph(`Check findings still standing (${findings.length})`, { font: 'bold', size: 13 });
+    this.rule(INK, 0.8);
+    if (findings.length === 0) this.paragraph('None: terms, cross-references, numbering and placeholders are in order.', { size: 9, color: SOFT });
+    for (const f of findings) {
+      this.ensure(30);
+      this.y += 3;
+      const where = [`Page ${f.page}`, f.clause ? `Clause ${f.clause}` : '', f.kind, f.broughtByOpenChange ? 'brought by accepting an open change' : ''].filter(Boolean).join(' · ');
+      this.paragraph(where, { size: 8, color: SOFT });
+      this.paragraph(f.message, { size: 9 });
+      this.rule(RULE, 0.5);
+    }
   }
 
   /** A label in the left column and its value wrapped in the rest of the width. */

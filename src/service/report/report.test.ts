@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionGrant } from '../../contract/auth';
 import { countEntries } from '../../contract/entries';
+import { ChecksAnswer } from '../../contract/checks';
 import { REPORT_COLUMNS } from '../../contract/report';
 import { ReviewResponse } from '../../contract/review';
 import { buildDemoContract } from '../../docx/fixture';
@@ -47,8 +48,10 @@ function parseCsv(text: string): string[][] {
 }
 
 /** The CSV's entry records (after the totals, an empty record and the header), by column key. */
+/** The entries' records: after the header, up to the empty record before the check findings. */
 function csvRows(records: string[][]): Record<string, string>[] {
-  return records.slice(10).map((r) => Object.fromEntries(REPORT_COLUMNS.map(([key], i) => [key, r[i]!])));
+  const end = records.findIndex((r, i) => i > 10 && r.every((c) => c === ''));
+  return records.slice(10, end < 0 ? undefined : end).map((r) => Object.fromEntries(REPORT_COLUMNS.map(([key], i) => [key, r[i]!])));
 }
 
 const ARABIC_CORPUS = sharedPath('files/TestFiles__RP__RP051-Arabic.docx');
@@ -140,6 +143,12 @@ describe('the decision report', () => {
     const proposal = rows.find((r) => r.preview === "Inserted '(as amended)'")!;
     expect(proposal.justification).toBe('\'=HYPERLINK("http://evil.example","click")');
     expect(rows.every((r) => Object.values(r).every((v) => !/^[=+\-@]/.test(v!)))).toBe(true);
+    // Then the checks' findings still standing (issue 35), as GET …/checks answers them.
+    const checks = ChecksAnswer.parse((await call('GET', `/api/documents/${draftId}/checks`)).json());
+    const header = records.findIndex((r) => r[0] === 'Check finding');
+    expect(checks.findings.length).toBeGreaterThan(0);
+    expect(records.slice(header + 1).map((r) => r[3])).toEqual(checks.findings.map((f) => f.message));
+    expect(records.slice(header + 1).map((r) => r[1])).toEqual(checks.findings.map((f) => String(f.page)));
   });
 
   it('names each change by its stable reference beside "Change n", so a proposal that renumbers the changes leaves the decided one found', async () => {
@@ -249,6 +258,8 @@ describe('the decision report', () => {
     const clause = review.track!.items.find((i) => i.clause)!.clause!;
     expect(text).toContain(`Clause ${clause} ·`);
     expect(text).toMatch(/(^|· |\s)Move · /m);
+    const checks = ChecksAnswer.parse((await call('GET', `/api/documents/${draftId}/checks`)).json());
+    expect(text).toContain(`Check findings still standing (${checks.findings.length})`);
   });
 
   it.skipIf(!hasPdftotext || lacksShared('the Arabic PDF report', 'files/TestFiles__RP__RP051-Arabic.docx'))('PDF: Arabic from the corpus comes out as Arabic text (shaped glyphs map back to the letters)', async () => {

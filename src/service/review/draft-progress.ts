@@ -62,6 +62,8 @@ export async function listDraftProgress(
   countDraft: CountDraft,
   readProjections: ReadProjections,
   budgetMs = 1500,
+  /** The checks' finding count of a content, when already computed (never computes). */
+  findingsOf: (contentSha256: string) => number | null = () => null,
 ): Promise<DraftProgress[]> {
   const rows = await db.query<ProgressRecord>(
     `WITH RECURSIVE live AS (
@@ -118,6 +120,7 @@ export async function listDraftProgress(
       lastDecision: r.decided_at
         ? { at: r.decided_at.toISOString(), kind: r.decision_kind ?? 'decide', byUserId: r.decided_by, byName: r.decided_by_name }
         : null,
+      findings: r.content_sha256 ? findingsOf(r.content_sha256) : null,
     });
   }
   return items;

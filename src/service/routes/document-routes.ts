@@ -29,7 +29,8 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
       const track = (await review.review(auth, documentId)).track;
       return track ? countEntries(track.items) : null;
     };
-    const items = await listDraftProgress(ctx.db, auth.orgId, count, (ids) => review.storedCounts(ids));
+    const items = await listDraftProgress(ctx.db, auth.orgId, count, (ids) => review.storedCounts(ids), undefined,
+      (sha) => ctx.checks.computed(sha)?.accepted.length ?? null);
     const uncounted = items.filter((i) => i.counts === null).map((i) => i.documentId);
     if (uncounted.length > 0 && !countingLater.has(auth.orgId)) {
       countingLater.add(auth.orgId);
