@@ -36,7 +36,7 @@ describe('one parse per draft', () => {
   /** The Server-Timing entries named `name`, with their descriptions. */
   const entries = (header: unknown, name: string) => String(header ?? '').split(',').map((s) => s.trim()).filter((s) => s.startsWith(`${name};`));
 
-  for (const prefer of [{}, { prefer: 'return=minimal' }]) {
+  for (const prefer of [{}, { prefer: 'return=minimal' }] as Record<string, string>[]) {
     it(`the first apply after the review read finds the draft open (${prefer.prefer ?? 'full answer'})`, async () => {
       // Two drafts of one upload: the second's content is already analysed (same hash), its review read must still leave a parsed draft.
       const uploadId = await newUpload();
