@@ -12,7 +12,11 @@ import { TrackCounts, TrackEntry, TrackItem } from './track';
  * the listing at `version`, equal to what a review read would now answer.
  */
 
-/** How one list changed, by its items' ids: removed ones, ones changed in place, and new ones after the item they now follow (null: first), in list order. */
+/**
+ * How one list changed, by its items' ids: removed ones, ones changed in place, and new ones
+ * after the item they now follow (null: first), in list order. A revision whose ordinal alone
+ * moved is not sent: ordinals are positions, renumbered by applyListingDelta.
+ */
 function listDelta<T extends z.ZodType>(item: T) {
   return z.object({
     removed: z.array(z.string()),
@@ -51,7 +55,8 @@ export function applyListingDelta(listing: ReviewListing, delta: ReviewDelta): R
   const { track } = delta;
   return {
     document: delta.document,
-    revisions: applyList(listing.revisions, delta.revisions, (r) => r.change_id),
+    // A revision's ordinal is its 1-based position in document order: renumbered here, never sent for a move of position alone.
+    revisions: applyList(listing.revisions, delta.revisions, (r) => r.change_id).map((r, i) => (r.ordinal === i + 1 ? r : { ...r, ordinal: i + 1 })),
     track: {
       items: applyList(listing.track.items, track.items, (i) => i.id),
       ...(listing.track.entries || track.entries.added.length ? { entries: applyList(listing.track.entries ?? [], track.entries, (e) => e.id) } : {}),

@@ -41,7 +41,8 @@ export function listingDelta(base: string, previous: ReviewListing, version: str
     document: next.document,
     base,
     version,
-    revisions: diffList(previous.revisions, next.revisions, (r) => r.change_id),
+    // A revision's ordinal is its position, which every decision before it moves: the client renumbers (applyListingDelta), so it is no change.
+    revisions: diffList(previous.revisions, next.revisions, (r) => r.change_id, (a, b) => sameJson({ ...a, ordinal: 0 }, { ...b, ordinal: 0 })),
     track: {
       items: diffList(previous.track.items, next.track.items, (i) => i.id),
       entries: diffList(previous.track.entries ?? [], next.track.entries ?? [], (e) => e.id),
@@ -55,7 +56,7 @@ export function listingDelta(base: string, previous: ReviewListing, version: str
  * The removed, changed and added items of a list by id. Items kept are expected in the same
  * order (a decision moves nothing); were they not, all are sent again as added, which is still right.
  */
-function diffList<T>(previous: readonly T[], next: readonly T[], idOf: (item: T) => string): ListDelta<T> {
+function diffList<T>(previous: readonly T[], next: readonly T[], idOf: (item: T) => string, same: (a: T, b: T) => boolean = sameJson): ListDelta<T> {
   const before = new Map(previous.map((item) => [idOf(item), item]));
   const nextIds = new Set(next.map(idOf));
   const removed = previous.map(idOf).filter((id) => !nextIds.has(id));
@@ -69,7 +70,7 @@ function diffList<T>(previous: readonly T[], next: readonly T[], idOf: (item: T)
   next.forEach((item, i) => {
     const was = before.get(idOf(item));
     if (!was) added.push({ after: i === 0 ? null : idOf(next[i - 1]!), value: item });
-    else if (!sameJson(was, item)) changed.push(item);
+    else if (!same(was, item)) changed.push(item);
   });
   return { removed, changed, added };
 }

@@ -1,7 +1,8 @@
 /**
  * The listing delta on any two lists (issue 36.1): whatever was removed, changed, added (a
  * redline's new changes between old ones) or even reordered, the delta applied to the old
- * listing gives the new one; unchanged items never travel.
+ * listing gives the new one; unchanged items never travel, nor revisions whose ordinal (their
+ * position) alone moved.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ import type { ReviewMinimalResponse } from '../../contract/review';
 import { listingDelta } from './listing-delta';
 
 const item = (id: string, text: string) => ({ id, state: 'open' as const, label: text });
-const revision = (id: string, text: string) => ({ change_id: id, text }) as unknown as ReviewListing['revisions'][number];
+const revision = (id: string, text: string, ordinal: number) => ({ ordinal, change_id: id, text }) as unknown as ReviewListing['revisions'][number];
 const document = { id: 'd' } as unknown as ReviewMinimalResponse['document'];
 
 /** A listing of these ids, each with its text. */
@@ -18,7 +19,7 @@ function listingOf(pairs: readonly (readonly [string, string])[]): ReviewMinimal
   const items = pairs.map(([id, text]) => item(id, text));
   return {
     document,
-    revisions: pairs.map(([id, text]) => revision(id, text)),
+    revisions: pairs.map(([id, text], i) => revision(id, text, i + 1)),
     track: { items, entries: items.map((i) => ({ id: i.id, members: [i.id], state: i.state, summary: i.label })), hereId: items[0]?.id ?? null, counts: { open: items.length, in: 0, back: 0 } },
   };
 }
@@ -36,6 +37,9 @@ describe('listing delta', () => {
       expect(applyListingDelta(previous, delta)).toEqual(current);
       const old = new Map(previous.track!.items.map((i) => [i.id, i.label]));
       for (const changed of delta.track.items.changed) expect(changed.label).not.toBe(old.get(changed.id));
+      // A revision whose position alone moved (its ordinal) does not travel either.
+      const oldText = new Map(previous.revisions.map((r) => [r.change_id, (r as unknown as { text: string }).text]));
+      for (const changed of delta.revisions.changed) expect((changed as unknown as { text: string }).text).not.toBe(oldText.get(changed.change_id));
     }), { seed: 36, numRuns: 500 });
   });
 });
