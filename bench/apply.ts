@@ -1,8 +1,9 @@
 /**
  * A decision in tens of milliseconds (issue 22.4): 50-decision batches over HTTP on the bench
  * draft (src/docx/fixture/benchmark-contract.ts, the default 300-page / 3,000-revision contract),
- * answered minimal (`Prefer: return=minimal`: the Document row, revisions and track, no content)
- * and full (the interface's default answer: content and render variant too). Each kind runs on a
+ * answered minimal (`Prefer: return=minimal` with If-Match, issue 36.1: the delta of the listing
+ * the bench holds; a service without deltas answers the Document row, revisions and track, no
+ * content) and full (the interface's default answer: content and render variant too). Each kind runs on a
  * working draft of its own, the batches alternating accept and reject, each on the state the last
  * one left. Prints p50/p95 of each against the targets, the answer sizes and where the service
  * spent the time (Server-Timing); never fails.
@@ -22,6 +23,8 @@ import path from 'node:path';
 import { readFileSync, rmSync } from 'node:fs';
 import { unzipSync } from 'fflate';
 import { buildBenchmarkContract } from '../src/docx/fixture';
+import { applyListingDelta, isReviewDelta, type ReviewDelta } from '../src/contract/listing-delta';
+import type { ReviewMinimalResponse } from '../src/contract/review';
 import { startBenchService, stopBenchService } from './bench-service';
 import { docxForm, expectStatus, json, latencyLine, ms, percentile, request, serverTimingLine, signIn, type Timed } from './bench-http';
 
@@ -88,22 +91,30 @@ async function main(): Promise<void> {
 
     const run = async (label: string, prefer: Record<string, string>) => {
       const draftId = json<{ id: string }>(expectStatus(await call('POST', `/api/uploads/${uploadId}/working-draft`), 201, 'working draft')).id;
-      let current = json<Review>(expectStatus(await call('GET', `/api/documents/${draftId}/review`), 200, 'review'));
+      const read = expectStatus(await call('GET', `/api/documents/${draftId}/review`), 200, 'review');
+      let current = json<Review>(read);
+      // The listing's version: a minimal batch names it (If-Match) and is answered the delta from it (issue 36.1).
+      let etag = typeof read.headers.etag === 'string' ? read.headers.etag : undefined;
       if (label === 'minimal') console.log(`Listing: ${current.revisions.length.toLocaleString('en')} changes`);
       const answers: Timed[] = [];
       const mainCpu: number[] = [];
       let applied = 0;
+      let deltas = 0;
       const cpuFrom = cpuMs(pid);
       for (let i = 0; i < BATCHES; i++) {
         const ids = spread(current.revisions.map((r) => r.change_id), PER_BATCH);
         if (!ids.length) break;
         const body = i % 2 === 0 ? { accepted_change_ids: ids, rejected_change_ids: [] } : { accepted_change_ids: [], rejected_change_ids: ids };
         const before = cpuMs(pid).main;
-        const answer = expectStatus(await call('POST', `/api/documents/${draftId}/revisions/apply`, body, prefer), 200, `${label} batch ${i + 1}`);
+        const ifMatch: Record<string, string> = label === 'minimal' && etag ? { 'if-match': etag } : {};
+        const answer = expectStatus(await call('POST', `/api/documents/${draftId}/revisions/apply`, body, { ...prefer, ...ifMatch }), 200, `${label} batch ${i + 1}`);
+        etag = typeof answer.headers.etag === 'string' ? answer.headers.etag : undefined;
         mainCpu.push(cpuMs(pid).main - before);
         if (i === 0) applied = answer.headers['preference-applied'] === 'return=minimal' ? 1 : 0;
         answers.push(answer);
-        current = json<Review>(answer);
+        const answered = json<Review | ReviewDelta>(answer);
+        if (isReviewDelta(answered)) deltas++;
+        current = isReviewDelta(answered) ? applyListingDelta(current as ReviewMinimalResponse, answered) : answered;
       }
       // Settle what the service still does after the last answer (it stores the track then).
       await new Promise((r) => setTimeout(r, 1_000));
@@ -111,12 +122,12 @@ async function main(): Promise<void> {
       const times = answers.map((a) => a.ms);
       const size = percentile(answers.map((a) => a.body.byteLength), 50);
       const cpu = { main: mainCpu, allPerBatch: (cpuTo.all - cpuFrom.all) / answers.length };
-      return { times, answers, size, cpu, minimal: applied === 1 };
+      return { times, answers, size, cpu, minimal: applied === 1, deltas };
     };
 
     const minimal = await run('minimal', { prefer: 'return=minimal' });
     const full = await run('full', {});
-    const kind = minimal.minimal ? 'minimal answer' : 'minimal asked, full answered';
+    const kind = !minimal.minimal ? 'minimal asked, full answered' : minimal.deltas ? `minimal answer (${minimal.deltas} deltas)` : 'minimal answer (whole listing)';
     console.log(`${kind.padEnd(30)} ${latencyLine(minimal.times)} over ${minimal.times.length}, ${(minimal.size / 1e3).toFixed(0)} kB median (targets p50 <= 60 ms, p95 <= 120 ms)`);
     console.log(`  where the service spent it: ${serverTimingLine(minimal.answers)}`);
     console.log(`  service CPU: ${cpuLine(minimal.cpu)}`);

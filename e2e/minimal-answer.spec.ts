@@ -42,9 +42,25 @@ test('decisions are answered minimal, and the draft is rendered again from the r
   expect(applies[0]!.headers().prefer).toBe('return=minimal');
   const answer = await applies[0]!.response();
   expect(answer!.headers()['preference-applied']).toBe('return=minimal');
-  expect(Object.keys(await answer!.json()).sort()).toEqual(['document', 'revisions', 'track']);
+  // The batch names the listing the page read (If-Match, its ETag) and is answered the delta from it (issue 36.1).
+  expect(applies[0]!.headers()['if-match']).toMatch(/^".+"$/);
+  const delta = await answer!.json() as { base: string; version: string; track: { items: { changed: { id: string; state: string }[] } } };
+  expect(Object.keys(delta).sort()).toEqual(['base', 'document', 'revisions', 'track', 'version']);
+  expect(delta.track.items.changed.map((i) => [i.id, i.state])).toContainEqual([first, 'in']);
+  const listbox = page.getByRole('listbox', { name: 'Changes' });
+  await expect(listbox.locator(`[data-change-id="${first}"]`).first()).toHaveAttribute('data-state', 'in');
+
+  // The next batch names the version the delta brought, and the page applies that delta too.
+  const second = await listbox.locator('[data-state=open]').first().getAttribute('data-change-id');
+  await page.keyboard.press('r');
+  await expect(listbox.locator(`[data-change-id="${second}"]`).first()).toHaveAttribute('data-state', 'back', { timeout: 20_000 });
+  await expect(page.getByText('All decisions saved')).toBeVisible();
+  expect(applies).toHaveLength(2);
+  expect(applies[1]!.headers()['if-match']).toBe(`"${delta.version}"`);
+  expect(Object.keys(await (await applies[1]!.response())!.json())).toContain('base');
 
   // Once the draft stands still the variant is fetched alone and rendered: the accepted change is gone from it.
+  // (The first change's anchor: accepted, it is gone from the rendered draft.)
   await expect(anchor).toHaveCount(0, { timeout: 20_000 });
   expect(renders.length).toBeGreaterThanOrEqual(2);
 });

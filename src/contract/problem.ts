@@ -15,6 +15,8 @@ export const ERROR_CODES = [
   'not_working_draft',
   'unknown_change_ids',
   'already_decided',
+  // If-Match named a review listing version the draft has moved on from (issue 36.1): nothing was applied.
+  'listing_changed',
   // An Idempotency-Key sent again with a different request (issue 16).
   'idempotency_key_reused',
   'conflicting_change_ids',

@@ -36,6 +36,7 @@ import { REPORT_CSV_MEDIA_TYPE, REPORT_PDF_MEDIA_TYPE } from './report';
 import { DraftProgressList } from './draft-progress';
 import { RenderWindowQuery } from './render-window';
 import { ApplyRevisionsBody, RedlineEditsBody, ReviewMinimalResponse, ReviewResponse } from './review';
+import { ReviewDelta } from './listing-delta';
 import { ChecksAnswer, ChecksQuery, ProposeFixesAnswer, ProposeFixesBody } from './checks';
 import { AddCommentBody, CommentList, CommentsResponse, DraftDownloadQuery, ReplyBody, ResolveCommentBody } from './comments';
 
@@ -118,6 +119,14 @@ const REVIEW_READ_REQUEST = {
 const REVIEW_CHANGE_ANSWER = {
   ...IDEMPOTENT_ANSWER,
   'Preference-Applied': '`return=minimal` when the answer is the minimal one asked for with Prefer; absent on the full answer.',
+} as const;
+/** Apply takes the listing version the client holds (issue 36.1): the batch then applies only to it, and its minimal answer is the delta from it. */
+const APPLY_REQUEST = {
+  ...REVIEW_CHANGE_REQUEST,
+  'If-Match': 'The review listing\'s version as last answered (its ETag). The batch applies only if the draft is still at it (else 412 listing_changed, nothing applied: read the review again); with `Prefer: return=minimal` the answer is then a ReviewDelta from it, proportional to the batch (the whole minimal listing when the service no longer holds that version).',
+} as const;
+const LISTING_VERSION_ANSWER = {
+  ETag: 'The review listing\'s version (its content and decision log): send it as If-Match with the next batch.',
 } as const;
 
 /** Fields of the multipart form that creates an upload (documented for OpenAPI). */
@@ -351,13 +360,13 @@ export const ROUTES = {
     method: 'GET', path: '/documents/{documentId}/review', access: 'session', credentials: WEB_OR_CONNECTOR, bodyKind: 'none',
     summary: 'The working draft with its revisions, render variant and track.', status: 200, response: ReviewResponse,
     requestHeaders: REVIEW_READ_REQUEST, minimalResponse: ReviewMinimalResponse,
-    responseHeaders: { 'Preference-Applied': REVIEW_CHANGE_ANSWER['Preference-Applied'] },
+    responseHeaders: { 'Preference-Applied': REVIEW_CHANGE_ANSWER['Preference-Applied'], ...LISTING_VERSION_ANSWER },
   }),
   applyRevisions: route({
     method: 'POST', path: '/documents/{documentId}/revisions/apply', access: 'session', credentials: WEB_OR_CONNECTOR, bodyKind: 'json', body: ApplyRevisionsBody,
     summary: 'Accept and reject tracked revisions of a working draft, atomically.', status: 200, response: ReviewResponse,
-    requestHeaders: REVIEW_CHANGE_REQUEST, minimalResponse: ReviewMinimalResponse,
-    responseHeaders: REVIEW_CHANGE_ANSWER,
+    requestHeaders: APPLY_REQUEST, minimalResponse: z.union([ReviewDelta, ReviewMinimalResponse]),
+    responseHeaders: { ...REVIEW_CHANGE_ANSWER, ...LISTING_VERSION_ANSWER },
   }),
   undoRevisions: route({
     method: 'POST', path: '/documents/{documentId}/revisions/undo', access: 'session', bodyKind: 'none',

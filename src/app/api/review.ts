@@ -4,6 +4,10 @@ import { IDEMPOTENCY_KEY_HEADER } from '../../contract/events';
 import { PREFER_MINIMAL, ReviewMinimalResponse, type ApplyRevisionsBody, type RedlineEdit, type ReviewResponse } from '../../contract/review';
 import { ROUTES, type RouteSpec } from '../../contract/routes';
 import { fetchRoute, readAnswer, type CallOptions } from './client';
+import { ApiError } from './errors';
+import { forgetListing, holdListing, listingAfter, listingIfMatch } from './held-listing';
+import { ReviewDelta } from '../../contract/listing-delta';
+import { z } from 'zod';
 import { sessionStore } from '../auth/session';
 
 /**
@@ -25,16 +29,39 @@ async function callMinimal(spec: RouteSpec, options: CallOptions, key: string): 
  */
 export async function readReview(documentId: string, signal?: AbortSignal): Promise<ReviewMinimalResponse> {
   const response = await fetchRoute(ROUTES.getReview, { params: { documentId }, headers: { prefer: PREFER_MINIMAL }, signal });
-  return readAnswer(ROUTES.getReview, response, ReviewMinimalResponse);
+  const listing = await readAnswer(ROUTES.getReview, response, ReviewMinimalResponse);
+  holdListing(documentId, response, listing);
+  return listing;
+}
+
+const ApplyMinimalAnswer = z.union([ReviewDelta, ReviewMinimalResponse]);
+
+/**
+ * A batch answered minimal, naming the listing held (If-Match): the answer is the delta from it,
+ * applied here, so the page gets the whole listing as before. A draft changed meanwhile (412
+ * listing_changed: nothing applied) takes the batch again without it, answered whole.
+ */
+async function applyMinimal(documentId: string, body: ApplyRevisionsBody, key: string): Promise<ReviewMinimalResponse> {
+  const ifMatch = listingIfMatch(documentId);
+  let response: Response;
+  try {
+    response = await fetchRoute(ROUTES.applyRevisions, { params: { documentId }, body, headers: { prefer: PREFER_MINIMAL, [IDEMPOTENCY_KEY_HEADER]: key, ...ifMatch } });
+  } catch (error) {
+    if (!(error instanceof ApiError && error.problem?.code === 'listing_changed' && ifMatch['if-match'])) throw error;
+    forgetListing(documentId);
+    return applyMinimal(documentId, body, key);
+  }
+  return listingAfter(documentId, response, await readAnswer(ROUTES.applyRevisions, response, ApplyMinimalAnswer));
 }
 
 /** Apply, undo and redline edits of one draft, each answered minimal. */
 export function draftChanges(documentId: string) {
   const params = { documentId };
+  const changed = (answer: Promise<ReviewMinimalResponse>) => answer.finally(() => forgetListing(documentId));
   return {
-    apply: (body: ApplyRevisionsBody, key: string) => callMinimal(ROUTES.applyRevisions, { params, body }, key),
-    undo: (key: string) => callMinimal(ROUTES.undoRevisions, { params }, key),
-    redline: (edits: RedlineEdit[], key: string) => callMinimal(ROUTES.writeRedlines, { params, body: { edits } }, key),
+    apply: (body: ApplyRevisionsBody, key: string) => applyMinimal(documentId, body, key),
+    undo: (key: string) => changed(callMinimal(ROUTES.undoRevisions, { params }, key)),
+    redline: (edits: RedlineEdit[], key: string) => changed(callMinimal(ROUTES.writeRedlines, { params, body: { edits } }, key)),
   };
 }
 

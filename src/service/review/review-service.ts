@@ -1,4 +1,5 @@
 import type { Comment, CommentsResponse } from '../../contract/comments';
+import type { ReviewDelta } from '../../contract/listing-delta';
 import { type RedlineEditsBody, type ReviewMinimalResponse, type ReviewResponse } from '../../contract/review';
 import type { Revision } from '../../contract/revision';
 import type { Track } from '../../contract/track';
@@ -22,6 +23,7 @@ import type { IdempotentRequest, RecordedKey } from './idempotency';
 import { Baselines, type Committed } from './baselines';
 import { DraftCommits, type ChangeResult } from './draft-commits';
 import { OpenDrafts } from './open-drafts';
+import { listingDelta, Listings, listingVersion } from './listing-delta';
 import { checkNotes, engineProblem, requireWorkingDraft } from './review-problems';
 import { ProjectionStore } from './projection-store';
 import { predecessors, projectTrack, replayLog, type DecidedChange, type LogState } from './track-projection';
@@ -45,6 +47,8 @@ export interface ApplyRequest {
   recordDecision: boolean;
   /** Notes recorded with this batch's decisions, by change id (only ids it names). */
   notes?: Record<string, string>;
+  /** If-Match: the listing version the client holds; the batch applies only to it, and a minimal answer is the delta from it. */
+  ifMatch?: string;
 }
 
 /** What the decision report reads: the review as it stands, and what the log remembers of each decided change. */
@@ -64,6 +68,8 @@ export interface DecisionRecord {
  */
 export type AnswerShape = 'full' | 'minimal';
 type AnswerOf<S extends AnswerShape> = S extends 'minimal' ? ReviewMinimalResponse : ReviewResponse;
+/** An apply's answer: minimal ones may be the delta from the listing the client holds (If-Match). */
+type ApplyAnswerOf<S extends AnswerShape> = S extends 'minimal' ? ReviewMinimalResponse | ReviewDelta : ReviewResponse;
 
 interface Actor {
   orgId: string;
@@ -100,6 +106,10 @@ export class ReviewService {
   /** Drafts' decision logs as last read: a batch reads only the entries since. */
   private readonly logs = new DecisionLogCache();
   private readonly openDrafts: OpenDrafts;
+  /** Each draft's listing as last answered: what a minimal answer's delta is made against (listing-delta.ts). */
+  private readonly listings = new Listings(64 * 1024 * 1024);
+  /** The listing version of answers given (their ETag), by answer. */
+  private readonly versions = new WeakMap<object, string>();
   /** Track projections stored, and waiting to be (projection-store.ts). */
   private readonly projections: ProjectionStore;
   /** The caps an upload is held to (DOCX_MAX_PARAGRAPHS, DOCX_MAX_TEXT_BYTES): every change's result is held to them too. */
@@ -136,10 +146,24 @@ export class ReviewService {
     const row = await timing.measure('load', () => this.requireRow(this.db, actor.orgId, uploadId));
     const analysis = await timing.measure('analyse', () => this.analysisOf(row, timing));
     await this.leaveOpen(row, timing);
-    return timing.measure('track', () => this.respond(row, analysis));
+    // The log's seq before the track: a change committed meanwhile leaves a version no draft has (If-Match then answers 412), never a wrong listing under a right one.
+    const logSeq = row.content_sha256 ? replayLog(await timing.measure('load', () => this.logs.load(this.db, row.id))).lastSeq : 0;
+    const answer = await timing.measure('track', () => this.respond(row, analysis));
+    if (row.content_sha256) this.rememberListing(answer, listingVersion(row.content_sha256, logSeq));
+    return answer;
   }
 
-  async apply<S extends AnswerShape = 'full'>(actor: Actor, uploadId: string, request: ApplyRequest, timing: ServerTiming = NO_TIMING, idempotency?: IdempotentRequest, shape?: S): Promise<AnswerOf<S>> {
+  /** The listing version (ETag) of an answer this service gave, if it has one. */
+  versionOf(answer: object): string | undefined {
+    return this.versions.get(answer);
+  }
+
+  private rememberListing(answer: ReviewMinimalResponse, version: string): void {
+    this.versions.set(answer, version);
+    this.listings.remember(answer.document.id, version, answer);
+  }
+
+  async apply<S extends AnswerShape = 'full'>(actor: Actor, uploadId: string, request: ApplyRequest, timing: ServerTiming = NO_TIMING, idempotency?: IdempotentRequest, shape?: S): Promise<ApplyAnswerOf<S>> {
     const accept = uniq(request.accept);
     const reject = uniq(request.reject);
     const both = accept.filter((id) => reject.includes(id));
@@ -151,6 +175,9 @@ export class ReviewService {
     await timing.measure('load', () => this.requireDraftIfQueued(actor, uploadId));
 
     const result = await this.commits.change(actor, uploadId, timing, idempotency, async ({ row, entries, state, bytes }) => {
+      if (request.ifMatch !== undefined && request.ifMatch !== listingVersion(row.content_sha256!, state.lastSeq)) {
+        throw new ProblemError(412, 'listing_changed', 'The draft has changed since the listing this batch was decided on. Nothing was applied; read the review again.');
+      }
       const revisions = await timing.measure('analyse', () => this.revisionsFor(row.content_sha256!, bytes));
       const present = new Set(revisions.map((r) => r.change_id));
       const decidedAlready = requested.filter((id) => !present.has(id) && (state.decided.has(id) || state.withdrawn.has(id)));
@@ -206,7 +233,7 @@ export class ReviewService {
       }
       return { doc, ...(await this.writeAndAnalyse(doc, timing, shape)), log: { kind: 'decide', undoesSeq: null, accepted: accept, rejected: reject, decided, withdrawn, notes } };
     });
-    return this.answer(result, timing, idempotency, shape);
+    return this.answer(result, timing, idempotency, shape, request.ifMatch);
   }
 
   /** Who decided each of these changes and how (for a 409 the reviewer can read); withdrawn ones are left out. */
@@ -250,7 +277,7 @@ export class ReviewService {
       }
       return { doc, ...(await this.writeAndAnalyse(doc, timing, shape)), log };
     });
-    return this.answer(result, timing, idempotency, shape);
+    return this.answer(result, timing, idempotency, shape) as Promise<AnswerOf<S>>; // no base: never a delta
   }
 
   /**
@@ -336,7 +363,7 @@ export class ReviewService {
       const proposals = proposalsOf(changes);
       return { doc, ...(await this.writeAndAnalyse(doc, timing, shape)), proposals, log: logOf(proposals) };
     });
-    return this.answer(result, timing, idempotency, shape);
+    return this.answer(result, timing, idempotency, shape) as Promise<AnswerOf<S>>; // no base: never a delta
   }
 
   // ---- comments (issue 14; routes in routes/comment-routes.ts) ----------------------------------
@@ -434,19 +461,27 @@ export class ReviewService {
   }
 
   /** The review answer after a change: the new content's analysis, then the track. */
-  private async answer<S extends AnswerShape = 'full'>(result: ChangeResult, timing: ServerTiming, idempotency?: IdempotentRequest, shape?: S): Promise<AnswerOf<S>> {
+  private async answer<S extends AnswerShape = 'full'>(result: ChangeResult, timing: ServerTiming, idempotency?: IdempotentRequest, shape?: S, base?: string): Promise<ApplyAnswerOf<S>> {
     const minimal = shape === 'minimal';
     if (result.replayed) {
       if (idempotency) idempotency.replayed = true;
       const replayed = await timing.measure('replay', () => this.replay(result.row.id, result.replayed!));
-      return (minimal ? withoutContent(replayed) : replayed) as AnswerOf<S>;
+      return (minimal ? withoutContent(replayed) : replayed) as ApplyAnswerOf<S>;
     }
+    const version = listingVersion(result.row.content_sha256!, result.state.lastSeq);
     if (minimal) {
       const revisions = await timing.measure('revisions', () => this.revisionsAfter(result));
-      return timing.measure('track', () => this.respondMinimal(result.row, revisions, result)) as Promise<AnswerOf<S>>;
+      const listing = await timing.measure('track', () => this.respondMinimal(result.row, revisions, result));
+      // The client's listing (If-Match) as this service answered it: the delta from it, proportional to the batch.
+      const previous = base === undefined ? undefined : this.listings.at(result.row.id, base);
+      const delta = previous && base !== undefined ? timing.measureSync('delta', () => listingDelta(base, previous, version, listing)) : null;
+      this.rememberListing(listing, version);
+      return (delta ?? listing) as ApplyAnswerOf<S>;
     }
     const analysis = await timing.measure('render', () => this.analysisAfter(result));
-    return timing.measure('track', () => this.respond(result.row, analysis, result)) as Promise<AnswerOf<S>>;
+    const answer = await timing.measure('track', () => this.respond(result.row, analysis, result));
+    this.rememberListing(answer, version);
+    return answer as ApplyAnswerOf<S>;
   }
 
   /** The render variant of a draft as it stands (its content when the variant cannot be built), with the content hash it shows. */

@@ -32,7 +32,8 @@ describe('the route catalogue', () => {
       expect.arrayContaining(['accepted_change_ids', 'rejected_change_ids', 'recordDecision', 'record_decision']));
     // The request headers a client needs: retrying a change safely, and waiting for a running check.
     const headerParams = (op: { parameters: { in: string; name: string }[] }) => op.parameters.filter((p) => p.in === 'header').map((p) => p.name);
-    expect(headerParams(apply)).toEqual(['idempotency-key', 'Prefer']);
+    expect(headerParams(apply)).toEqual(['idempotency-key', 'Prefer', 'If-Match']);
+    expect(apply.responses['200'].headers.ETag).toBeDefined();
     expect(apply.responses['200'].headers['Preference-Applied']).toBeDefined();
     expect(apply.responses['200'].content['application/json'].schema.anyOf).toHaveLength(2);
     expect(apply.responses['200'].headers['idempotent-replayed']).toBeDefined();

@@ -12,6 +12,7 @@ import { listDraftProgress, listUntrackedChecks } from '../review/draft-progress
 import { cutWindow, RenderWindowCache } from '../review/render-window';
 import { RENDER_WINDOW_HEADER } from '../../contract/render-window';
 import { PREFER_MINIMAL, PREFERENCE_APPLIED_HEADER } from '../../contract/review';
+import { isReviewDelta } from '../../contract/listing-delta';
 import { withoutContent, type AnswerShape } from '../review/review-service';
 import { readMultipartUpload } from './upload-routes';
 
@@ -57,6 +58,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
   // The app reads it minimal and fetches the render variant beside it (the content is megabytes on a long draft).
   defineRoute(app, ctx.authenticate, ROUTES.getReview, async ({ request, reply, auth, params, timing }) => {
     const full = await review.review(auth, params.documentId!, timing);
+    tagListing(reply, review.versionOf(full));
     return answerShape(request, reply) === 'minimal' ? withoutContent(full) : full;
   });
 
@@ -74,7 +76,10 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
       ...(body.notes ? { notes: body.notes } : {}),
     };
     const idempotency = idempotencyOf(request, auth, 'apply', decision);
-    return markReplay(reply, idempotency, await review.apply(auth, params.documentId!, decision, timing, idempotency, answerShape(request, reply)));
+    const ifMatch = listingIfMatch(request);
+    const answer = await review.apply(auth, params.documentId!, { ...decision, ...(ifMatch === undefined ? {} : { ifMatch }) }, timing, idempotency, answerShape(request, reply));
+    tagListing(reply, isReviewDelta(answer) ? answer.version : review.versionOf(answer));
+    return markReplay(reply, idempotency, answer);
   });
 
   defineRoute(app, ctx.authenticate, ROUTES.noteDecision, async ({ auth, params, body, timing }) =>
@@ -133,6 +138,20 @@ function answerShape(request: FastifyRequest, reply: FastifyReply): AnswerShape 
   if (!prefersMinimal(request.headers.prefer)) return 'full';
   reply.header(PREFERENCE_APPLIED_HEADER, PREFER_MINIMAL);
   return 'minimal';
+}
+
+/** The listing version (ETag) of a review answer, for the client's next If-Match. */
+function tagListing(reply: FastifyReply, version: string | undefined): void {
+  if (version !== undefined) reply.header('etag', `"${version}"`);
+}
+
+/** The listing version an If-Match names (one strong or weak tag); `*` and absence mean none. */
+function listingIfMatch(request: FastifyRequest): string | undefined {
+  const header = request.headers['if-match'];
+  if (header === undefined || header.trim() === '*') return undefined;
+  const tag = /^\s*(?:W\/)?"([^"]*)"\s*$/.exec(header);
+  if (!tag) throw new ProblemError(400, 'invalid_request', 'If-Match must be one listing version as the review answered it in ETag (a quoted string).', { errors: [{ path: 'If-Match', message: 'not one entity tag' }] });
+  return tag[1];
 }
 
 /** Whether a Prefer header's preferences (comma-separated, each `name[=value][;params]`, names case-insensitive) hold return=minimal. */
