@@ -40,6 +40,9 @@ const ORDINARY = new Set([
   'usd', 'eur', 'gbp', 'euro', 'euros', 'dollar', 'dollars', 'pounds', 'sterling', 'latin', 'roman', 'arabic',
 ]);
 
+/** What follows a lower-case phrase that names a role in general rather than the defined party ("the general partner of a partnership"). */
+const ROLE_AFTER = /^\s+(?:of|from|to|in|under)\s+(?:the|a|an|any|such|each)\b/iu;
+
 /** Words that open a sentence or clause and never continue a capitalised phrase ("… the Go-Live Date Where …" is two). */
 const OPENERS = new Set([...DETERMINERS, 'where', 'when', 'if', 'unless', 'subject', 'notwithstanding', 'nothing', 'in', 'for', 'on', 'upon', 'to', 'a', 'an',
   'it', 'he', 'she', 'they', 'we', 'you', 'provided', 'save', 'except', 'following', 'after', 'before', 'during', 'without', 'with', 'by', 'as', 'at', 'and', 'or', 'but', 'nor', 'so', 'then', 'there', 'here', 'what', 'which', 'who', 'whether', 'while', 'although', 'because', 'since', 'once', 'until']);
@@ -309,6 +312,8 @@ export class TermChecks {
           const after = p.text[at + needle.length] ?? ' ';
           if (!/\bthe $|\bany $/i.test(before) && !/^(?:the|any) $/i.test(p.text.slice(at - 4, at))) continue;
           if (/[\p{L}\p{N}]/u.test(after) || this.reads[block]!.quotes.some((q) => at >= q.start && at < q.end)) continue;
+          // "the general partner of the Fund", "the limited partner from …": the role in general, written so on purpose.
+          if (ROLE_AFTER.test(p.text.slice(at + needle.length, at + needle.length + 12))) continue;
           found.push({ block, start: at, end: at + needle.length });
         }
       });
