@@ -51,7 +51,7 @@ const OPENERS = new Set([...DETERMINERS, 'where', 'when', 'if', 'unless', 'subje
 const CITED_TITLE = /\b(?:sections?|clauses?|articles?|schedules?|paragraphs?|annex|exhibit|appendix|part)\s+[\w.()]+\s*$/iu;
 /** The last word of an institution's name ("the Institutional Limited Partners Association", "the Financial Conduct Authority"). */
 const INSTITUTION_ENDINGS = new Set(['association', 'institute', 'foundation', 'society', 'university', 'college', 'federation', 'organisation', 'organization',
-  'authority', 'agency', 'bureau', 'ministry', 'department', 'commission', 'exchange', 'court', 'tribunal', 'service', 'office', 'council', 'parliament', 'congress']);
+  'authority', 'agency', 'bureau', 'ministry', 'department', 'commission', 'exchange', 'court', 'tribunal', 'council', 'parliament', 'congress']);
 const STATUTE_ENDINGS = new Set(['act', 'regulation', 'regulations', 'rules', 'constitution', 'convention', 'treaty', 'directive', 'ordinance', 'statute']);
 
 export interface TermIndex {
