@@ -202,5 +202,10 @@ describe('checks: placeholders', () => {
         '2 | If the General Partner is no longer the general partner of the Fund, the Customer may act; the general partner shall then resign.');
       expect(findings(paragraphs, 'term_variant').map((f) => f.excerpt)).toEqual(['general partner']);
     });
+    it('a term with a sign the words do not keep is used where it is written: “US$” in “US$100”', () => {
+      const paragraphs = doc(...PREAMBLE, '1.1 | “US$” means the lawful currency of the United States.', '1.2 | The Customer shall pay US$100 to the Supplier.',
+        '1.3 | “R&D Costs” means costs of research.');
+      expect(findings(paragraphs, 'unused_definition').map((f) => f.term)).toEqual(['R&D Costs']);
+    });
   });
 });

@@ -275,7 +275,7 @@ export class TermChecks {
 
     for (const [key, d] of defined) {
       const used = uses.get(key)?.length ?? 0;
-      if (used === 0) {
+      if (used === 0 && !this.writtenElsewhere(d)) {
         out.push({
           kind: 'unused_definition', term: d.term, reference: null, at: d.places[0]!, excerpt: d.term,
           message: `“${d.term}” is defined but never used.`, replaceWith: null, identity: 'term', evidence: d.places,
@@ -294,6 +294,20 @@ export class TermChecks {
   }
 
   /** A defined multi-word phrase written in lower case after "the", where the capitalised term is the rule. */
+  /**
+   * A term with a sign the word reader does not keep ("US$", "C++", "R&D"): used when written as
+   * defined anywhere outside its definitions ("US$100" uses "US$").
+   */
+  private writtenElsewhere(d: { term: string; places: Place[] }): boolean {
+    if (!/[^\p{L}\p{N}\s'’-]/u.test(d.term)) return false;
+    return this.paragraphs.some((p, block) => {
+      for (let at = p.text.indexOf(d.term); at >= 0; at = p.text.indexOf(d.term, at + 1)) {
+        if (!d.places.some((q) => q.block === block && at >= q.start - 1 && at <= q.end)) return true;
+      }
+      return false;
+    });
+  }
+
   private lowerCaseUses(capitalisedCount: Map<string, number>): ViewFinding[] {
     const out: ViewFinding[] = [];
     const lower = [...this.index.defined.entries()].filter(([, d]) => d.term.includes(' ') && !isAllCaps(d.term.replace(/\s/g, '')) && d.term.toLowerCase() !== d.term);
