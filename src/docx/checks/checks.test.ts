@@ -207,5 +207,12 @@ describe('checks: placeholders', () => {
         '1.3 | “R&D Costs” means costs of research.');
       expect(findings(paragraphs, 'unused_definition').map((f) => f.term)).toEqual(['R&D Costs']);
     });
+    it('a definition that describes its term in lower case is no variant: “Subscription Agreement” means the subscription agreement…', () => {
+      const uses = Array.from({ length: 4 }, (_, i) => `1.${i + 2} | Each Subscription Agreement binds clause ${i + 1}.`);
+      const paragraphs = doc(...PREAMBLE, '1.1 | “Subscription Agreement” means the subscription agreement signed by the Customer.', ...uses,
+        '2 | The Supplier keeps the subscription agreement.');
+      expect(findings(paragraphs, 'term_variant').map((f) => f.excerpt)).toEqual(['subscription agreement']);
+      expect(findings(paragraphs, 'term_variant')).toHaveLength(1);
+    });
   });
 });

@@ -318,7 +318,8 @@ export class TermChecks {
       const needle = d.term.toLowerCase();
       const found: Place[] = [];
       this.paragraphs.forEach((p, block) => {
-        if (block < this.preamble || p.story !== 'body') return;
+        // The definition's own wording ("“Subscription Agreement” means the subscription agreement entered into…") says what the term is.
+        if (block < this.preamble || p.story !== 'body' || d.places.some((q) => q.block === block)) return;
         let from = 0;
         for (let at = p.text.indexOf(needle, from); at >= 0; at = p.text.indexOf(needle, from)) {
           from = at + needle.length;
