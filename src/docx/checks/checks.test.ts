@@ -196,5 +196,23 @@ describe('checks: placeholders', () => {
         '1.2 | The Supplier shall send Internal Revenue Service Form 1065, Schedule K-1 (or such successor form), and each Schedule K-1 (Form 1065), as set out in Schedule 4.');
       expect(findings(paragraphs, 'broken_cross_reference').map((f) => f.reference)).toEqual(['Schedule 4']);
     });
+    it('a defined phrase in lower case naming the role in general is no variant: “the general partner of the Fund”', () => {
+      const uses = Array.from({ length: 4 }, (_, i) => `1.${i + 2} | The General Partner shall act under clause ${i + 1}.`);
+      const paragraphs = doc(...PREAMBLE, '1.1 | “General Partner” means the manager named in the Schedule.', ...uses,
+        '2 | If the General Partner is no longer the general partner of the Fund, the Customer may act; the general partner shall then resign.');
+      expect(findings(paragraphs, 'term_variant').map((f) => f.excerpt)).toEqual(['general partner']);
+    });
+    it('a term with a sign the words do not keep is used where it is written: “US$” in “US$100”', () => {
+      const paragraphs = doc(...PREAMBLE, '1.1 | “US$” means the lawful currency of the United States.', '1.2 | The Customer shall pay US$100 to the Supplier.',
+        '1.3 | “R&D Costs” means costs of research.');
+      expect(findings(paragraphs, 'unused_definition').map((f) => f.term)).toEqual(['R&D Costs']);
+    });
+    it('a definition that describes its term in lower case is no variant: “Subscription Agreement” means the subscription agreement…', () => {
+      const uses = Array.from({ length: 4 }, (_, i) => `1.${i + 2} | Each Subscription Agreement binds clause ${i + 1}.`);
+      const paragraphs = doc(...PREAMBLE, '1.1 | “Subscription Agreement” means the subscription agreement signed by the Customer.', ...uses,
+        '2 | The Supplier keeps the subscription agreement.');
+      expect(findings(paragraphs, 'term_variant').map((f) => f.excerpt)).toEqual(['subscription agreement']);
+      expect(findings(paragraphs, 'term_variant')).toHaveLength(1);
+    });
   });
 });

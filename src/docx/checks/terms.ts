@@ -40,6 +40,9 @@ const ORDINARY = new Set([
   'usd', 'eur', 'gbp', 'euro', 'euros', 'dollar', 'dollars', 'pounds', 'sterling', 'latin', 'roman', 'arabic',
 ]);
 
+/** What follows a lower-case phrase that names a role in general rather than the defined party ("the general partner of a partnership"). */
+const ROLE_AFTER = /^\s+(?:of|from|to|in|under)\s+(?:the|a|an|any|such|each)\b/iu;
+
 /** Words that open a sentence or clause and never continue a capitalised phrase ("… the Go-Live Date Where …" is two). */
 const OPENERS = new Set([...DETERMINERS, 'where', 'when', 'if', 'unless', 'subject', 'notwithstanding', 'nothing', 'in', 'for', 'on', 'upon', 'to', 'a', 'an',
   'it', 'he', 'she', 'they', 'we', 'you', 'provided', 'save', 'except', 'following', 'after', 'before', 'during', 'without', 'with', 'by', 'as', 'at', 'and', 'or', 'but', 'nor', 'so', 'then', 'there', 'here', 'what', 'which', 'who', 'whether', 'while', 'although', 'because', 'since', 'once', 'until']);
@@ -48,7 +51,7 @@ const OPENERS = new Set([...DETERMINERS, 'where', 'when', 'if', 'unless', 'subje
 const CITED_TITLE = /\b(?:sections?|clauses?|articles?|schedules?|paragraphs?|annex|exhibit|appendix|part)\s+[\w.()]+\s*$/iu;
 /** The last word of an institution's name ("the Institutional Limited Partners Association", "the Financial Conduct Authority"). */
 const INSTITUTION_ENDINGS = new Set(['association', 'institute', 'foundation', 'society', 'university', 'college', 'federation', 'organisation', 'organization',
-  'authority', 'agency', 'bureau', 'ministry', 'department', 'commission', 'exchange', 'court', 'tribunal', 'service', 'office', 'council', 'parliament', 'congress']);
+  'authority', 'agency', 'bureau', 'ministry', 'department', 'commission', 'exchange', 'court', 'tribunal', 'council', 'parliament', 'congress']);
 const STATUTE_ENDINGS = new Set(['act', 'regulation', 'regulations', 'rules', 'constitution', 'convention', 'treaty', 'directive', 'ordinance', 'statute']);
 
 export interface TermIndex {
@@ -272,9 +275,7 @@ export class TermChecks {
 
     for (const [key, d] of defined) {
       const used = uses.get(key)?.length ?? 0;
-      // A term the word reader cannot find in the text ("US$", "Majority (or other specified percentage) in Interest",
-      // a template's choice) is not called unused.
-      if (used === 0 && !/[^\p{L}\p{N}\s'’&-]/u.test(d.term)) {
+      if (used === 0 && !this.writtenElsewhere(d)) {
         out.push({
           kind: 'unused_definition', term: d.term, reference: null, at: d.places[0]!, excerpt: d.term,
           message: `“${d.term}” is defined but never used.`, replaceWith: null, identity: 'term', evidence: d.places,
@@ -293,6 +294,20 @@ export class TermChecks {
   }
 
   /** A defined multi-word phrase written in lower case after "the", where the capitalised term is the rule. */
+  /**
+   * A term with a sign the word reader does not keep ("US$", "C++", "R&D"): used when written as
+   * defined anywhere outside its definitions ("US$100" uses "US$").
+   */
+  private writtenElsewhere(d: { term: string; places: Place[] }): boolean {
+    if (!/[^\p{L}\p{N}\s'’-]/u.test(d.term)) return false;
+    return this.paragraphs.some((p, block) => {
+      for (let at = p.text.indexOf(d.term); at >= 0; at = p.text.indexOf(d.term, at + 1)) {
+        if (!d.places.some((q) => q.block === block && at >= q.start - 1 && at <= q.end)) return true;
+      }
+      return false;
+    });
+  }
+
   private lowerCaseUses(capitalisedCount: Map<string, number>): ViewFinding[] {
     const out: ViewFinding[] = [];
     const lower = [...this.index.defined.entries()].filter(([, d]) => d.term.includes(' ') && !isAllCaps(d.term.replace(/\s/g, '')) && d.term.toLowerCase() !== d.term);
@@ -303,7 +318,8 @@ export class TermChecks {
       const needle = d.term.toLowerCase();
       const found: Place[] = [];
       this.paragraphs.forEach((p, block) => {
-        if (block < this.preamble || p.story !== 'body') return;
+        // The definition's own wording ("“Subscription Agreement” means the subscription agreement entered into…") says what the term is.
+        if (block < this.preamble || p.story !== 'body' || d.places.some((q) => q.block === block)) return;
         let from = 0;
         for (let at = p.text.indexOf(needle, from); at >= 0; at = p.text.indexOf(needle, from)) {
           from = at + needle.length;
@@ -311,6 +327,8 @@ export class TermChecks {
           const after = p.text[at + needle.length] ?? ' ';
           if (!/\bthe $|\bany $/i.test(before) && !/^(?:the|any) $/i.test(p.text.slice(at - 4, at))) continue;
           if (/[\p{L}\p{N}]/u.test(after) || this.reads[block]!.quotes.some((q) => at >= q.start && at < q.end)) continue;
+          // "the general partner of the Fund", "the limited partner from …": the role in general, written so on purpose.
+          if (ROLE_AFTER.test(p.text.slice(at + needle.length, at + needle.length + 12))) continue;
           found.push({ block, start: at, end: at + needle.length });
         }
       });
