@@ -42,7 +42,7 @@ export function listingDelta(base: string, previous: ReviewListing, version: str
     base,
     version,
     // A revision's ordinal is its position, which every decision before it moves: the client renumbers (applyListingDelta), so it is no change.
-    revisions: diffList(previous.revisions, next.revisions, (r) => r.change_id, (a, b) => sameJson({ ...a, ordinal: 0 }, { ...b, ordinal: 0 })),
+    revisions: diffList(previous.revisions, next.revisions, (r) => r.change_id, (a, b) => sameJson(a, b, 'ordinal')),
     track: {
       items: diffList(previous.track.items, next.track.items, (i) => i.id),
       entries: diffList(previous.track.entries ?? [], next.track.entries ?? [], (e) => e.id),
@@ -75,8 +75,8 @@ function diffList<T>(previous: readonly T[], next: readonly T[], idOf: (item: T)
   return { removed, changed, added };
 }
 
-/** Equal as JSON says them: keys in any order, a key holding undefined as no key. */
-function sameJson(a: unknown, b: unknown): boolean {
+/** Equal as JSON says them: keys in any order, a key holding undefined as no key; `ignored`, a top-level key left out. */
+function sameJson(a: unknown, b: unknown, ignored?: string): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) || Array.isArray(b)) {
@@ -84,6 +84,6 @@ function sameJson(a: unknown, b: unknown): boolean {
   }
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
-  const keys = Object.keys(x).filter((k) => x[k] !== undefined);
-  return keys.length === Object.keys(y).filter((k) => y[k] !== undefined).length && keys.every((k) => sameJson(x[k], y[k]));
+  const keys = Object.keys(x).filter((k) => x[k] !== undefined && k !== ignored);
+  return keys.length === Object.keys(y).filter((k) => y[k] !== undefined && k !== ignored).length && keys.every((k) => sameJson(x[k], y[k]));
 }
