@@ -1,3 +1,4 @@
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { expect, test, type Page } from '@playwright/test';
 import type { Track } from '../src/contract/track';
 import { generateFixture } from '../test/conformance/decision-fixtures';
@@ -12,11 +13,24 @@ const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingm
 /** A generated draft (test/conformance/decision-fixtures.ts) holding a move whose rejection takes a deletion with it. */
 const MOVE_CARRIES_SEED = 5;
 
+/**
+ * The generated draft as if Word had laid it out with a page ending after its first paragraph
+ * (a w:lastRenderedPageBreak there), so its changes carry the page Word showed them on
+ * (TrackItem.page): what a decided change the layout no longer marks is cited by.
+ */
+function laidOutByWord(bytes: Uint8Array): Buffer {
+  const files = unzipSync(bytes);
+  const xml = strFromU8(files['word/document.xml']!);
+  const end = xml.indexOf('</w:p>');
+  files['word/document.xml'] = strToU8(`${xml.slice(0, end)}<w:r><w:lastRenderedPageBreak/></w:r>${xml.slice(end)}`);
+  return Buffer.from(zipSync(files));
+}
+
 async function draftWithCarryingMove(page: Page): Promise<{ draftId: string; track: Track }> {
   const api = await signInThroughApi(page.request);
   const upload = await page.request.post('/api/uploads', {
     headers: api.headers,
-    multipart: { purpose: 'source_doc', file: { name: `Move carries ${Date.now()}.docx`, mimeType: DOCX_MIME, buffer: Buffer.from(generateFixture(MOVE_CARRIES_SEED).bytes) } },
+    multipart: { purpose: 'source_doc', file: { name: `Move carries ${Date.now()}.docx`, mimeType: DOCX_MIME, buffer: laidOutByWord(generateFixture(MOVE_CARRIES_SEED).bytes) } },
   });
   expect(upload.status()).toBe(201);
   const draft = await page.request.post(`/api/uploads/${((await upload.json()) as { id: string }).id}/working-draft`, { headers: api.headers });
@@ -65,6 +79,8 @@ for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) 
     // The entries stay as they were: the taken change is listed, decided, not folded into the move.
     await expect(options).toHaveCount(entries);
     await expect(page.getByTestId('progress')).toHaveText(new RegExp(`of ${entries} decided`));
+    // Decided, it keeps its page (the layout's, else Word's) and clause.
+    await expect.soft(taken.getByTestId('change-place')).toHaveText(/^p\. \d+/);
     await page.screenshot({ path: `/tmp/h32c/taken-after-list-${size.width}.png` });
 
     // The taken change, made current, says the same in the current panel.
