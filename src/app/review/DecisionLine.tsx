@@ -6,11 +6,13 @@ import type { ShownItem } from './controller';
 /**
  * Who decided a decided change, when, and how: "Accepted by Priya Nair on 24 Nov 2026, 10:02".
  * Shown under the change's own author and date, which a decided change keeps. (The note, when
- * there is one, follows in its own box.)
+ * there is one, follows in its own box.) A change another's decision took says which (`takenWith`).
  */
-export function DecisionLine({ entry }: { entry: ShownItem }) {
+export function DecisionLine({ entry, takenWith }: { entry: ShownItem; takenWith?: string | null }) {
   const members = useMembers();
   if (entry.state === 'open') return null;
+  // Decided by no one: another change's decision took it ("Rejected with Change 44").
+  if (takenWith && !entry.pending) return <p className="mt-1 text-sm" data-testid="decision-line">{takenWith}</p>;
   const verdict = entry.state === 'in' ? 'Accepted' : 'Rejected';
   if (entry.pending) return <p className="mt-1 text-sm" data-testid="decision-line">{verdict} by you · saving</p>;
   const { decidedByUserId, decidedAt } = entry.item;

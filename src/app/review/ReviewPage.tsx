@@ -12,13 +12,14 @@ import { formatDateTime } from '../components/format';
 import { saveBlob } from '../components/saveBlob';
 import { KeyHelpDialog } from '../keyboard/KeyHelpDialog';
 import { actionOfKey, isTypingTarget, setShortcutsEnabled, shortcutFor, useShortcutsEnabled, type ReviewAction } from '../keyboard/shortcuts';
-import { ReviewController, type ReviewSnapshot, type Verdict } from './controller';
+import { ReviewController, type ReviewSnapshot, type ShownItem, type Verdict } from './controller';
 import { DecisionLine } from './DecisionLine';
 import { DecideAllDialog, type DecideAllRequest } from './DecideAllDialog';
 import { DocumentView, type MarkupView } from './DocumentView';
 import type { DecidedChange } from './decided-view';
 import { membersOf } from './entries';
-import { kindLabel, placeLabel, placeTitle, STATE_CLASS, STATE_LABEL, type PageCitation } from './labels';
+import { citedPage, kindLabel, placeLabel, placeTitle, STATE_CLASS, STATE_LABEL, type PageCitation } from './labels';
+import { takenWithText, takesLine } from './taken';
 import { optionDomId, TrackList } from './TrackList';
 import { focusOption } from './answer/initial-focus';
 import { ChecksList, type ChecksHandle } from './checks/ChecksList';
@@ -144,6 +145,9 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
     return map;
   }, [items]);
   const currentMembers = useMemo(() => (current ? membersOf(current).map((m) => ({ id: m.item.id, kind: m.item.kind })) : []), [current]);
+  const itemById = useMemo(() => new Map(items.map((s) => [s.item.id, s])), [items]);
+  const labelOf = useMemo(() => (id: string) => itemById.get(id)?.item.label, [itemById]);
+  const currentPage = current ? citedPage(pageOf?.(current.item.id), current.item.page) : null;
 
   // On load, put the focus on the current change so the keys work at once.
   useEffect(() => {
@@ -316,7 +320,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
                     ref {current.item.id}
                   </span>
                   <span className="whitespace-nowrap text-sm text-ink-soft">{kindLabel(current.item.kind, current.item.move)}</span>
-                  <span className="whitespace-nowrap text-sm text-ink-soft" data-testid="current-place" title={placeTitle(pageOf?.(current.item.id))}>{placeLabel(pageOf?.(current.item.id), current.item.clause)}</span>
+                  <span className="whitespace-nowrap text-sm text-ink-soft" data-testid="current-place" title={placeTitle(currentPage)}>{placeLabel(currentPage, current.item.clause)}</span>
                   <StateBadge state={current.state} pending={current.pending} />
                 </div>
                 <p className="mt-1 text-sm max-md:hidden">
@@ -329,7 +333,8 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
                     </>
                   )}
                 </p>
-                <DecisionLine entry={current} />
+                <DecisionLine entry={current} takenWith={takenWithText(current.item, current.state, labelOf)} />
+                {current.state === 'open' && <EntryTakes entry={current} track={data.track} itemById={itemById} />}
                 {(current.item.textPreview ?? revision?.text_preview) && (
                   <p className="mt-1 text-sm max-md:truncate max-md:text-xs"><span className="text-ink-soft">Text: </span>{current.item.textPreview ?? revision?.text_preview}</p>
                 )}
@@ -413,7 +418,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
           </section>
 
           <RefusedDecisions snapshot={snapshot} />
-          <TrackList controller={controller} shown={shown} currentId={currentId} selected={selected} focusSeq={snapshot.focusSeq} pageOf={pageOf ?? undefined} />
+          <TrackList controller={controller} shown={shown} currentId={currentId} selected={selected} focusSeq={snapshot.focusSeq} pageOf={pageOf ?? undefined} labelOf={labelOf} />
         </aside>
       </div>
       <KeyHelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} enabled={shortcutsOn} />
@@ -423,11 +428,28 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
   );
 }
 
-/** The reason given for a change, in full, when there is one; otherwise one quiet line. */
+/**
+ * What deciding the current entry would also decide (the track entry's `takes`), said before the
+ * lawyer decides: "Rejecting this move also rejects Changes 45–46: the rows it carried".
+ */
+function EntryTakes({ entry, track, itemById }: { entry: ShownItem; track: ReviewData['track']; itemById: ReadonlyMap<string, ShownItem> }) {
+  const takes = track?.entries?.find((e) => e.id === (entry.item.group ?? entry.item.id))?.takes;
+  if (!takes) return null;
+  const own = new Set(membersOf(entry).map((m) => m.item.id));
+  const items = new Map([...itemById].map(([id, s]) => [id, s.item]));
+  const isOpen = (id: string) => !own.has(id) && itemById.get(id)?.state === 'open';
+  const lines = (['accept', 'reject'] as const).map((verdict) => takesLine(takes, verdict, items, isOpen, entry.item.move === true)).filter((l) => l !== null);
+  if (lines.length === 0) return null;
+  return (
+    <div className="mt-1 text-sm max-md:text-xs" data-testid="entry-takes">
+      {lines.map((line) => <p key={line}>{line}</p>)}
+    </div>
+  );
+}
+
+/** The reason given for a change, in full, when there is one; nothing when none was (a human's change usually has none). */
 function Justification({ text }: { text: string | null }) {
-  if (!text?.trim()) {
-    return <p className="mt-1 text-xs text-ink-soft max-md:hidden" data-testid="justification">No justification recorded.</p>;
-  }
+  if (!text?.trim()) return null;
   return (
     <div className="mt-2 max-h-40 overflow-auto rounded border border-line bg-canvas p-2 text-sm max-md:max-h-16">
       <p className="text-xs font-medium uppercase tracking-wide text-ink-soft">Justification</p>

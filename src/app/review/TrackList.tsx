@@ -2,7 +2,8 @@ import { memo, useEffect, useLayoutEffect, useRef, type KeyboardEvent, type Reac
 import { isTypingTarget } from '../keyboard/shortcuts';
 import type { ReviewController, ShownItem } from './controller';
 import { memberNumbers, membersOf } from './entries';
-import { kindLabel, placeLabel, placeTitle, STATE_CLASS, STATE_LABEL, type PageCitation } from './labels';
+import { citedPage, kindLabel, placeLabel, placeTitle, STATE_CLASS, STATE_LABEL, type PageCitation } from './labels';
+import { takenWithText } from './taken';
 
 /**
  * The lawyer is typing in a field or has a dialog open: the focus stays there whatever arrives
@@ -29,6 +30,7 @@ export function TrackList({
   selected,
   focusSeq,
   pageOf,
+  labelOf = () => undefined,
 }: {
   controller: ReviewController;
   shown: readonly ShownItem[];
@@ -38,6 +40,8 @@ export function TrackList({
   focusSeq: number;
   /** The page each change is on in the laid-out draft (DocumentView's onPages). */
   pageOf?: (changeId: string) => PageCitation | null;
+  /** A change's label by its id: for "Rejected with Change 44". */
+  labelOf?: (changeId: string) => string | undefined;
 }) {
   const listRef = useRef<HTMLDivElement>(null);
   const focusSeen = useRef(0);
@@ -135,7 +139,8 @@ export function TrackList({
             tabStop={s.item.id === tabStop}
             selected={selected.has(s.item.id)}
             controller={controller}
-            page={pageOf?.(s.item.id) ?? null}
+            page={citedPage(pageOf?.(s.item.id), s.item.page)}
+            takenWith={takenWithText(s.item, s.state, labelOf)}
           />
         ));
         const chunks = chunked(options, group.key);
@@ -209,6 +214,7 @@ const ChangeOption = memo(function ChangeOption({
   selected,
   controller,
   page,
+  takenWith,
 }: {
   entry: ShownItem;
   current: boolean;
@@ -216,6 +222,8 @@ const ChangeOption = memo(function ChangeOption({
   selected: boolean;
   controller: ReviewController;
   page: PageCitation | null;
+  /** "Rejected with Change 44" when another change's decision took this one. */
+  takenWith: string | null;
 }) {
   const { item, state, pending } = entry;
   // The changes a scattered entry holds, listed under it when it is current (its title gives only their span).
@@ -254,6 +262,7 @@ const ChangeOption = memo(function ChangeOption({
           {item.textPreview}
         </p>
       )}
+      {takenWith && !pending && <p className="mt-0.5 pl-6 text-xs text-ink-soft" data-testid="taken-with">{takenWith}</p>}
       {current && listed && <p className="mt-0.5 pl-6 text-xs break-words text-ink-soft" data-testid="entry-members">Changes {listed}</p>}
       {item.note && state !== 'open' && <p className="mt-0.5 truncate pl-6 text-xs text-ink-soft">Note: {item.note}</p>}
     </div>

@@ -53,3 +53,19 @@ export function placeTitle(page: PageCitation | null | undefined): string | unde
   if (!page) return undefined;
   return page.label === String(page.physical) ? `Page ${page.label}` : `Page ${page.label} as printed; page ${page.physical} of the file`;
 }
+
+/**
+ * The page to cite for a change: the laid-out draft's (printed numbering) when it has the change,
+ * else the page Word last laid it out on (TrackItem.page), which a decided change keeps after
+ * its marks have left the draft.
+ */
+export function citedPage(layout: PageCitation | null | undefined, wordPage: number | undefined): PageCitation | null {
+  if (layout) return layout;
+  if (!wordPage) return null;
+  // One object per page number, so the list's memoised rows see the same page from render to render.
+  let page = WORD_PAGES.get(wordPage);
+  if (!page) WORD_PAGES.set(wordPage, (page = { label: String(wordPage), physical: wordPage }));
+  return page;
+}
+
+const WORD_PAGES = new Map<number, PageCitation>();

@@ -4,7 +4,8 @@ import { ApiError } from '../../api/errors';
 import { membersOf } from '../entries';
 import { applyLogEvent, describeLogEvent, type LiveStatus } from '../live';
 import { newBatchKey, type QueuedBatch } from '../outbox';
-import { bulkSummary, labelList, plural, reasonOf, refusalText, VERDICT_WORD } from './messages';
+import { bulkSummary, labelList, plural, reasonOf, refusalText, takenSummary, VERDICT_WORD } from './messages';
+import { newlyTaken } from '../taken';
 import { leaderOf, nextOpenAfter, stepFrom } from './navigation';
 import { OpenBatch } from './open-batch';
 import { bake, type ApplyOp, type EditOp, type EditRequest, type Op } from './ops';
@@ -331,6 +332,17 @@ export class ReviewController {
     if (data && op.kind === 'edit') op.onDone?.();
   }
 
+  /**
+   * The changes this decision took with it (decided by implication, issue 32), said in the
+   * notice, so the progress never moves further than the lawyer decided without the list saying why.
+   */
+  private sayTaken(op: ApplyOp, after: Track): void {
+    const taken = newlyTaken(this.track?.items ?? [], after.items, new Set(op.layer.keys()));
+    if (taken.length === 0) return;
+    const said = this.notice && this.notice.tone === 'info' ? `${this.notice.text} ` : '';
+    this.notice = { tone: 'info', text: `${said}${takenSummary(taken)}` };
+  }
+
   private reconcile(op: Op, data: ReviewResponse): void {
     this.data = data;
     if (op.kind === 'apply') this.lastConfirmed = op;
@@ -342,6 +354,7 @@ export class ReviewController {
       if (focus) this.currentId = leaderOf(this.track, focus);
     }
     if (data.track) {
+      if (op.kind === 'apply') this.sayTaken(op, data.track);
       this.track = data.track;
       this.trackStale = false;
       if (op.kind === 'undo') {

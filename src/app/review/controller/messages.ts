@@ -36,6 +36,11 @@ export function bulkSummary(verdict: Verdict, decided: number, skipped: number):
   return `${VERDICT_WORD[verdict].done} ${plural(decided, 'change')}.${skipped > 0 ? ` Skipped ${skipped}: already decided, left as ${skipped === 1 ? 'it was' : 'they were'}.` : ''}`;
 }
 
+/** "2 more changes were decided with it: Change 45, Change 46." (changes a decision took, by implication) */
+export function takenSummary(labels: readonly string[]): string {
+  return `${plural(labels.length, 'more change')} ${labels.length === 1 ? 'was' : 'were'} decided with it: ${labelList(labels)}.`;
+}
+
 /** The labels of some changes for a message, shortened past six ("Change 1, …, and 4 more"). */
 export function labelList(labels: readonly string[]): string {
   return labels.length > 6 ? `${labels.slice(0, 5).join(', ')} and ${labels.length - 5} more` : labels.join(', ');
