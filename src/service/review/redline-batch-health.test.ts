@@ -77,7 +77,8 @@ describe('a batch of anchored edits does not hold the service (issue 31 item 2)'
       expect(review.revisions.filter((r) => r.text_preview === 'the amended words')).toHaveLength(count);
       expect(Math.max(...health), `${count} edits, health answers (ms): ${health.map((h) => h.toFixed(0)).join(' ')}`).toBeLessThan(HEALTH_BOUND_MS);
     }
-  });
+    // Two uploads and two batches of a 4,500-paragraph draft: a minute or more on a loaded 2-core machine.
+  }, 240_000);
 
   it('answers a heavy batch (written on an engine thread) as the engine writes it in process, refusals, minimal answers and MCP comment threads included', async () => {
     const clauses = Array.from({ length: 70 }, (_, i) => p(`${i + 1}. The Supplier shall deliver item ${i + 1} within thirty days of the order, and again within thirty days.`));
