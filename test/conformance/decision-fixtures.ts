@@ -369,10 +369,9 @@ class WholeControlMoves {
 /**
  * A whole moved paragraph (its mark moved too) followed by the story's last paragraph, whose
  * inserted mark, rejected, joins it backward: the moved mark then ends a paragraph that also holds
- * the other direction's half of another move, whose other half is missing, and a paragraph
+ * a half (either direction) of another move, whose other half is missing, and a paragraph
  * property change. The mark must stay its own move's half whatever is decided first. Drawn from
  * their own PRNG and ids (11000 up), so the rest of a seed's document is what it was before.
- * (The same direction for both halves still fails: see selective.test.ts.)
  */
 class MarkJoinedBesideMove {
   private id = 11000;
@@ -389,7 +388,7 @@ class MarkJoinedBesideMove {
     if (this.rng.next() >= 0.2) return '';
     this.constructs.add('moved-mark-joined-beside-move');
     const side = this.rng.next() < 0.5 ? 'moveTo' : 'moveFrom';
-    const other = side === 'moveTo' ? 'moveFrom' : 'moveTo';
+    const other = this.rng.next() < 0.5 ? 'moveTo' : 'moveFrom';
     const range = this.id++;
     const textTag = side === 'moveFrom' ? 'w:delText' : 'w:t';
     const moved =

@@ -120,6 +120,22 @@ describe('a moved paragraph mark joined into a paragraph holding another move', 
     // The moved mark is still the destination's: rejecting the other move leaves it in place.
     expect(bodyOf(decide(markFirst, [], ['c10']))).toContain(`<w:moveTo w:id="4"`);
   });
+
+  it('the same when the other move is a destination too: the moved mark stays its own move\'s half', () => {
+    const sameSide = minimalDocx(
+      `<w:moveToRangeStart w:id="3" ${A} w:name="m1"/><w:p><w:pPr><w:rPr><w:moveTo w:id="4" ${A}/></w:rPr></w:pPr><w:moveTo w:id="5" ${A}>${r('Sentence. ')}</w:moveTo></w:p><w:moveToRangeEnd w:id="3"/>` +
+        `<w:p><w:pPr><w:rPr><w:ins w:id="7" ${A}/></w:rPr></w:pPr>` +
+        `<w:moveToRangeStart w:id="9" ${A} w:name="m2"/><w:moveTo w:id="10" ${A}>${r('moved ')}</w:moveTo><w:moveToRangeEnd w:id="9"/>${r('net 30')}</w:p>`,
+    );
+    for (const verdict of ['accept', 'reject'] as const) {
+      const other = verdict === 'accept' ? { accept: ['c10'] } : { reject: ['c10'] };
+      const markFirst = decide(sameSide, [], ['c7']);
+      expect(ids(markFirst)).toEqual(['c5', 'c10']);
+      const twoBatches = inBatches(sameSide, { reject: ['c7'] }, other);
+      expect(bodyOf(twoBatches)).toBe(bodyOf(inBatches(sameSide, { accept: other.accept ?? [], reject: ['c7', ...(other.reject ?? [])] })));
+      expect(ids(twoBatches)).toEqual(['c5']);
+    }
+  });
 });
 
 describe('paragraph marks next to empty paragraphs', () => {
