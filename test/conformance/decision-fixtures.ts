@@ -18,7 +18,8 @@ export type Construct =
   | 'numbering-change' | 'numbering-insertion' | 'table' | 'row-insertion' | 'row-deletion' | 'row-property-change-holding-mark'
   | 'cell-insertion' | 'cell-deletion' | 'cell-property-change-holding-cell-mark' | 'revision-in-changed-row'
   | 'block-revision' | 'control-boundary' | 'mark-at-control-end'
-  | 'move-out-of-control' | 'move-into-control' | 'move-across-control-in-table' | 'move-of-whole-control';
+  | 'move-out-of-control' | 'move-into-control' | 'move-across-control-in-table' | 'move-of-whole-control'
+  | 'moved-mark-joined-beside-move';
 
 export interface GeneratedFixture {
   bytes: Uint8Array;
@@ -365,6 +366,43 @@ class WholeControlMoves {
   }
 }
 
+/**
+ * A whole moved paragraph (its mark moved too) followed by the story's last paragraph, whose
+ * inserted mark, rejected, joins it backward: the moved mark then ends a paragraph that also holds
+ * a half (either direction) of another move, whose other half is missing, and a paragraph
+ * property change. The mark must stay its own move's half whatever is decided first. Drawn from
+ * their own PRNG and ids (11000 up), so the rest of a seed's document is what it was before.
+ */
+class MarkJoinedBesideMove {
+  private id = 11000;
+  constructor(private readonly rng: Prng, private readonly constructs: Set<Construct>) {}
+
+  private half(side: 'moveFrom' | 'moveTo', name: string, text: string): string {
+    const range = this.id++;
+    const textTag = side === 'moveFrom' ? 'w:delText' : 'w:t';
+    return `<w:${side}RangeStart w:id="${range}" ${DATE} w:name="${name}"/><w:${side} w:id="${this.id++}" ${DATE}><w:r><${textTag} xml:space="preserve">${text}</${textTag}></w:r></w:${side}><w:${side}RangeEnd w:id="${range}"/>`;
+  }
+
+  /** The moved paragraph and the last paragraph; or nothing. */
+  blocks(): string {
+    if (this.rng.next() >= 0.2) return '';
+    this.constructs.add('moved-mark-joined-beside-move');
+    const side = this.rng.next() < 0.5 ? 'moveTo' : 'moveFrom';
+    const other = this.rng.next() < 0.5 ? 'moveTo' : 'moveFrom';
+    const range = this.id++;
+    const textTag = side === 'moveFrom' ? 'w:delText' : 'w:t';
+    const moved =
+      `<w:${side}RangeStart w:id="${range}" ${DATE} w:name="marked${range}"/><w:p><w:pPr><w:rPr><w:${side} w:id="${this.id++}" ${DATE}/></w:rPr></w:pPr>` +
+      `<w:${side} w:id="${this.id++}" ${DATE}><w:r><${textTag} xml:space="preserve">Whole ${range}. </${textTag}></w:r></w:${side}></w:p><w:${side}RangeEnd w:id="${range}"/>`;
+    const reformatted = this.rng.next() < 0.7 ? `<w:jc w:val="center"/>` : '';
+    const change = reformatted ? `<w:pPrChange w:id="${this.id++}" ${DATE}><w:pPr><w:jc w:val="left"/></w:pPr></w:pPrChange>` : '';
+    const last =
+      `<w:p><w:pPr>${reformatted}<w:rPr><w:ins w:id="${this.id++}" ${DATE}/></w:rPr>${change}</w:pPr>` +
+      `${this.half(other, `lone${this.id}`, 'moved ')}<w:r><w:t xml:space="preserve">net 30 </w:t></w:r></w:p>`;
+    return moved + last;
+  }
+}
+
 /** A document from `seed`: 2-9 blocks (paragraphs and tables), ending with a paragraph, and some extra blocks between them. */
 export function generateFixture(seed: number): GeneratedFixture {
   const rng = new Prng(seed);
@@ -372,11 +410,13 @@ export function generateFixture(seed: number): GeneratedFixture {
   const extra = new ExtraBlocks(new Prng(seed ^ 0x2545f491), writer.constructs);
   const straddling = new StraddlingMoves(new Prng(seed ^ 0x5bd1e995), writer.constructs);
   const whole = new WholeControlMoves(new Prng(seed ^ 0x27d4eb2f), writer.constructs);
+  const markJoined = new MarkJoinedBesideMove(new Prng(seed ^ 0x165667b1), writer.constructs);
   const [first, second] = straddling.blocks();
   const [wholeFirst, wholeSecond] = whole.blocks();
   let body = (first ?? '') + extra.block() + (wholeFirst ?? '');
   for (let i = rng.int(1, 8); i > 0; i--) body += (rng.next() < 0.3 ? writer.table() : writer.paragraph()) + extra.block();
   body += (wholeSecond ?? '') + (second ?? '') + writer.paragraph();
   writer.finish();
+  body += markJoined.blocks();
   return { bytes: minimalDocx(body), constructs: writer.constructs };
 }

@@ -163,16 +163,19 @@ class Simulation {
     visit(root);
   }
 
-  /** Pairs move halves by the name of the innermost open move range around them. */
+  /**
+   * Pairs move halves by the name of the innermost open move range of their own direction around
+   * them (a w:moveTo in a w:moveToRange, a w:moveFrom in a w:moveFromRange).
+   */
   private indexMoves(root: XmlElement): void {
     const open: { key: string; name: string }[] = [];
-    let lastName: string | null = null;
+    const lastName: Record<string, string | null> = { 'w:moveFrom': null, 'w:moveTo': null };
     const visit = (e: XmlElement): void => {
       const n = e.name;
       if (n === 'w:moveFromRangeStart' || n === 'w:moveToRangeStart') {
         const name = e.attr('w:name') ?? '';
         open.push({ key: `${n.slice(0, -5)}:${e.attr('w:id')}`, name });
-        lastName = name;
+        lastName[n.slice(0, -10)] = name;
         return;
       }
       if (n === 'w:moveFromRangeEnd' || n === 'w:moveToRangeEnd') {
@@ -184,7 +187,8 @@ class Simulation {
       if (n === 'w:rPrChange' || n === 'w:pPrChange' || n === 'w:trPrChange' || n === 'w:tcPrChange') return;
       if (n === 'w:moveFrom' || n === 'w:moveTo') {
         const isMark = e.parent?.name === 'w:rPr';
-        const name = open.length ? open[open.length - 1]!.name : isMark ? lastName : null;
+        const inRange = open.filter((o) => o.key.startsWith(`${n}Range:`));
+        const name = inRange.length ? inRange[inRange.length - 1]!.name : isMark ? (lastName[n] ?? null) : null;
         const id = e.attr('w:id');
         if (name !== null && id !== null) {
           this.moveNameOf.set(id, name);

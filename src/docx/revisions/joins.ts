@@ -495,9 +495,20 @@ function joinBackward(p: XmlElement, stop: XmlElement | null): void {
     // the moved text, which then no longer reads as a half of its move).
     const kids = p.parent!.children;
     const between = kids.slice(kids.indexOf(previous) + 1, kids.indexOf(p)).filter((c) => c.kind === 1 && BETWEEN.has(c.name));
+    // A moved mark that comes along is read as a half of the move whose range (of its side) is
+    // open at the paragraph's end, else of the last one opened in it (sites.ts): left at the seam,
+    // its range would close before a range of another move in this paragraph and the mark would
+    // change move. Its ranges close after the joined paragraph instead, as they closed after its own.
+    const closing = new Set(marks.filter((m) => m.name === 'w:moveFrom' || m.name === 'w:moveTo').map((m) => `${m.name}RangeEnd`));
+    const carried = [...joined, ...between].filter((c): c is XmlElement => c.kind === 1 && closing.has(c.name));
     remove(previous);
     const at = p.first('w:pPr') ? 1 : 0;
-    p.setChildren([...p.children.slice(0, at), ...joined, ...between, ...content]);
+    p.setChildren([...p.children.slice(0, at), ...joined, ...between, ...content].filter((c) => !carried.includes(c as XmlElement)));
+    let after: XmlElement = p;
+    for (const end of carried) {
+      p.parent!.insertAfter(end, after);
+      after = end;
+    }
   } else if (firstBlock(p) && !atEnd && content.every((c) => c.kind !== 1 || BETWEEN.has(c.name))) {
     replaceWith(p, content.filter((c) => c.kind === 1));
   }

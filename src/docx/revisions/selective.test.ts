@@ -100,6 +100,44 @@ describe('a move across a content control boundary (issue 22.3)', () => {
   });
 });
 
+describe('a moved paragraph mark joined into a paragraph holding another move', () => {
+  // A destination paragraph whose mark is moved too (c5's move), then the story's last paragraph:
+  // an inserted mark (c7), a property change (c8) and the source half of another move (c10), whose
+  // destination is missing. Rejecting c7 joins the last paragraph backward: the moved mark comes
+  // to the end of a paragraph whose last move range is c10's source. The mark is a destination's:
+  // it stays c5's half, so rejecting c10 later leaves it where one batch leaves it.
+  const docx = minimalDocx(
+    `<w:moveToRangeStart w:id="3" ${A} w:name="m1"/><w:p><w:pPr><w:rPr><w:moveTo w:id="4" ${A}/></w:rPr></w:pPr><w:moveTo w:id="5" ${A}>${r('Sentence. ')}</w:moveTo></w:p><w:moveToRangeEnd w:id="3"/>` +
+      `<w:p><w:pPr><w:jc w:val="center"/><w:rPr><w:ins w:id="7" ${A}/></w:rPr><w:pPrChange w:id="8" ${A}><w:pPr><w:jc w:val="left"/></w:pPr></w:pPrChange></w:pPr>` +
+      `<w:moveFromRangeStart w:id="9" ${A} w:name="m2"/><w:moveFrom w:id="10" ${A}><w:r><w:delText xml:space="preserve">moved </w:delText></w:r></w:moveFrom><w:moveFromRangeEnd w:id="9"/>${r('net 30')}</w:p>`,
+  );
+
+  it('rejecting the inserted mark, then the lone source, equals rejecting both at once', () => {
+    expect(ids(docx)).toEqual(['c5', 'c8', 'c10', 'c7']);
+    const markFirst = decide(docx, [], ['c7']);
+    expect(ids(markFirst)).toEqual(['c8', 'c5', 'c10']);
+    expect(bodyOf(decide(markFirst, [], ['c10']))).toBe(bodyOf(decide(docx, [], ['c7', 'c10'])));
+    // The moved mark is still the destination's: rejecting the other move leaves it in place.
+    expect(bodyOf(decide(markFirst, [], ['c10']))).toContain(`<w:moveTo w:id="4"`);
+  });
+
+  it('the same when the other move is a destination too: the moved mark stays its own move\'s half', () => {
+    const sameSide = minimalDocx(
+      `<w:moveToRangeStart w:id="3" ${A} w:name="m1"/><w:p><w:pPr><w:rPr><w:moveTo w:id="4" ${A}/></w:rPr></w:pPr><w:moveTo w:id="5" ${A}>${r('Sentence. ')}</w:moveTo></w:p><w:moveToRangeEnd w:id="3"/>` +
+        `<w:p><w:pPr><w:rPr><w:ins w:id="7" ${A}/></w:rPr></w:pPr>` +
+        `<w:moveToRangeStart w:id="9" ${A} w:name="m2"/><w:moveTo w:id="10" ${A}>${r('moved ')}</w:moveTo><w:moveToRangeEnd w:id="9"/>${r('net 30')}</w:p>`,
+    );
+    for (const verdict of ['accept', 'reject'] as const) {
+      const other = verdict === 'accept' ? { accept: ['c10'] } : { reject: ['c10'] };
+      const markFirst = decide(sameSide, [], ['c7']);
+      expect(ids(markFirst)).toEqual(['c5', 'c10']);
+      const twoBatches = inBatches(sameSide, { reject: ['c7'] }, other);
+      expect(bodyOf(twoBatches)).toBe(bodyOf(inBatches(sameSide, { accept: other.accept ?? [], reject: ['c7', ...(other.reject ?? [])] })));
+      expect(ids(twoBatches)).toEqual(['c5']);
+    }
+  });
+});
+
 describe('paragraph marks next to empty paragraphs', () => {
   // Text, then two empty paragraphs, each with a deleted mark, then text.
   const docx = minimalDocx(

@@ -32,6 +32,13 @@ export const KIND_OF: Record<SiteType, RevisionKind> = {
 
 export const MOVE_TYPES: ReadonlySet<SiteType> = new Set(['move-from', 'move-to', 'mark-move-from', 'mark-move-to']);
 
+type MoveSide = 'from' | 'to';
+
+/** Which half of a move a move site is. */
+function moveSide(type: SiteType): MoveSide {
+  return type === 'move-from' || type === 'mark-move-from' ? 'from' : 'to';
+}
+
 export const PROPOSED_TAG = 'redline:proposed:';
 
 export interface Site {
@@ -196,16 +203,22 @@ export function scanPart(part: string, role: PartRole, doc: XmlDocument, previou
   let order = 0;
   /** Set when the walk met something whose meaning depends on other blocks. */
   let contextual = false;
-  const openMoves = new Map<string, string>(); // range id -> move name, both directions
-  let lastMoveName: string | null = null;
+  // A half belongs to a range of its own direction: a w:moveTo (or moved mark) to a
+  // w:moveToRange, a w:moveFrom to a w:moveFromRange. A join can bring a moved mark into a
+  // paragraph holding the other direction's range of another move; read without direction, the
+  // mark would change move (and be decided with it).
+  const openMoves = new Map<string, string>(); // range element name:id -> move name
+  const lastMoveName: Record<MoveSide, string | null> = { from: null, to: null };
 
   const make = (type: SiteType, el: XmlElement): Site => {
     const id = type === 'proposed' ? proposedId(el) : el.attr('w:id');
     return { type, el, part, role, id, pre: pre++, order: -1, moveName: null, shadows: [] };
   };
-  const moveNameNow = (): string | null => {
+  /** The name of the innermost (last opened) move range of `side` still open. */
+  const moveNameNow = (side: MoveSide): string | null => {
     let name: string | null = null;
-    for (const n of openMoves.values()) name = n;
+    const prefix = side === 'from' ? 'w:moveFromRangeStart:' : 'w:moveToRangeStart:';
+    for (const [key, n] of openMoves) if (key.startsWith(prefix)) name = n;
     return name;
   };
 
@@ -225,7 +238,7 @@ export function scanPart(part: string, role: PartRole, doc: XmlDocument, previou
       const n = el.attr('w:name');
       const id = el.attr('w:id');
       if (n && id !== null) openMoves.set(`${name}:${id}`, n);
-      lastMoveName = n;
+      lastMoveName[name === 'w:moveFromRangeStart' ? 'from' : 'to'] = n;
       return;
     }
     if (name === 'w:moveFromRangeEnd' || name === 'w:moveToRangeEnd') {
@@ -240,7 +253,7 @@ export function scanPart(part: string, role: PartRole, doc: XmlDocument, previou
     let deferred: Site | null = null;
     if (type) {
       const site = make(type, el);
-      if (MOVE_TYPES.has(type)) site.moveName = moveNameNow();
+      if (MOVE_TYPES.has(type)) site.moveName = moveNameNow(moveSide(type));
       if (type.startsWith('mark-')) deferred = site;
       else {
         site.order = order++;
@@ -259,7 +272,7 @@ export function scanPart(part: string, role: PartRole, doc: XmlDocument, previou
         else visit(c, out);
       }
       for (const m of marks) {
-        if (MOVE_TYPES.has(m.type)) m.moveName = moveNameNow() ?? lastMoveName;
+        if (MOVE_TYPES.has(m.type)) m.moveName = moveNameNow(moveSide(m.type)) ?? lastMoveName[moveSide(m.type)];
         m.order = order++;
         out.push(m);
       }
