@@ -1,5 +1,3 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CheckFinding, CheckKind } from '../../contract/checks';
@@ -7,6 +5,7 @@ import { buildDemoContract, buildDocx, listItem, p, type BlockSpec } from '../fi
 import { openDocx, type RedlineEdit } from '../index';
 import { paragraphsOf } from './check';
 import { checkDraft } from './draft-checks';
+import { corpusFileNames, lacksShared, readCorpusFile } from '../../../test/support/shared-corpus';
 
 /**
  * Issue 35's property: a defect of each kind seeded into a clean contract is found, with its kind
@@ -17,7 +16,7 @@ import { checkDraft } from './draft-checks';
  * the connector writes them) into generated contracts and into the corpus's real files.
  */
 
-const CORPUS = process.env.REDLINE_CORPUS ?? path.resolve(process.cwd(), '../shared/corpus');
+const HAS_CORPUS = !lacksShared('checks seeded into the corpus', 'files');
 const AUTHOR = { author: 'Seeder', date: '2025-05-01T09:00:00Z' };
 
 interface Seed {
@@ -140,11 +139,11 @@ describe('seeded defects are found with the changes that bring them', () => {
     expect(rejected).toEqual([]);
   });
 
-  it.skipIf(!existsSync(path.join(CORPUS, 'files')))('in the corpus\'s real files and the demo contract: per-kind recall at least 95%', () => {
-    const files = readdirSync(path.join(CORPUS, 'files')).filter((f) => f.endsWith('.docx')).sort();
+  it.skipIf(!HAS_CORPUS)('in the corpus\'s real files and the demo contract: per-kind recall at least 95%', () => {
+    const files = corpusFileNames();
     const outcomes: Outcome[] = [];
     const cleanCounts: number[] = [];
-    const bases: [string, Uint8Array][] = [['demo contract', buildDemoContract()], ...files.map((f): [string, Uint8Array] => [f, readFileSync(path.join(CORPUS, 'files', f))])];
+    const bases: [string, Uint8Array][] = [['demo contract', buildDemoContract()], ...files.map((f): [string, Uint8Array] => [f, readCorpusFile(f)])];
     for (const [name, bytes] of bases) {
       let clean: Uint8Array;
       try {
