@@ -101,10 +101,14 @@ export async function loadProposals(db: Queryable, uploadId: string): Promise<Ma
 }
 
 export async function recordProposals(tx: Queryable, uploadId: string, userId: string, changes: { changeId: string; justification: string | null }[]): Promise<void> {
-  for (const change of changes) {
-    await tx.query(
-      `INSERT INTO proposals (upload_id, change_id, user_id, justification, created_at) VALUES ($1, $2, $3, $4, now())
-       ON CONFLICT (upload_id, change_id) DO UPDATE SET user_id = EXCLUDED.user_id, justification = EXCLUDED.justification`,
-      [uploadId, change.changeId, userId, change.justification]);
-  }
+  // One statement for the whole batch: a batch of 500 edits records about a thousand changes, and
+  // a statement each held the service's thread for a second on the embedded database (PGlite runs
+  // on it). A change named twice keeps its last justification, as one statement each did.
+  const byChange = new Map(changes.map((c) => [c.changeId, c.justification]));
+  if (byChange.size === 0) return;
+  await tx.query(
+    `INSERT INTO proposals (upload_id, change_id, user_id, justification, created_at)
+     SELECT $1, c.change_id, $2, c.justification, now() FROM unnest($3::text[], $4::text[]) AS c(change_id, justification)
+     ON CONFLICT (upload_id, change_id) DO UPDATE SET user_id = EXCLUDED.user_id, justification = EXCLUDED.justification`,
+    [uploadId, userId, [...byChange.keys()], [...byChange.values()]]);
 }
