@@ -46,16 +46,19 @@ async function marksOutsideHighlight(page: Page): Promise<string[]> {
 }
 
 /** Makes the entry current from the list, opening the phone's list panel first (and closing it after). */
+/** An entry's text, case kept (a string would match any case: 'Move' found "Removed 3 empty paragraphs"). */
+const word = (text: string) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+
 async function pick(page: Page, text: string): Promise<void> {
   const open = page.getByRole('button', { name: /^All changes/ });
   if (await open.isVisible()) await open.click();
-  await page.getByRole('listbox', { name: 'Changes' }).getByRole('option').filter({ hasText: text }).click();
+  await page.getByRole('listbox', { name: 'Changes' }).getByRole('option').filter({ hasText: word(text) }).click();
   const hide = page.getByRole('button', { name: 'Hide changes' });
   if (await hide.isVisible()) await hide.click();
 }
 
 /** The entry whose option holds `text`, by its attributes (the phone's list panel may be closed). */
-const entry = (page: Page, text: string) => page.locator('[role=option]', { hasText: text });
+const entry = (page: Page, text: string) => page.locator('[role=option]', { hasText: word(text) });
 
 for (const size of WIDTHS) {
   test(`${size.width} px: the current entry's highlight frames every change of it, rows and both halves of a replacement`, async ({ page }) => {
@@ -121,9 +124,9 @@ for (const size of WIDTHS) {
     await page.getByRole('button', { name: 'Accept', exact: true }).click();
     await expect.poll(visibleText).toContain('The column is an L1 column, 250 mm long.');
 
-    // Accepting the deleted empty paragraphs' marks leaves no pilcrow.
-    const marks = entry(page, 'Deleted 3 paragraph marks');
-    await pick(page, 'Deleted 3 paragraph marks');
+    // Accepting the deleted empty paragraphs' marks ("Removed 3 empty paragraphs") leaves no pilcrow.
+    const marks = entry(page, 'Removed 3 empty paragraphs');
+    await pick(page, 'Removed 3 empty paragraphs');
     await page.getByRole('button', { name: 'Accept', exact: true }).click();
     await expect(marks).toHaveAttribute('data-state', 'in');
     await expect.poll(async () => (await visibleText()).match(/¶/g)?.length ?? 0).toBe(3);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ReviewController, ReviewSnapshot } from './controller';
 
 /** How long an information stays before it fades, and how long the fade takes. */
@@ -17,6 +17,22 @@ export function NoticeToast({ controller, snapshot }: { controller: ReviewContro
   // The notice fading now (a newer one shows in full).
   const [fadingOne, setFadingOne] = useState<typeof notice>(null);
   const fading = notice !== null && fadingOne === notice;
+  // Along the bottom, unless that is where the highlighted change is (a notice of two or three
+  // lines on a phone reaches past the margin DocumentView keeps): then along the top.
+  const region = useRef<HTMLDivElement>(null);
+  const [atTop, setAtTop] = useState(false);
+  useLayoutEffect(() => {
+    const el = region.current;
+    if (!el || !notice) return;
+    const pane = el.parentElement;
+    const box = el.getBoundingClientRect();
+    const bottomEdge = pane ? pane.getBoundingClientRect().bottom - 8 : box.bottom;
+    const spanTop = bottomEdge - box.height;
+    const covers = [...(pane?.querySelectorAll<HTMLElement>('[data-testid=document-render] .rl-here') ?? [])]
+      .map((h) => h.getBoundingClientRect())
+      .some((r) => r.height > 0 && r.top < bottomEdge && r.bottom > spanTop);
+    setAtTop(covers);
+  }, [notice, snapshot.currentId]);
   useEffect(() => {
     if (!notice || notice.tone !== 'info') return;
     const fade = setTimeout(() => setFadingOne(notice), SHOWN_MS);
@@ -28,7 +44,7 @@ export function NoticeToast({ controller, snapshot }: { controller: ReviewContro
     };
   }, [controller, notice]);
   return (
-    <div className="pointer-events-none absolute inset-x-2 bottom-2 z-20 flex justify-center" aria-live="polite" data-testid="notice">
+    <div ref={region} className={`pointer-events-none absolute inset-x-2 z-20 flex justify-center ${atTop ? 'top-2' : 'bottom-2'}`} aria-live="polite" data-testid="notice">
       {trackStale && !notice && <p className="rounded bg-paper px-3 py-1 text-sm text-open shadow">Refreshing the decision record…</p>}
       {notice && (
         <div

@@ -309,7 +309,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
         </div>
 
         <aside aria-label="Review" data-phone-list={listOpen ? 'open' : 'closed'} className="rl-review-aside flex shrink-0 flex-col border-line bg-paper max-md:border-t max-md:shadow-[0_-2px_6px_rgb(0_0_0/0.08)] md:w-[27rem] md:border-l">
-          <section aria-label="Current change" className="border-line p-3 max-md:order-last max-md:p-2 md:border-b">
+          <section aria-label="Current change" className="border-line p-3 max-md:order-last max-md:p-2 md:max-h-[45vh] md:overflow-y-auto md:border-b">
             {current ? (
               <>
                 {/* Wraps between its parts, never inside one ("Change 12", "p. 3 · 7.3(a)"): a phone has room for few. */}

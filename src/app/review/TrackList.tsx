@@ -127,7 +127,7 @@ export function TrackList({
       role="listbox"
       aria-label="Changes"
       aria-multiselectable="true"
-      className="min-h-0 flex-1 overflow-auto"
+      className="min-h-0 flex-1 overflow-auto md:min-h-32"
       onKeyDown={onKeyDown}
     >
       {groups.map((group) => {
