@@ -24,14 +24,23 @@ export function NoticeToast({ controller, snapshot }: { controller: ReviewContro
   useLayoutEffect(() => {
     const el = region.current;
     if (!el || !notice) return;
-    const pane = el.parentElement;
-    const box = el.getBoundingClientRect();
-    const bottomEdge = pane ? pane.getBoundingClientRect().bottom - 8 : box.bottom;
-    const spanTop = bottomEdge - box.height;
-    const covers = [...(pane?.querySelectorAll<HTMLElement>('[data-testid=document-render] .rl-here') ?? [])]
-      .map((h) => h.getBoundingClientRect())
-      .some((r) => r.height > 0 && r.top < bottomEdge && r.bottom > spanTop);
-    setAtTop(covers);
+    const place = () => {
+      const pane = el.parentElement;
+      const height = el.getBoundingClientRect().height;
+      const bottomEdge = pane ? pane.getBoundingClientRect().bottom - 8 : innerHeight;
+      const spanTop = bottomEdge - height;
+      setAtTop([...document.querySelectorAll<HTMLElement>('[data-testid=document-render] .rl-here')]
+        .map((h) => h.getBoundingClientRect())
+        .some((r) => r.height > 0 && r.top < bottomEdge && r.bottom > spanTop));
+    };
+    // Now, and again once the highlight has moved to the next change and the pane has scrolled to it.
+    place();
+    const frame = requestAnimationFrame(place);
+    const later = setTimeout(place, 250);
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(later);
+    };
   }, [notice, snapshot.currentId]);
   useEffect(() => {
     if (!notice || notice.tone !== 'info') return;

@@ -19,9 +19,15 @@ export function useInitialFocus(ref: RefObject<HTMLElement | null>): void {
  * the page body, where j, k, a, r and n would do nothing.
  */
 export function focusOption(domId: string | null): void {
-  setTimeout(() => {
+  const focus = () => {
     const option = domId ? document.getElementById(domId) : null;
     if (option && option.checkVisibility()) option.focus({ preventScroll: true });
     else (document.querySelector<HTMLElement>('.doc-view[role=region]') ?? document.querySelector<HTMLElement>('[data-review-area]'))?.focus({ preventScroll: true });
+  };
+  // At once, so a key typed right after the save or the Escape already finds the list; and once
+  // more after the composer or dialog has gone, should its removal have dropped the focus.
+  focus();
+  setTimeout(() => {
+    if (document.activeElement === document.body || document.activeElement === null) focus();
   });
 }
