@@ -1,24 +1,6 @@
 import type { DraftProgress } from '../../contract/draft-progress';
-import type { TrackCounts } from '../../contract/track';
 import type { Database } from '../store/database';
-
-interface ComparisonRecord {
-  id: string;
-  document_series_id: string;
-  content_sha256: string | null;
-  last_seq: number;
-  decided_at: Date | null;
-  decision_kind: 'decide' | 'undo' | null;
-  decided_by: string | null;
-  decided_by_name: string | null;
-}
-
-/** A draft's stored counts and where in its log and on which content they were made (review/draft-progress.ts's StoredCounts). */
-interface StoredCounts {
-  logSeq: number;
-  contentSha256: string | null;
-  counts: TrackCounts | null;
-}
+import type { CountDraft, ProgressRecord, ReadProjections, StoredCounts } from '../review/draft-progress';
 
 /**
  * Where the review of each series' comparison stands (issue 34.2): the newest redline a compare
@@ -31,11 +13,11 @@ interface StoredCounts {
 export async function listComparisonProgress(
   db: Database,
   orgId: string,
-  countDraft: (documentId: string) => Promise<TrackCounts | null>,
-  readStored: (documentIds: string[]) => Promise<Map<string, StoredCounts>>,
+  countDraft: CountDraft,
+  readStored: ReadProjections,
   budgetMs = 500,
 ): Promise<DraftProgress[]> {
-  const rows = await db.query<ComparisonRecord>(
+  const rows = await db.query<ProgressRecord>(
     `WITH live AS (
        SELECT id, document_series_id, document_version, parent_upload_id, version_kind, artifact_id, content_sha256
        FROM uploads WHERE org_id = $1 AND status = 'ready'

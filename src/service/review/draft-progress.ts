@@ -3,7 +3,8 @@ import { countEntries } from '../../contract/entries';
 import type { TrackCounts, TrackState } from '../../contract/track';
 import type { Database } from '../store/database';
 
-interface ProgressRecord {
+/** A draft's row as the progress reads it: its series, content, last log entry and last decision. */
+export interface ProgressRecord {
   id: string;
   document_series_id: string;
   content_sha256: string | null;
