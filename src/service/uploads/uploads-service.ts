@@ -50,12 +50,22 @@ interface Cursor {
   id: string;
 }
 
-function encodeCursor(row: UploadRecord): string {
-  return Buffer.from(JSON.stringify({ t: row.created_at.toISOString(), id: row.id } satisfies Cursor)).toString('base64url');
+/**
+ * A row's position: its creation time to the microsecond, as the database holds it. A JavaScript
+ * Date keeps milliseconds only, and a cursor rounded down to them would skip every row created
+ * later within the same millisecond as the page's last row.
+ */
+function encodeCursor(row: UploadRecord & { cursor_time: string }): string {
+  return Buffer.from(JSON.stringify({ t: row.cursor_time, id: row.id } satisfies Cursor)).toString('base64url');
 }
 
-/** The only shape encodeCursor writes: a Date's own ISO form, four-digit year, and a row id. */
-const CURSOR_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+/**
+ * The shapes encodeCursor writes: an ISO time in UTC to the microsecond (milliseconds in cursors
+ * issued before microseconds were kept, still honoured), four-digit year, and a row id.
+ */
+const CURSOR_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.(\d{3}|\d{6})Z$/;
+/** The database's own spelling of a creation time in that shape. */
+const CURSOR_TIME_SQL = `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 const CURSOR_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
@@ -73,7 +83,8 @@ function decodeCursor(raw: string): Cursor {
   const { t, id } = (value ?? {}) as Partial<Record<keyof Cursor, unknown>>;
   if (typeof t === 'string' && typeof id === 'string' && CURSOR_TIME.test(t) && CURSOR_ID.test(id)) {
     const time = new Date(t);
-    if (!Number.isNaN(time.getTime()) && time.toISOString() === t) return { t, id };
+    // A real calendar time (not 2026-02-30): Date keeps its milliseconds and rolls invalid days over.
+    if (!Number.isNaN(time.getTime()) && time.toISOString().slice(0, 23) === t.slice(0, 23)) return { t, id };
   }
   throw new ProblemError(400, 'invalid_cursor', 'The cursor is not one this service issued; list again from the first page.', { errors: [{ path: 'cursor', message: 'not a cursor of this list' }] });
 }
@@ -122,8 +133,9 @@ export class UploadsService {
       where += ` AND (created_at, id) < ($${params.length - 1}::timestamptz, $${params.length})`;
     }
     params.push(limit + 1);
-    const rows = await this.db.query<UploadRecord>(
-      `SELECT ${UPLOAD_COLUMNS} FROM uploads WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length}`, params);
+    const rows = await this.db.query<UploadRecord & { cursor_time: string }>(
+      `SELECT ${UPLOAD_COLUMNS}, ${CURSOR_TIME_SQL} AS cursor_time FROM uploads WHERE ${where}
+       ORDER BY created_at DESC, id DESC LIMIT $${params.length}`, params);
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return { items: page.map(toDocumentRow), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };

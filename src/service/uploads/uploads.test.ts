@@ -126,6 +126,28 @@ describe('uploads', () => {
     expect((await call(carol, 'GET', '/api/uploads?cursor=garbage')).statusCode).toBe(400);
   });
 
+  it('pages through rows created within the same millisecond without skipping any', async () => {
+    const dave = await t.signUpAndSignIn('dave@firm-d.example');
+    const made: string[] = [];
+    for (let i = 0; i < 3; i++) made.push(expectRow((await upload(dave, docx(), { purpose: 'source_doc' }, `Same ms ${i}.docx`)).json()).id);
+    // Three rows 1 µs apart inside one millisecond, newest last made.
+    for (const [i, id] of made.entries()) {
+      await t.ctx.db.query(`UPDATE uploads SET created_at = '2026-11-27 10:00:00.123400+00'::timestamptz + ($2 || ' microseconds')::interval WHERE id = $1`, [id, String(i + 1)]);
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { items: DocumentRow[]; nextCursor: string | null } =
+        (await call(dave, 'GET', `/api/uploads?limit=1${cursor ? `&cursor=${cursor}` : ''}`)).json();
+      seen.push(...page.items.map((r) => r.id));
+      cursor = page.nextCursor;
+    } while (cursor && seen.length < 10);
+    expect(seen).toEqual([...made].reverse());
+    // A cursor issued before microseconds were kept still pages.
+    const legacy = Buffer.from(JSON.stringify({ t: '2026-11-27T10:00:00.124Z', id: made[2] })).toString('base64url');
+    expect((await call(dave, 'GET', `/api/uploads?limit=5&cursor=${legacy}`)).json().items.map((r: DocumentRow) => r.id)).toEqual([...made].reverse());
+  });
+
   it("isolates organisations: another org's upload is a 404, never a 403", async () => {
     const row = expectRow((await upload(alice, docx())).json());
     const list = (await call(bob, 'GET', '/api/uploads')).json();
