@@ -55,6 +55,8 @@ export class OpenDocx {
   private constructor(private readonly pkg: DocxPackage) {
     this.rescan();
     this.renumbered = assignUniqueIds(this.scans);
+    // The changes were grouped under the ids as read; a renumbered file lists the new ones.
+    if (this.renumbered) this.changes = groupChanges(this.scans);
   }
 
   static open(bytes: Uint8Array, opts?: OpenOptions): OpenDocx {
