@@ -28,3 +28,35 @@ export function repeatedLetters(value: number): string {
   const letter = String.fromCharCode(65 + ((value - 1) % 26));
   return letter.repeat(Math.floor((value - 1) / 26) + 1);
 }
+
+/**
+ * Numbers as Word writes them for a page number (w:pgNumType/@w:fmt, a field's \* switch) or a
+ * note reference (w:footnotePr/w:numFmt). Formats Word has that are not listed fall back to decimal.
+ */
+export type NumberFormat = 'decimal' | 'upperRoman' | 'lowerRoman' | 'upperLetter' | 'lowerLetter' | 'numberInDash' | 'decimalZero' | 'chicago';
+
+/** Chicago Manual of Style note marks: *, †, ‡, §, then doubled, tripled. */
+const CHICAGO = ['*', '†', '‡', '§'];
+
+export function pageNumberText(n: number, format: string | undefined): string {
+  // Roman numerals and letters have no zero or negatives: Word shows those as decimal.
+  if (n < 1 && format !== 'decimalZero' && format !== 'numberInDash') return String(n);
+  switch (format) {
+    case 'upperRoman':
+      return romanNumeral(n);
+    case 'lowerRoman':
+      return romanNumeral(n).toLowerCase();
+    case 'upperLetter':
+      return repeatedLetters(n);
+    case 'lowerLetter':
+      return repeatedLetters(n).toLowerCase();
+    case 'numberInDash':
+      return `- ${n} -`;
+    case 'decimalZero':
+      return n < 10 && n >= 0 ? `0${n}` : String(n);
+    case 'chicago':
+      return CHICAGO[(n - 1) % 4]!.repeat(Math.floor((n - 1) / 4) + 1);
+    default:
+      return String(n);
+  }
+}

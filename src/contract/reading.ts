@@ -32,8 +32,17 @@ export type BlockChange = z.infer<typeof BlockChange>;
 const blockId = z.string().describe('Stable across reads of the same content and across decisions that do not touch the block: the paragraph\'s w14:paraId where the file has a unique one, else derived from its story and text.');
 const version = z.string().describe('Changes whenever the block\'s content (text, changes, numbering, style) changes: pass it as `blockVersion` with an anchored edit to refuse stale anchors.');
 
+/** Where a body block was when Word last laid the file out; absent elsewhere and when the file does not say (never laid out by Word). */
+const pageFields = {
+  page: z.number().int().positive().optional()
+    .describe('Body blocks: the page (counted from the first) the block started on when Word last laid the file out (its w:lastRenderedPageBreak marks). Absent when the file does not say.'),
+  pageLabel: z.string().optional()
+    .describe('The number that page prints, in its section\'s format and after restarts ("iii" in roman front matter): cite this. Present whenever `page` is.'),
+};
+
 export const ParagraphBlock = z.object({
   id: blockId,
+  ...pageFields,
   version,
   type: z.literal('paragraph'),
   text: z.string().describe('The visible text as Word shows it: field results (not field codes), tabs as \\t and line breaks as \\n, no markers for note or comment references; the numbering label is not part of it.'),
@@ -48,7 +57,7 @@ export type ParagraphBlock = z.infer<typeof ParagraphBlock>;
 
 export interface TableCell { id: string; blocks: Block[]; changeIds?: string[] }
 export interface TableRow { id: string; cells: TableCell[]; changeIds?: string[] }
-export interface TableBlock { id: string; version: string; type: 'table'; story: Story; rows: TableRow[]; changeIds?: string[] }
+export interface TableBlock { id: string; version: string; type: 'table'; story: Story; rows: TableRow[]; changeIds?: string[]; page?: number; pageLabel?: string }
 export type Block = ParagraphBlock | TableBlock;
 
 const ChangeIdList = z.array(z.string()).optional().describe('Table, row or cell changes (inserted, deleted, merged, properties, grid) on this table, row or cell.');
@@ -56,7 +65,7 @@ const ChangeIdList = z.array(z.string()).optional().describe('Table, row or cell
 export const Block: z.ZodType<Block> = z.lazy(() => z.union([ParagraphBlock, TableBlockSchema]));
 const TableCellSchema: z.ZodType<TableCell> = z.lazy(() => z.object({ id: z.string(), blocks: z.array(Block), changeIds: ChangeIdList }));
 const TableRowSchema: z.ZodType<TableRow> = z.object({ id: z.string(), cells: z.array(TableCellSchema), changeIds: ChangeIdList });
-const TableBlockSchema: z.ZodType<TableBlock> = z.object({ id: blockId, version, type: z.literal('table'), story: Story, rows: z.array(TableRowSchema), changeIds: ChangeIdList });
+const TableBlockSchema: z.ZodType<TableBlock> = z.object({ id: blockId, ...pageFields, version, type: z.literal('table'), story: Story, rows: z.array(TableRowSchema), changeIds: ChangeIdList });
 
 export const DEFAULT_READING_LIMIT = 200;
 export const MAX_READING_LIMIT = 1000;

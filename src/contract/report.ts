@@ -11,8 +11,11 @@ export const REPORT_COLUMNS = [
   // The entry's stable reference (its first change's id): "Change n" is positional (a proposal
   // renumbers the changes after it), the reference stays the change the lawyer decided.
   ['ref', 'Ref'],
-  // As Word last laid the draft out (TrackItem.page); empty when the file does not say.
+  // The number the page prints, as Word last laid the draft out (TrackItem.pageLabel: "iii" in
+  // roman front matter); empty when the file does not say. Beside it the page counted from the
+  // first (TrackItem.page), for a document that prints no page numbers.
   ['page', 'Page'],
+  ['filePage', 'Page in file'],
   ['clause', 'Clause'],
   ['kind', 'Kind'],
   ['author', 'Author'],

@@ -27,7 +27,9 @@ export const TrackItem = z.object({
     .describe('The revision\'s `clause`: the list label of its paragraph as Word shows it ("7.3(a)"); null when not numbered. Decided entries keep the clause they had.'),
   groupSummary: z.string().optional().describe('How the whole entry reads (its baseline group\'s `group_summary`), the same on every member.'),
   page: z.number().int().positive().optional()
-    .describe('The page the change was on when Word last laid the draft out as its review began (its w:lastRenderedPageBreak marks); decided entries keep it. Absent when the file does not say (never laid out by Word) or the change came later.'),
+    .describe('The page the change was on when Word last laid the draft out as its review began (its w:lastRenderedPageBreak marks), counted from the first page; decided entries keep it. Absent when the file does not say (never laid out by Word) or the change came later.'),
+  pageLabel: z.string().optional()
+    .describe('The number that page prints, in its section\'s format and after restarts (w:pgNumType): "iii" in roman front matter, "1" again where a section restarts. Cite this; `page` is the page counted from the first. Present whenever `page` is.'),
   implied: z.literal(true).optional()
     .describe('Decided entries only: decided by no one, it went with another decision (its content was inside a rejected insertion or move, an accepted deletion, a removed row). `takenWith` names that decision\'s change when one change took it.'),
   takenWith: z.string().optional().describe('Implied decisions: the change whose decision took this one with it.'),

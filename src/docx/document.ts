@@ -7,6 +7,7 @@ import { applyToScans, type Decision } from './revisions/apply';
 import { groupChanges, type Change } from './revisions/changes';
 import { editGroups, type EditGroup } from './revisions/groups';
 import { lastRenderedPages } from './revisions/pages';
+import { recordedPages, type RecordedPages } from './pages/recorded-pages';
 import { NumberingDefinitions } from './numbering/definitions';
 import { paragraphLabels, type ListMemo, type ParagraphLabel } from './numbering/labels';
 import { ancestorNamed, firstParagraph } from './ooxml/paragraphs';
@@ -179,6 +180,12 @@ export class OpenDocx {
     return lastRenderedPages(this.scans, this.changes);
   }
 
+  /** The main document's pages as Word last laid them out, with the label each prints; null when the file does not say (pages/recorded-pages.ts). */
+  recordedPages(): RecordedPages | null {
+    const main = this.scans.find((s) => s.role === 'document');
+    return main ? recordedPages(main.doc.root) : null;
+  }
+
   /** What Word shows as one edit: groups of consecutive changes, in document order (revisions/groups.ts). */
   groups(): EditGroup[] {
     return this.summaries.listing(() => editGroups(this.changes, this.summaries));
@@ -230,7 +237,7 @@ export class OpenDocx {
     const info = new Map(this.revisions().map((r) => [r.change_id, {
       kind: r.kind, author: r.author ?? null, date: r.date ?? null, ...(r.group ? { group: r.group } : {}),
     }]));
-    return readBlocks(this.readInput(info));
+    return readBlocks({ ...this.readInput(info), pages: this.recordedPages() });
   }
 
   /** What the reader needs (the listing's facts of each change, where the caller wants them). */

@@ -41,6 +41,7 @@ export { OpenDocx } from './document';
 export type { GoneWhen, Taker } from './revisions/containment';
 export type { EditGroup } from './revisions/groups';
 export type { ParagraphLabel } from './numbering/labels';
+export type { RecordedPages } from './pages/recorded-pages';
 export { holds as goneWhenHolds, mentions as goneWhenMentions } from './revisions/containment';
 export { compareDocx } from './compare/compare';
 export type { CompareOptions, CompareDifference, CompareResult, CompareStories } from './compare/compare';

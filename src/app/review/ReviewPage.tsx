@@ -147,7 +147,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
   const currentMembers = useMemo(() => (current ? membersOf(current).map((m) => ({ id: m.item.id, kind: m.item.kind })) : []), [current]);
   const itemById = useMemo(() => new Map(items.map((s) => [s.item.id, s])), [items]);
   const labelOf = useMemo(() => (id: string) => itemById.get(id)?.item.label, [itemById]);
-  const currentPage = current ? citedPage(pageOf?.(current.item.id), current.item.page) : null;
+  const currentPage = current ? citedPage(pageOf?.(current.item.id), current.item.page, current.item.pageLabel) : null;
 
   // On load, put the focus on the current change so the keys work at once.
   useEffect(() => {

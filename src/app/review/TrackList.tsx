@@ -139,7 +139,7 @@ export function TrackList({
             tabStop={s.item.id === tabStop}
             selected={selected.has(s.item.id)}
             controller={controller}
-            page={citedPage(pageOf?.(s.item.id), s.item.page)}
+            page={citedPage(pageOf?.(s.item.id), s.item.page, s.item.pageLabel)}
             takenWith={takenWithText(s.item, s.state, labelOf)}
           />
         ));

@@ -59,13 +59,15 @@ export function placeTitle(page: PageCitation | null | undefined): string | unde
  * else the page Word last laid it out on (TrackItem.page), which a decided change keeps after
  * its marks have left the draft.
  */
-export function citedPage(layout: PageCitation | null | undefined, wordPage: number | undefined): PageCitation | null {
+export function citedPage(layout: PageCitation | null | undefined, wordPage: number | undefined, wordLabel?: string): PageCitation | null {
   if (layout) return layout;
   if (!wordPage) return null;
-  // One object per page number, so the list's memoised rows see the same page from render to render.
-  let page = WORD_PAGES.get(wordPage);
-  if (!page) WORD_PAGES.set(wordPage, (page = { label: String(wordPage), physical: wordPage }));
+  const label = wordLabel ?? String(wordPage);
+  // One object per page, so the list's memoised rows see the same page from render to render.
+  const key = `${wordPage} ${label}`;
+  let page = WORD_PAGES.get(key);
+  if (!page) WORD_PAGES.set(key, (page = { label, physical: wordPage }));
   return page;
 }
 
-const WORD_PAGES = new Map<number, PageCitation>();
+const WORD_PAGES = new Map<string, PageCitation>();

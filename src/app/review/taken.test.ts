@@ -67,5 +67,8 @@ describe('the page a change is cited on', () => {
     expect(citedPage(null, 5)).toEqual({ label: '5', physical: 5 });
     expect(citedPage(undefined, 5)).toBe(citedPage(null, 5));
     expect(citedPage(null, undefined)).toBeNull();
+    // Word's recorded page with the label it prints (roman front matter): cited by the label, the page counted beside it.
+    expect(citedPage(null, 3, 'iii')).toEqual({ label: 'iii', physical: 3 });
+    expect(citedPage(null, 3, 'iii')).toBe(citedPage(null, 3, 'iii'));
   });
 });

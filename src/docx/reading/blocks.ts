@@ -1,4 +1,5 @@
 import type { Block, BlockChange, ParagraphBlock, Story, TableBlock, TableCell, TableRow } from '../../contract/reading';
+import type { RecordedPages } from '../pages/recorded-pages';
 import type { RevisionKind } from '../../contract/revision';
 import type { PartRole } from '../package/package';
 import type { Change } from '../revisions/changes';
@@ -31,6 +32,8 @@ export interface ReadInput {
   info: ReadonlyMap<string, { kind: RevisionKind; author: string | null; date: string | null; group?: string }>;
   /** The clause label ("7.3(a)") and 0-based list level of a numbered paragraph. */
   numberingOf?: (p: XmlElement) => { clause: string; level: number } | undefined;
+  /** The body's pages as Word last laid them out (pages/recorded-pages.ts): each body block's page and the label it prints. */
+  pages?: RecordedPages | null;
 }
 
 const STORY_OF: Partial<Record<PartRole, Story>> = {
@@ -143,6 +146,13 @@ class Reader {
     }
   }
 
+  /** Where a body block was when Word last laid the file out (not part of its version: the content is). */
+  private pageOf(el: XmlElement, story: Story): { page: number; pageLabel: string } | Record<string, never> {
+    const pages = story === 'body' ? this.input.pages : null;
+    const page = pages?.blockPage.get(el);
+    return pages && page !== undefined ? { page, pageLabel: pages.labels[page - 1] ?? String(page) } : {};
+  }
+
   private within(el: XmlElement, around: Change[]): Change[] {
     const change = this.changeOf.get(el);
     return change && !around.includes(change) ? [...around, change] : around;
@@ -173,7 +183,7 @@ class Reader {
     });
     const tableChanges = this.containerChanges.get(tbl);
     return {
-      id, version: contentTag(JSON.stringify(rows) + (tableChanges ?? []).join(',')), type: 'table', story, rows,
+      id, version: contentTag(JSON.stringify(rows) + (tableChanges ?? []).join(',')), type: 'table', story, rows, ...this.pageOf(tbl, story),
       ...(tableChanges ? { changeIds: tableChanges } : {}),
     };
   }
@@ -210,6 +220,7 @@ class Reader {
     const id = this.paragraphId(p, story, text.value);
     const block: ParagraphBlock = {
       id,
+      ...this.pageOf(p, story),
       version: contentTag(`${text.value}\u0001${numbering ?? ''}\u0001${style ?? ''}\u0001${changes.map((c) => `${c.change_id}:${c.start}:${c.end}`).join(',')}`),
       type: 'paragraph',
       text: text.value,

@@ -1,6 +1,7 @@
 import type { XmlElement } from '../xml/tree';
 import type { Change } from './changes';
 import type { PartScan, SiteType } from './sites';
+import { NOT_PAGE_CONTENT } from '../pages/recorded-pages';
 
 const MARK_TYPES: ReadonlySet<SiteType> = new Set<SiteType>(['mark-ins', 'mark-del', 'mark-move-from', 'mark-move-to']);
 
@@ -32,6 +33,7 @@ export function lastRenderedPages(scans: readonly PartScan[], changes: readonly 
   const stack: { el: XmlElement; exit: boolean }[] = [{ el: main.doc.root, exit: false }];
   while (stack.length) {
     const { el, exit } = stack.pop()!;
+    if (NOT_PAGE_CONTENT.has(el.name)) continue; // counted as pages/recorded-pages.ts counts them
     if (exit) {
       for (const id of atEnd.get(el)!) out.set(id, page);
       continue;

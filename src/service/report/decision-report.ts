@@ -84,11 +84,13 @@ export async function buildDecisionReport(db: Queryable, record: DecisionRecord,
       ? (m.takenWith && !members.some((o) => o.id === m.takenWith) ? `with ${byId.get(m.takenWith)?.label ?? m.takenWith}` : null)
       : names.get(m.decidedByUserId ?? ''))));
     const labels = members.map((m) => m.label);
+    const pagedMember = members.find((m) => m.page !== undefined);
     return {
       label: entryTitle(labels),
       changes: changeNumbers(labels),
       ref: lead.group ?? lead.id,
-      page: members.map((m) => m.page).find((n) => n !== undefined)?.toString() ?? '',
+      page: pagedMember?.pageLabel ?? pagedMember?.page?.toString() ?? '',
+      filePage: pagedMember?.page?.toString() ?? '',
       clause: lead.clause ?? revisions.get(lead.id)?.clause ?? '',
       kind: entryKind(members, revisions),
       author: distinct(members.map((m) => m.author ?? revisions.get(m.id)?.author)).join('; '),

@@ -99,7 +99,7 @@ class ReportLayout {
   private change(row: ReportRow, state: string): void {
     this.ensure(40);
     this.y += 4;
-    const meta = [row.page ? `Page ${row.page}` : '', row.clause ? `Clause ${row.clause}` : '', row.kind, row.author, readableTime(row.date)].filter(Boolean).join(' · ');
+    const meta = [row.page ? `Page ${row.page}${row.filePage && row.filePage !== row.page ? ` (page ${row.filePage} of the file)` : ''}` : '', row.clause ? `Clause ${row.clause}` : '', row.kind, row.author, readableTime(row.date)].filter(Boolean).join(' · ');
     this.ensure(13);
     this.color(INK);
     const label = `${row.label} (ref ${row.ref})`;

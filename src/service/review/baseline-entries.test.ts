@@ -84,19 +84,25 @@ describe('entries formed on the baseline, through the service', () => {
     const by = 'w:author="Ann" w:date="2025-01-01T00:00:00Z"';
     const draft = await draftOf(minimalDocx(
       `<w:p><w:r><w:t>Agreement one</w:t></w:r></w:p>` +
-        `<w:p><w:r><w:lastRenderedPageBreak/><w:t xml:space="preserve">Second page text </w:t></w:r><w:ins w:id="1" ${by}><w:r><w:t>added</w:t></w:r></w:ins></w:p>`,
+        `<w:p><w:r><w:lastRenderedPageBreak/><w:t xml:space="preserve">Second page text </w:t></w:r><w:ins w:id="1" ${by}><w:r><w:t>added</w:t></w:r></w:ins></w:p>` +
+        '<w:sectPr><w:pgNumType w:fmt="upperRoman"/></w:sectPr>',
     ));
     const proposed = await call('POST', `/api/documents/${draft}/redlines`, { edits: [{ op: 'insert', find: 'Agreement', text: ' (restated)', justification: 'Needed for the SOP.' }] });
     expect(proposed.statusCode).toBe(200);
     const before = await review(draft);
-    const shown = (track: Track) => track.items.map((i) => ({ page: i.page, justification: i.justification ?? null }));
-    expect(shown(before)).toEqual([{ page: 1, justification: 'Needed for the SOP.' }, { page: 2, justification: null }]);
+    const shown = (track: Track) => track.items.map((i) => ({ page: i.page, pageLabel: i.pageLabel, justification: i.justification ?? null }));
+    // Cited by the number the page prints (the section numbers its pages in roman), counted beside it.
+    expect(shown(before)).toEqual([{ page: 1, pageLabel: 'I', justification: 'Needed for the SOP.' }, { page: 2, pageLabel: 'II', justification: null }]);
     const res = await call('POST', `/api/documents/${draft}/revisions/apply`, { accepted_change_ids: [before.items[0]!.id], rejected_change_ids: [before.items[1]!.id] });
     expect(res.statusCode).toBe(200);
     for (const after of [ReviewResponse.parse(res.json()).track!, await review(draft)]) {
       expect(after.items.map((i) => i.state)).toEqual(['in', 'back']);
       expect(shown(after)).toEqual(shown(before));
     }
+    // The report cites the printed label, with the page of the file beside it.
+    const csv = (await call('GET', `/api/documents/${draft}/report.csv`)).body;
+    expect(csv).toMatch(/,II,2,/);
+    expect(csv).toMatch(/,Page,Page in file,/);
   });
 
   it('keeps the other entries and says what a decision takes, on generated drafts', async () => {

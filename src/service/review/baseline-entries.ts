@@ -24,6 +24,8 @@ export interface EntryGrouping {
    * the file does not say): kept by the change once decided, when it is no longer in the draft.
    */
   pageOf: ReadonlyMap<string, number>;
+  /** The label each of those pages prints (index 0 = page 1; OpenDocx.recordedPages). */
+  pageLabels: readonly string[];
 }
 
 export function groupingOf(doc: OpenDocx): EntryGrouping {
@@ -32,7 +34,7 @@ export function groupingOf(doc: OpenDocx): EntryGrouping {
     const entry = { id: group.id, summary: group.summary };
     for (const id of group.members) entryOf.set(id, entry);
   }
-  return { entryOf, pageOf: doc.pages() };
+  return { entryOf, pageOf: doc.pages(), pageLabels: doc.recordedPages()?.labels ?? [] };
 }
 
 /** The items with their baseline page (TrackItem.page), where the baseline gives one. */
@@ -40,13 +42,13 @@ export function withPages(items: readonly TrackItem[], grouping: EntryGrouping):
   if (!grouping.pageOf.size) return [...items];
   return items.map((item) => {
     const page = grouping.pageOf.get(item.id);
-    return page === undefined ? item : { ...item, page };
+    return page === undefined ? item : { ...item, page, pageLabel: grouping.pageLabels[page - 1] ?? String(page) };
   });
 }
 
 /** About what a cache holds of a grouping: an id and a reference per change. */
 export function groupingBytes(grouping: EntryGrouping): number {
-  return 96 * grouping.entryOf.size + 48 * grouping.pageOf.size;
+  return 96 * grouping.entryOf.size + 48 * grouping.pageOf.size + 32 * grouping.pageLabels.length;
 }
 
 /**
