@@ -47,7 +47,7 @@ export function registerReadingTools(server: McpServer, actor: Actor, services: 
   const { reading, review, untracked, uploads, db } = services;
 
   server.registerTool('read_document', {
-    description: withUntrustedNote('Read a document as blocks, a page at a time: paragraphs ({id, version, text, numbering ("7.3(a)"), heading, style, story, changes}) and tables (rows of cells of blocks), in story order (body, headers, footers, footnotes, endnotes, comments). view "markup" (default for working drafts) shows deleted text too and locates every tracked change in `text` (change_id, kind, group, start, end, author, date); "accepted" / "rejected" read the text after accepting / rejecting every change (default for other uploads: accepted). Use a block\'s id and version to anchor propose_redlines edits. Pass nextCursor to read on.'),
+    description: withUntrustedNote('Read a document as blocks, a page at a time: paragraphs ({id, version, text, numbering ("7.3(a)"), heading, style, story, changes, and for body blocks of a file Word laid out: page and pageLabel, the number that page prints: cite pageLabel}) and tables (rows of cells of blocks), in story order (body, headers, footers, footnotes, endnotes, comments). view "markup" (default for working drafts) shows deleted text too and locates every tracked change in `text` (change_id, kind, group, start, end, author, date); "accepted" / "rejected" read the text after accepting / rejecting every change (default for other uploads: accepted). Use a block\'s id and version to anchor propose_redlines edits. Pass nextCursor to read on.'),
     inputSchema: {
       documentId: UploadId,
       view: ReadingView.optional(),
