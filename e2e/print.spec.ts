@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { sharedAbsentMessage } from '../test/support/shared-corpus';
 import { CORPUS_FILES, openCorpusFile } from './corpus';
 
@@ -11,9 +11,12 @@ import { CORPUS_FILES, openCorpusFile } from './corpus';
  * (what "Save as PDF" in its print dialog writes), read back with poppler's tools.
  */
 const FILE = 'test-data__integration__stress023.docx';
+/** Two pages, tracked changes and one comment ("Just like that!"). */
+const COMMENTED = 'examples__vite__public__docx-editor-demo.docx';
 const poppler = spawnSync('pdfinfo', ['-v']).error === undefined && spawnSync('pdftotext', ['-v']).error === undefined;
 
-test.skip(!existsSync(path.join(CORPUS_FILES, FILE)), sharedAbsentMessage('the printed redline', [path.join(CORPUS_FILES, FILE)]));
+const files = [FILE, COMMENTED].map((f) => path.join(CORPUS_FILES, f));
+test.skip(!files.every(existsSync), sharedAbsentMessage('the printed redline', files.filter((f) => !existsSync(f))));
 test.skip(!poppler, 'the printed redline skipped: pdfinfo and pdftotext (poppler-utils) are not installed');
 
 function pdfText(file: string, pageNumber?: number): string {
@@ -26,12 +29,21 @@ function pdfPageSizes(file: string): string[] {
   return [...out.matchAll(/^Page\s+\d+ size:\s+([\d.]+) x ([\d.]+) pts/gm)].map((m) => `${Math.round(Number(m[1]))}x${Math.round(Number(m[2]))}`);
 }
 
-test('p prints the redline: the summary, then the view\'s pages one for one at their own size, with inserted and deleted words', async ({ page }, testInfo) => {
-  test.setTimeout(240_000);
-  // The browser's print dialog cannot be driven from here: the print is asked for, then made as Chromium's PDF.
+/** The browser's print dialog cannot be driven from here: its being asked for is counted, then the PDF is Chromium's of the print layout. */
+async function countPrintDialogs(page: Page): Promise<void> {
   await page.addInitScript(() => {
     window.print = () => void (document.documentElement.dataset.printAsked = String(Number(document.documentElement.dataset.printAsked ?? 0) + 1));
   });
+}
+
+async function savePdf(page: Page, file: string): Promise<void> {
+  await page.emulateMedia({ media: 'print' });
+  writeFileSync(file, await page.pdf({ preferCSSPageSize: true, printBackground: true }));
+}
+
+test('p prints the redline: the summary, then the view\'s pages one for one at their own size, with inserted and deleted words', async ({ page }, testInfo) => {
+  test.setTimeout(240_000);
+  await countPrintDialogs(page);
   await openCorpusFile(page, FILE);
   const rendered = page.locator('[data-testid=document-render]');
   // From "No markup": printing shows "All markup" itself and waits for its pages.
@@ -66,9 +78,8 @@ test('p prints the redline: the summary, then the view\'s pages one for one at t
   );
   expect(shown).toHaveLength(viewPages);
 
-  await page.emulateMedia({ media: 'print' });
   const file = testInfo.outputPath('printed-redline.pdf');
-  writeFileSync(file, await page.pdf({ preferCSSPageSize: true, printBackground: true }));
+  await savePdf(page, file);
 
   const sizes = pdfPageSizes(file);
   expect(sizes).toHaveLength(viewPages + sheets);
@@ -86,4 +97,33 @@ test('p prints the redline: the summary, then the view\'s pages one for one at t
     expect(sizes[coverSheets + k], `page ${k + 1}'s size`).toBe(shown[k]!.size);
     if (shown[k]!.word) expect(pdfText(file, coverSheets + k + 1), `page ${k + 1}'s text`).toContain(shown[k]!.word);
   }
+});
+
+test('a comment is numbered in its page\'s margin and its thread printed on a sheet right after that page', async ({ page }, testInfo) => {
+  test.setTimeout(180_000);
+  await countPrintDialogs(page);
+  await openCorpusFile(page, COMMENTED);
+  await page.getByRole('button', { name: 'Print redline' }).click();
+  await expect(page.locator('html[data-print-asked="1"]')).toBeAttached({ timeout: 60_000 });
+  const root = page.locator('.rl-print-root');
+  const mark = root.locator('section.rl-print-page .rl-print-note-mark');
+  await expect(mark).toHaveText('1');
+  // Its range shaded in the printed page.
+  expect((await root.locator('.rl-print-commented').allTextContents()).join('')).toContain('add a comment anchored to that selection');
+  const commented = Number(await root.locator('section.rl-print-page', { has: page.locator('.rl-print-note-mark') }).getAttribute('data-page-number'));
+  const viewPages = Number(await page.locator('[data-testid=document-render]').getAttribute('data-pages'));
+  const sheets = Number(await root.getAttribute('data-sheets'));
+  const coverSheets = Number(await root.getAttribute('data-cover-sheets'));
+  expect(sheets).toBe(coverSheets + 1);
+
+  const file = testInfo.outputPath('printed-redline.pdf');
+  await savePdf(page, file);
+  expect(pdfPageSizes(file)).toHaveLength(viewPages + sheets);
+  // The page with the comment, then its note: "1 <author>, <date>: Just like that!".
+  const notes = pdfText(file, coverSheets + commented + 1);
+  expect(notes).toContain(`Comments on page ${commented}`);
+  expect(notes).toMatch(/1 .+: Just like that!/);
+  expect(pdfText(file, coverSheets + commented)).not.toContain('Comments on page');
+  // The printed pages are a copy: the view keeps its own ids (one of each).
+  expect(await page.evaluate(() => document.querySelectorAll('[id^="_rlcs_"]').length)).toBe(1);
 });

@@ -105,6 +105,8 @@ export function buildPrintLayout(rendered: HTMLElement, content: PrintContent): 
     const mark = text('span', String(note.number), 'rl-print-note-mark');
     mark.style.top = `${Math.max(0, start.getBoundingClientRect().top - page.getBoundingClientRect().top)}px`;
     page.append(mark);
+    const end = byId.get(commentRangeBookmarks(note.commentId).end)?.el;
+    if (end) shadeRange(start, end);
     byPage.set(page, [...(byPage.get(page) ?? []), note]);
   }
   let noteSheets = 0;
@@ -132,6 +134,29 @@ export function buildPrintLayout(rendered: HTMLElement, content: PrintContent): 
       document.documentElement.classList.remove('rl-printing');
     },
   };
+}
+
+/** The most text nodes one comment's range shades (a range over a whole long draft stops there). */
+const MAX_SHADED_NODES = 5000;
+
+/**
+ * Shades a comment's range in the copy, as Word shades it: each text node between its bookmarks
+ * wrapped in a span with a background (no box of its own: the lines break as they did).
+ */
+function shadeRange(start: Element, end: Element): void {
+  const walker = document.createTreeWalker(start.ownerDocument.body, NodeFilter.SHOW_TEXT);
+  walker.currentNode = start;
+  const texts: Text[] = [];
+  for (let node = walker.nextNode(); node && texts.length < MAX_SHADED_NODES; node = walker.nextNode()) {
+    if (end.compareDocumentPosition(node) & Node.DOCUMENT_POSITION_FOLLOWING) break;
+    if (node.textContent?.trim() && !node.parentElement?.closest('header, footer')) texts.push(node as Text);
+  }
+  for (const node of texts) {
+    const shade = document.createElement('span');
+    shade.className = 'rl-print-commented';
+    node.before(shade);
+    shade.append(node);
+  }
 }
 
 function text(tag: string, value: string, className?: string): HTMLElement {
