@@ -31,6 +31,7 @@ const LETTER: Omit<Paper, 'name'> = { width: '612pt', height: '792pt' };
 
 /** Builds the print layout from `rendered` (DocumentView's host, laid out in pages). */
 export function buildPrintLayout(rendered: HTMLElement, content: PrintContent): PrintLayout {
+  const startedAt = performance.now();
   const root = document.createElement('div');
   root.className = 'rl-print-root doc-view';
   root.setAttribute('aria-hidden', 'true');
@@ -124,6 +125,8 @@ export function buildPrintLayout(rendered: HTMLElement, content: PrintContent): 
   root.dataset.pages = String(pages.length);
   root.dataset.sheets = String(coverSheets.length + noteSheets);
   root.dataset.coverSheets = String(coverSheets.length);
+  // What building it costs before the print dialog opens (the figure in docs/review-app.md).
+  root.dataset.buildMs = String(Math.round(performance.now() - startedAt));
   document.documentElement.classList.add('rl-printing');
   return {
     root,
