@@ -18,6 +18,7 @@ export type ReviewAction =
   | 'nextFinding'
   | 'previousFinding'
   | 'proposeFix'
+  | 'print'
   | 'help';
 
 export interface Shortcut {
@@ -48,6 +49,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { action: 'nextFinding', keys: [']'], aria: ']', label: [']'], description: 'Checks: next finding (opens the list)' },
   { action: 'previousFinding', keys: ['['], aria: '[', label: ['['], description: 'Checks: previous finding' },
   { action: 'proposeFix', keys: ['f'], aria: 'F', label: ['f'], description: 'Checks: propose the current finding\'s fix as a tracked change' },
+  { action: 'print', keys: ['p'], aria: 'P', label: ['p'], description: 'Print the redline, or save it as a PDF (the browser\'s print dialog; Ctrl+P does the same)' },
   { action: 'help', keys: ['?'], aria: 'Shift+?', label: ['?'], description: 'Show these keys' },
 ];
 

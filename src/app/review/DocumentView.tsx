@@ -189,6 +189,8 @@ export function DocumentView({
     if (scroller.current && kind === 'full') scroller.current.scrollTop = top;
     host.current.dataset.firstPage = 'true';
     if (kind === 'full') host.current.dataset.rendered = 'true';
+    // Which view the pages show: printing waits for "All markup" (print/usePrintRedline.tsx).
+    host.current.dataset.view = markupView;
     shownRef.current = kind;
     setShown(kind);
     return true;

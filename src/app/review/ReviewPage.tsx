@@ -34,6 +34,7 @@ import { draftOutbox } from './outbox';
 import { useReviewNetwork } from './useReviewNetwork';
 import { ReviewComparisonBanner } from '../compare/ReviewComparisonBanner';
 import { isMove, jumpToOtherHalf, MovePlaces } from '../compare/MovePlaces';
+import { usePrintRedline } from './print/usePrintRedline';
 
 /** Actions that open a composer or a dialog: the focus goes there, not to the current change's entry. */
 const OPENS_EDITOR: ReadonlySet<ReviewAction> = new Set(['comment', 'propose', 'note', 'help']);
@@ -148,6 +149,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
   const itemById = useMemo(() => new Map(items.map((s) => [s.item.id, s])), [items]);
   const labelOf = useMemo(() => (id: string) => itemById.get(id)?.item.label, [itemById]);
   const currentPage = current ? citedPage(pageOf?.(current.item.id), current.item.page, current.item.pageLabel) : null;
+  const printer = usePrintRedline({ data, items, view, showAllMarkup: () => setView('all'), onError: (text) => controller.say({ tone: 'error', text }) });
 
   // On load, put the focus on the current change so the keys work at once.
   useEffect(() => {
@@ -184,6 +186,8 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
         return checksRef.current?.move(-1);
       case 'proposeFix':
         return checksRef.current?.proposeCurrent();
+      case 'print':
+        return printer.print();
       case 'help':
         return setHelpOpen(true);
       default:
@@ -289,6 +293,9 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
               open={{ entries: counts.open, changes: items.filter((s) => s.state === 'open').length }}
               onError={(text) => controller.say({ tone: 'error', text })} />
           </div>
+          <button type="button" className="btn max-md:hidden" onClick={() => run('print')} aria-keyshortcuts={aria('print')} aria-busy={printer.busy}>
+            {printer.busy ? 'Preparing the redline…' : 'Print redline'}
+          </button>
           <button type="button" className="btn max-md:hidden" onClick={() => setHelpOpen(true)} aria-keyshortcuts={aria('help')}>
             Keys <kbd>?</kbd>
           </button>
