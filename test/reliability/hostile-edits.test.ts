@@ -13,13 +13,16 @@ if (skip) console.warn(`hostile-edits.test.ts: ${skip}`);
 
 /**
  * The bound on health's worst answer while a batch is written and answered. The target is 100 ms
- * (bench:hostile prints the figure); on a loaded 2-core machine the worst answers of an idle
- * service reach 93 ms and those during work done on engine threads 170 to 376 ms (see
- * hostile-reading.test.ts). The old code parsed the new content on the service's thread for the
- * answer's track and unzipped it for the caps: health's worst was 2.7 to 4.1 s at load 12 (190 to
- * 222 ms on a quiet machine, where this bound cannot tell; the Server-Timing check below can).
+ * (bench:hostile prints the figure). What is left on the service's thread after the batch (the
+ * commit, on PGlite when the database is embedded; the answer's 3.5 MB of JSON; the track of
+ * 3,900 changes, in steps) is tens of milliseconds each on a quiet machine, but this test measured
+ * a worst of 1,061 ms at load 29 on 2 shared cores. The old code parsed the new content on the
+ * service's thread for the answer's track and unzipped it for the caps: health's worst was 4.1 to
+ * 4.8 s at load 31 (190 to 222 ms on a quiet machine, where no bound can tell them apart): the
+ * bound catches a return of the multi-second stall; the Server-Timing check below fails on the old
+ * code wherever it runs.
  */
-const HEALTH_BOUND_MS = 500;
+const HEALTH_BOUND_MS = 2500;
 
 // Issue 31 item 2: the answer to a batch of anchored edits must not hold up every other request.
 describe.skipIf(skip !== null)('hostile edits: a batch of 500 anchored edits on a 9,000-paragraph draft, with health polled', () => {
