@@ -4,40 +4,11 @@ import { buildBenchmarkContract, buildDocx, p } from '../../src/docx/fixture';
 import { childDatabaseUnavailable } from './child-database';
 import type { ChildService } from './child-service';
 import { startDemoService, type DemoService } from './demo-service';
-import type { HttpAnswer, ServiceClient } from './service-client';
+import { healthDuring, timed } from './health-during';
+import type { ServiceClient } from './service-client';
 
 const skip = childDatabaseUnavailable();
 if (skip) console.warn(`hostile-reading.test.ts: ${skip}`);
-
-/**
- * What `/api/health/live` answered while `work` ran: each latency, asked again 10 ms after each
- * answer. The service runs as its own process, so its stalls cannot hide in the test's.
- */
-async function healthDuring<T>(url: string, work: () => Promise<T>): Promise<{ result: T; worst: number; asked: number }> {
-  let done = false;
-  const latencies: number[] = [];
-  const polling = (async () => {
-    while (!done) {
-      const sent = performance.now();
-      const res = await fetch(`${url}/api/health/live`, { signal: AbortSignal.timeout(60_000) });
-      await res.arrayBuffer();
-      latencies.push(performance.now() - sent);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  })();
-  try {
-    return { result: await work(), worst: Math.max(...latencies), asked: latencies.length };
-  } finally {
-    done = true;
-    await polling;
-  }
-}
-
-async function timed(call: () => Promise<HttpAnswer>): Promise<HttpAnswer & { ms: number }> {
-  const began = performance.now();
-  const answer = await call();
-  return { ...answer, ms: performance.now() - began };
-}
 
 /**
  * The bound on health's worst answer. The target is 100 ms (bench:hostile and bench:reading print

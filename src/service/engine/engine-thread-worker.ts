@@ -9,13 +9,14 @@ import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import {
-  applyDecisions, compareDocx, DocxError, EditAnchorError, EditNotFoundError, ingestDocx, listRevisions, openDocx,
+  applyDecisions, checkWrittenWork, compareDocx, DocxError, EditAnchorError, EditNotFoundError, ingestDocx, listRevisions, openDocx,
   type CompareDifference, type CompareOptions, type OpenOptions, type ReadLimits, type ZipCodec,
 } from '../../docx';
 import { buildBenchmarkContract } from '../../docx/fixture';
 import { readView, searchTexts, unpackTexts } from '../reading/reading-work';
 import { nativeZipCodec } from './native-zip-codec';
 import { addThreadsToEdits } from '../review/comment-ops';
+import { readingsOf } from '../review/baselines';
 import { epochNow, type CompareCounts, type CompareJob, type EngineJob, type EngineJobAnswer, type IngestJob, type JobValues, type RedlineJob, type RedlineWritten, type ValueJob, type WarmJob } from './engine-threads';
 import { checkDraft } from '../../docx/checks/draft-checks';
 
@@ -122,14 +123,19 @@ function failed(id: number, error: unknown): EngineJobAnswer {
     : { id, ok: false, failure: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
 }
 
-/** Writes a batch of redline edits, then what the answer needs: the content, its revisions and (full answers) its render variant. */
+/**
+ * Writes a batch of redline edits, then what the answer needs: the content (held to the upload
+ * caps), its revisions, (full answers) its render variant, and the track's readings of it.
+ */
 function writeBatch(job: RedlineJob): RedlineWritten {
   const startedAt = epochNow();
   const doc = openDocx(job.bytes, { limits: job.limits as Partial<ReadLimits>, codec: nativeZipCodec });
   const changes = doc.writeRedlines(job.edits, job.by);
   if (job.threads) addThreadsToEdits(doc, changes, job.threads, job.by);
   const bytes = doc.toBytes();
+  checkWrittenWork(bytes, job.work, nativeZipCodec);
   const revisions = doc.revisions();
+  const readings = readingsOf(doc);
   let render: Uint8Array | null = null;
   if (job.render) {
     try {
@@ -138,7 +144,7 @@ function writeBatch(job: RedlineJob): RedlineWritten {
       // As in process: a render variant that cannot be built is answered as null (the content is shown instead).
     }
   }
-  return { bytes, render, revisions, changes, engineMs: epochNow() - startedAt };
+  return { bytes, render, revisions, changes, readings, engineMs: epochNow() - startedAt };
 }
 
 /** An edit refusal as it can cross to the service's thread; null for any other error. */

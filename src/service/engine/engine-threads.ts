@@ -5,6 +5,7 @@ import type { CheckFinding, CheckView } from '../../contract/checks';
 import type { PackedTexts, SearchFound, ViewRead } from '../reading/reading-work';
 import type { SearchPattern } from '../reading/search-pattern';
 import type { DecisionReport } from '../report/decision-report';
+import type { BaselineReadings } from '../review/baselines';
 import {
   DocxError, EditAnchorError, EditNotFoundError, type AnchorCandidate, type CompareDifference, type CompareOptions, type CompareResult, type DocxErrorCode,
   type EditAnchorProblem, type OpenOptions, type RedlineEdit, type WorkLimit, type WorkLimits,
@@ -51,6 +52,8 @@ export interface RedlineJob {
   /** Whether the answer needs the render variant (a full answer) or only the revisions (minimal). */
   render: boolean;
   limits: OpenOptions['limits'];
+  /** The caps an upload is held to: the written content is held to them here (checkWrittenWork), not on the service's thread. */
+  work: WorkLimits;
 }
 
 /** What a redline job made: the new content, its render variant (null when not asked for or not buildable) and revisions. */
@@ -59,6 +62,12 @@ export interface RedlineWritten {
   render: Uint8Array | null;
   revisions: Revision[];
   changes: { editIndex: number; changeIds: string[] }[];
+  /**
+   * What the answer's track reads on the new content (its decision facts and entries: a redline
+   * batch starts a new run of decisions), read on the written draft here: read on the service's
+   * thread they would need the draft parsed there first (a second on a long draft).
+   */
+  readings: BaselineReadings;
   engineMs: number;
 }
 
@@ -323,15 +332,17 @@ export class EngineThreads {
 
   /**
    * Writes a batch of redline edits on a draft's bytes on a worker, with what the answer needs
-   * (revisions, and the render variant unless `render` is false). A refused edit is thrown as
-   * the engine throws it (EditAnchorError, EditNotFoundError). `bytes` are copied, not handed over.
+   * (revisions, and the render variant unless `render` is false) and the track (its readings),
+   * the written content held to the upload caps. A refused edit is thrown as the engine throws it
+   * (EditAnchorError, EditNotFoundError), a content past the caps as DocxError. `bytes` are
+   * copied, not handed over.
    */
   async redline(
     bytes: Uint8Array, edits: RedlineEdit[], by: { author: string; date: string }, threads: (readonly string[] | undefined)[] | null,
     render: boolean, owner: JobOwner,
   ): Promise<RedlineWritten> {
     const own = bytes.slice();
-    const { answer } = await this.run((id) => ({ kind: 'redline', id, bytes: own, edits, by, threads, render, limits: this.limits }), [own.buffer as ArrayBuffer], owner, undefined, undefined, edits);
+    const { answer } = await this.run((id) => ({ kind: 'redline', id, bytes: own, edits, by, threads, render, limits: this.limits, work: this.work }), [own.buffer as ArrayBuffer], owner, undefined, undefined, edits);
     if (!('written' in answer)) throw new Error('the engine thread answered a redline batch with something else');
     return answer.written;
   }

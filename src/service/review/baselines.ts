@@ -14,6 +14,21 @@ export interface Committed {
   state: LogState;
 }
 
+/**
+ * What the track reads on a content when a run of decisions starts from it: its decision facts
+ * and its entries. Read where the content was written (an engine thread, for a heavy redline
+ * batch) and remembered here (Baselines.remember), so the answer's track opens nothing.
+ */
+export interface BaselineReadings {
+  facts: DecisionFacts;
+  grouping: EntryGrouping;
+}
+
+/** The readings of an open draft (as `Baselines` would read them on its content). */
+export function readingsOf(doc: OpenDocx): BaselineReadings {
+  return { facts: factsOf(doc), grouping: groupingOf(doc) };
+}
+
 /** How the service opens drafts, and keeps them open (review-service.ts). */
 export interface DraftOpener {
   open(bytes: Uint8Array): OpenDocx;
@@ -35,6 +50,15 @@ export class Baselines {
   private readonly groupings = new ByteBudgetLru<EntryGrouping>(16 * 1024 * 1024);
 
   constructor(private readonly content: ContentStore, private readonly engine: DraftOpener) {}
+
+  /**
+   * The readings of the content with this hash, read elsewhere (readingsOf on the draft that
+   * wrote it): what a batch or the track would otherwise read by opening that content here.
+   */
+  remember(sha256: string, { facts, grouping }: BaselineReadings): void {
+    this.facts.set(sha256, facts, factsBytes(facts));
+    this.groupings.set(sha256, grouping, groupingBytes(grouping));
+  }
 
   /**
    * The engine's facts on the draft's changes as its baseline had them (decision-facts.ts), with
@@ -88,7 +112,9 @@ export class Baselines {
    * The track of a content with this log: the projection (track-projection.ts) of its revisions
    * grouped into the baseline's entries, with the entries listed and what deciding each takes
    * with it (baseline-entries.ts), read on the decision facts a batch would use. The facts need
-   * the draft open only when they are not cached (no batch yet in this process).
+   * the draft open only when they are not cached (no batch yet in this process). Each step is
+   * tens of milliseconds on a long draft (thousands of changes): other requests (a health check)
+   * are let in between them.
    */
   async track(sha256: string, { entries, state }: Committed, revisions: Revision[], proposals?: ReadonlyMap<string, { userId: string | null }>): Promise<Track> {
     let doc: OpenDocx | null = null;
@@ -96,10 +122,18 @@ export class Baselines {
     try {
       const grouping = await this.entryGrouping(entries, sha256, current);
       const track = projectTrack(state, regrouped(revisions, grouping), proposals);
+      await otherWorkFirst();
       const facts = track.counts.open ? await this.decisionFacts(entries, sha256, revisions.map((r) => r.change_id), current) : null;
-      return { ...track, items: withPages(track.items, grouping), entries: trackEntries(track.items, facts, state.decided) };
+      const items = withPages(track.items, grouping);
+      await otherWorkFirst();
+      return { ...track, items, entries: trackEntries(track.items, facts, state.decided) };
     } finally {
       if (doc) this.engine.keep(sha256, doc);
     }
   }
+}
+
+/** Lets the requests waiting for this thread (a health check) in before the next step. */
+function otherWorkFirst(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

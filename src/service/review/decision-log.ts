@@ -101,14 +101,22 @@ export async function loadProposals(db: Queryable, uploadId: string): Promise<Ma
 }
 
 export async function recordProposals(tx: Queryable, uploadId: string, userId: string, changes: { changeId: string; justification: string | null }[]): Promise<void> {
-  // One statement for the whole batch: a batch of 500 edits records about a thousand changes, and
-  // a statement each held the service's thread for a second on the embedded database (PGlite runs
-  // on it). A change named twice keeps its last justification, as one statement each did.
-  const byChange = new Map(changes.map((c) => [c.changeId, c.justification]));
-  if (byChange.size === 0) return;
-  await tx.query(
-    `INSERT INTO proposals (upload_id, change_id, user_id, justification, created_at)
-     SELECT $1, c.change_id, $2, c.justification, now() FROM unnest($3::text[], $4::text[]) AS c(change_id, justification)
-     ON CONFLICT (upload_id, change_id) DO UPDATE SET user_id = EXCLUDED.user_id, justification = EXCLUDED.justification`,
-    [uploadId, userId, [...byChange.keys()], [...byChange.values()]]);
+  // One statement for a chunk of the batch: a batch of 500 edits records about a thousand
+  // changes, and a statement each held the service's thread for a second on the embedded
+  // database (PGlite runs on it); one statement for all of them still held it for a tenth of a
+  // second, so other requests (a health check) are let in between chunks. A change named twice
+  // keeps its last justification, as one statement each did.
+  const byChange = [...new Map(changes.map((c) => [c.changeId, c.justification]))];
+  for (let from = 0; from < byChange.length; from += PROPOSALS_PER_STATEMENT) {
+    if (from > 0) await new Promise((resolve) => setImmediate(resolve));
+    const chunk = byChange.slice(from, from + PROPOSALS_PER_STATEMENT);
+    await tx.query(
+      `INSERT INTO proposals (upload_id, change_id, user_id, justification, created_at)
+       SELECT $1, c.change_id, $2, c.justification, now() FROM unnest($3::text[], $4::text[]) AS c(change_id, justification)
+       ON CONFLICT (upload_id, change_id) DO UPDATE SET user_id = EXCLUDED.user_id, justification = EXCLUDED.justification`,
+      [uploadId, userId, chunk.map(([id]) => id), chunk.map(([, justification]) => justification)]);
+  }
 }
+
+/** Proposals one statement records (recordProposals): a few milliseconds of the embedded database's time. */
+const PROPOSALS_PER_STATEMENT = 100;

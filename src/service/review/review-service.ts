@@ -8,7 +8,7 @@ import { findUserById } from '../auth/directory';
 import type { EngineThreads, RedlineWritten } from '../engine/engine-threads';
 import { notFound, ProblemError, type ProblemExtras } from '../http/problem';
 import { NO_TIMING, type ServerTiming } from '../http/server-timing';
-import type { ContentStore } from '../store/content-store';
+import { sha256Hex, type ContentStore } from '../store/content-store';
 import type { Database, Queryable } from '../store/database';
 import { findUpload, toDocumentRow, type UploadRecord } from '../uploads/upload-rows';
 import { projectionReader, type StoredCounts } from './draft-progress';
@@ -347,9 +347,11 @@ export class ReviewService {
           throw engineProblem(error);
         }
         const proposals = proposalsOf(written.changes);
+        // The track's readings of the new content, read there: the answer opens nothing here.
+        this.baselines.remember(sha256Hex(written.bytes), written.readings);
         const analysis = shape === 'minimal' ? undefined
           : Promise.resolve({ revisions: written.revisions, contentBase64: toBase64(written.bytes), renderContentBase64: written.render && toBase64(written.render) });
-        return { doc: null, bytes: written.bytes, ...(analysis ? { analysis } : { revisions: written.revisions }), proposals, log: logOf(proposals) };
+        return { doc: null, bytes: written.bytes, capsChecked: true, ...(analysis ? { analysis } : { revisions: written.revisions }), proposals, log: logOf(proposals) };
       }
       const doc = this.openDraft(row.content_sha256!, bytes, timing);
       let changes: { editIndex: number; changeIds: string[] }[];
