@@ -147,6 +147,9 @@ function runLevelRepeatingSection(): Uint8Array {
     m.para(run('Governing law: ') + runSection('England and Wales') + run(' exclusively.')),
     m.p(`2. ${CLAUSE}, item 2.`),
     m.richText(m.para(runSection('Held in a rich-text control.')) + m.empty()),
+    m.para(runSection('Right after a control, before a table. ')),
+    m.table(m.row(m.para(runSection('In a cell. ', 'Second item. ')), m.p('Beside it')) + m.row(m.p('Below'), m.para(run('Fee: ') + runSection('USD 100')))),
+    m.para(runSection('Right after the table. ')),
     m.p(`3. ${CLAUSE}, item 3.`),
   ]);
 }
