@@ -69,10 +69,8 @@ function makers(ids: Ids) {
   return { para, empty, p, control, placeholder, richText, checkbox, section, cell, row, table };
 }
 
-let drawings = 0;
 /** Word's floating picture: wp:anchor laid out in its cell, square wrapping, its wp14 ids and relative sizes. */
-function anchoredPicture(): string {
-  const id = ++drawings;
+function anchoredPictureXml(id: number): string {
   return (
     '<w:r><w:rPr><w:noProof/></w:rPr><w:drawing>' +
     `<wp:anchor distT="0" distB="0" distL="114300" distR="114300" simplePos="0" relativeHeight="${251658240 + id}" behindDoc="0" locked="0" layoutInCell="1" allowOverlap="1" wp14:anchorId="3C1D${(0x1000 + id).toString(16).toUpperCase()}" wp14:editId="5E2F${(0x2000 + id).toString(16).toUpperCase()}">` +
@@ -158,6 +156,9 @@ function runLevelRepeatingSection(): Uint8Array {
 function anchoredPicturesInCells(): Uint8Array {
   const ids = new Ids();
   const m = makers(ids);
+  // Drawing ids count from 1 in each document, so every call builds the same bytes (the seeds' edits depend on them).
+  let drawings = 0;
+  const anchoredPicture = (): string => anchoredPictureXml(++drawings);
   return build(
     [
       m.p(`1. ${CLAUSE}, item 1.`),
