@@ -15,7 +15,8 @@ const NAMESPACES: Record<string, string> = {
   w15: 'http://schemas.microsoft.com/office/word/2012/wordml',
   mc: 'http://schemas.openxmlformats.org/markup-compatibility/2006',
 };
-const IMAGE_REL = 'rIdImage1';
+/** The relationship id of the bases' one picture (word/media/image1.png). */
+export const IMAGE_REL = 'rIdImage1';
 /** A 1x1 transparent PNG. */
 const PNG = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII='), (c) => c.charCodeAt(0));
 
@@ -90,10 +91,14 @@ function repeatingSection(): Uint8Array {
   return build([...clauses(1, 3), xml(section), ...clauses(4, 2), xml(sdt(20, sdt(21, p('Signed for the Supplier'), '<w15:repeatingSectionItem/>'), '<w15:repeatingSection/>')), ...clauses(6, 1)]);
 }
 
-function build(body: BlockSpec[], image = false): Uint8Array {
+/**
+ * A base document of `body`, declaring the namespaces its markup uses (`namespaces` beside the
+ * drawing, w15 and mc ones; `ignorable`, those Word may ignore), with the picture when `image`.
+ */
+export function build(body: BlockSpec[], image = false, namespaces: Record<string, string> = {}, ignorable = 'w15'): Uint8Array {
   const files = unzipSync(buildDocx({ body, trackRevisions: false }));
-  const decls = Object.entries(NAMESPACES).map(([k, v]) => ` xmlns:${k}="${v}"`).join('');
-  files['word/document.xml'] = strToU8(strFromU8(files['word/document.xml']!).replace('<w:document ', `<w:document${decls} mc:Ignorable="w15" `));
+  const decls = Object.entries({ ...NAMESPACES, ...namespaces }).map(([k, v]) => ` xmlns:${k}="${v}"`).join('');
+  files['word/document.xml'] = strToU8(strFromU8(files['word/document.xml']!).replace('<w:document ', `<w:document${decls} mc:Ignorable="${ignorable}" `));
   if (image) {
     files['word/media/image1.png'] = PNG;
     const rels = strFromU8(files['word/_rels/document.xml.rels']!);

@@ -4,6 +4,7 @@ import { compareDocx, openDocx } from '../../src/docx/index';
 import { checkContract, contractText, decideAll } from '../support/compare-contract';
 import { nextVersion, type Edit } from './next-version';
 import { shapeBases } from './next-version-bases';
+import { wordControlBases } from './word-control-bases';
 
 /**
  * The next-version property of issue 26, for the test and bench/compare-fuzz.ts: a base document
@@ -43,7 +44,7 @@ export function corpusBases(corpus: string): Base[] {
     const olders = new Set(readFileSync(pairs, 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t')[1]!));
     for (const o of [...olders].sort()) add(`compare/${o}`, path.join(corpus, 'compare', 'files', o));
   }
-  return [...out, ...shapeBases()];
+  return [...out, ...shapeBases(), ...wordControlBases()];
 }
 
 export interface Outcome {

@@ -10,6 +10,7 @@ import { del, ins, minimalDocx, r, readPart } from '../../../test/support/docx-f
 import { storiesDocx, textBoxRun } from '../../../test/support/story-docx';
 import { nextVersion } from '../../../test/conformance/next-version';
 import { shapeBases } from '../../../test/conformance/next-version-bases';
+import { wordControlBases } from '../../../test/conformance/word-control-bases';
 import { buildDemoContract } from '../fixture';
 import { compareDocx, ingestDocx, openDocx, type CompareOptions } from '../index';
 
@@ -548,6 +549,38 @@ describe('compareDocx: paragraph marks at a content control edge (issue 26 item 
     const next = nextVersion(base, seed)!;
     compare(base, next.bytes);
     compare(base, next.bytes, { view: 'rejected', keepNewerRevisions: true });
+  });
+});
+
+describe('compareDocx: paragraph marks beside content controls as Word builds them (issue 34 item 3)', () => {
+  // The next-version property's failing pairs on test/conformance/word-control-bases.ts, whose
+  // controls carry Word's own markup: each came back with one extra empty paragraph beside a
+  // control, in the comparison and the untracked check alike.
+  it.each([
+    ['anchored pictures in cells', 16, 'a paragraph deleted between a control and a table of anchored pictures stays, emptied, when accepted'],
+    ['nested repeating sections', 104, 'two paragraphs deleted between a nested repeating section and a table of repeating rows stay when accepted'],
+    ['nested repeating sections', 54, 'a paragraph copied into a nested item keeps an inserted mark before the next item when rejected'],
+  ])('%s, seed %i: no longer %s', (name, seed) => {
+    const base = wordControlBases().find((b) => b.name.includes(name))!.bytes;
+    const next = nextVersion(base, seed)!;
+    compare(base, next.bytes);
+    compare(base, next.bytes, { view: 'rejected', keepNewerRevisions: true });
+  });
+
+  const sdt = (inner: string) => `<w:sdt><w:sdtPr><w:id w:val="7"/></w:sdtPr><w:sdtEndPr/><w:sdtContent>${inner}</w:sdtContent></w:sdt>`;
+  it('a paragraph deleted between a control and a table goes into the control, whose last paragraph carries the deleted mark', () => {
+    const older = minimalDocx(p(r('A')) + sdt(p(r('In the control'))) + p(r('Deleted after the control')) + tbl(['cell', 'cell']) + p(r('Z')));
+    const newer = minimalDocx(p(r('A')) + sdt(p(r('In the control'))) + tbl(['cell', 'cell']) + p(r('Z')));
+    const { body } = compare(older, newer);
+    compare(older, newer, { view: 'rejected', keepNewerRevisions: true });
+    expect(body).toMatch(/<w:sdtContent><w:p><w:pPr><w:rPr><w:del [^>]*\/><\/w:rPr><\/w:pPr>.*In the control.*<\/w:p><w:p>.*Deleted after the control.*<\/w:sdtContent>/);
+  });
+
+  it('a paragraph split where newer nests a control at the start of the outer one: the runs of the same controls pair, the nested run is inserted whole', () => {
+    const older = minimalDocx(p(r('A')) + sdt(p(r('Signatory options')) + sdt(p(r('Director')))) + p(r('Z')));
+    const newer = minimalDocx(p(r('A')) + sdt(p(r('Signatory option')) + p(r('s')) + sdt(p(r('s')) + p(r('Director')))) + p(r('Z')));
+    compare(older, newer);
+    compare(older, newer, { view: 'rejected', keepNewerRevisions: true });
   });
 });
 

@@ -1,3 +1,4 @@
+import { blockAfter } from '../revisions/joins';
 import { XmlElement, XmlText, walk } from '../xml/tree';
 import type { Interner} from './diff';
 import { diffSequences, type Hunk } from './diff';
@@ -429,16 +430,25 @@ export class StoryComparison {
     const key = (run: Para[]): number => this.ctx.interner.id(`controls@${controlPath(run[0]!)}`);
     const hunks = diffSequences(oRuns.map(key), nRuns.map(key));
     const lastPairs = hunks.length > 0 && hunks[hunks.length - 1]!.equal;
-    if (lastPairs && oRuns.length > 1 && nRuns.length > 1) {
+    // Pairing runs by their controls is right when the last runs pair (the stream ends where both
+    // versions go on alike), and otherwise when pairing only the last paragraphs would insert a
+    // paragraph whose mark the engine cannot take away where it stands (before a control it is
+    // not in, as the last of its control) and pairing the runs inserts none such: a control
+    // nested at the start of the other version's control holds the new paragraphs, say.
+    const byRuns =
+      hunks.some((h) => h.equal) &&
+      (lastPairs || (this.stuckMarks(news.slice(0, -1)) > 0 && this.stuckMarks(runsInserted(hunks, nRuns)) === 0 && !endsDeletingAfterInserted(hunks)));
+    if (byRuns) {
       for (const h of hunks) {
         if (h.equal) {
           for (let k = 0; k < h.aEnd - h.aStart; k++) this.paragraphs(oRuns[h.aStart + k]!, nRuns[h.bStart + k]!);
           continue;
         }
-        // Unequal runs before an equal one: deleted before it, inserted whole.
+        // Unequal runs: deleted before the next run (after the last one at the stream's end), inserted whole.
         const deleted = oRuns.slice(h.aStart, h.aEnd).flat();
-        const next = nRuns[h.bEnd] ?? nRuns[nRuns.length - 1]!;
-        if (deleted.length) this.deletions.push({ blocks: deleted, anchor: { before: next[0]!.parts[0]! } });
+        const next = nRuns[h.bEnd];
+        const anchor: Anchor = next ? { before: next[0]!.parts[0]! } : { after: lastPart(news[news.length - 1]!) };
+        if (deleted.length) this.deletions.push({ blocks: deleted, anchor });
         for (const n of nRuns.slice(h.bStart, h.bEnd).flat()) this.insertBlock(n);
       }
       return;
@@ -448,6 +458,24 @@ export class StoryComparison {
     if (olds.length > 1) this.deletions.push({ blocks: olds.slice(0, -1), anchor: { before: news[0]!.parts[0]! } });
     for (const n of news.slice(0, -1)) this.insertBlock(n);
     this.paragraphs([oLast], [nLast]);
+  }
+
+  /**
+   * How many runs of newer paragraphs in the same controls (of `inserted`, each inserted whole)
+   * would end with a mark that rejecting cannot take away: no paragraph follows the run's last in
+   * its container (a control, a table or the container's end does), and none without a change of
+   * mark stands before its first for the change to move to (Plan.writeMarks). The engine neither
+   * joins a paragraph into a control nor across one (joins.ts), so such a paragraph stays, empty.
+   */
+  private stuckMarks(inserted: readonly Para[]): number {
+    const planned = new Set(inserted.map(lastPart));
+    let stuck = 0;
+    for (const run of controlRuns(inserted)) {
+      if (blockAfter(lastPart(run[run.length - 1]!))?.name === 'w:p') continue;
+      const before = blockBefore(run[0]!.parts[0]!);
+      if (before?.name !== 'w:p' || planned.has(before)) stuck++;
+    }
+    return stuck;
   }
 
   /**
@@ -818,6 +846,28 @@ function controlsAround(el: XmlElement): XmlElement[] {
   for (let e = el.parent; e && e.name !== 'w:body' && e.name !== 'w:tc' && e.name !== 'w:txbxContent'; e = e.parent) if (e.name === 'w:sdt') out.push(e);
   return out;
 }
+
+/** The newer paragraphs of a run diff's unequal hunks: those inserted whole. */
+function runsInserted(hunks: readonly Hunk[], nRuns: readonly Para[][]): Para[] {
+  return hunks.filter((h) => !h.equal).flatMap((h) => nRuns.slice(h.bStart, h.bEnd).flat());
+}
+
+/** Whether the last hunk of a run diff deletes runs after newer's last, itself inserted (their marks would go with nothing unchanged before them). */
+function endsDeletingAfterInserted(hunks: readonly Hunk[]): boolean {
+  const last = hunks[hunks.length - 1];
+  return !!last && !last.equal && last.aEnd > last.aStart && last.bEnd > last.bStart;
+}
+
+/** The block before `block` in its container (range markers and properties passed over), as joins.ts reads it. */
+function blockBefore(block: XmlElement): XmlElement | null {
+  const kids = block.parent!.children;
+  for (let i = kids.indexOf(block) - 1; i >= 0; i--) {
+    const k = kids[i]!;
+    if (k.kind === 1 && !MARKERS_BETWEEN_BLOCKS.test(k.name) && !k.name.endsWith('Pr')) return k;
+  }
+  return null;
+}
+const MARKERS_BETWEEN_BLOCKS = /^w:(?:bookmark(?:Start|End)|commentRange(?:Start|End)|move(?:From|To)Range(?:Start|End)|perm(?:Start|End)|proofErr|customXml(?:Ins|Del|MoveFrom|MoveTo)Range(?:Start|End))$/;
 
 /** The maximal runs of consecutive paragraphs in the same content controls. */
 function controlRuns(paras: readonly Para[]): Para[][] {
