@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { ModelNode } from './annotate';
+import { annotateModel, type ModelNode, type WordModel } from './annotate';
 import { isPageBreak, liftPageBreak } from './page-breaks';
 
 /** docx-preview's test for a paragraph that ends a page (splitBySection): a break that is a child of one of its children. */
@@ -52,5 +52,21 @@ describe('page breaks docx-preview starts a page at', () => {
         expect(leaves(p)).toEqual(order);
       }),
     );
+  });
+
+  it('annotating a body sets w:pageBreakBefore read through the styles a paragraph style is based on, and lifts its breaks', () => {
+    const heading: ModelNode = { type: 'paragraph', styleName: 'Heading1', children: [run(text('Title'))] };
+    const own: ModelNode = { type: 'paragraph', styleName: 'Heading1', pageBreakBefore: false, children: [] };
+    const typed: ModelNode = { type: 'paragraph', children: [{ type: 'inserted', children: [run(pageBreak())] }] };
+    const doc = {
+      documentPart: { body: { type: 'body', props: {}, children: [heading, own, typed] } },
+      stylesPart: { styles: [{ id: 'Heading1', basedOn: 'Chapter' }, { id: 'Chapter', paragraphProps: { pageBreakBefore: true } }] },
+      findPartByRelId: () => null,
+    } as unknown as WordModel;
+    annotateModel(doc);
+    expect(heading.pageBreakBefore).toBe(true);
+    // Its own w:pageBreakBefore w:val="0" wins over the style's.
+    expect(own.pageBreakBefore).toBe(false);
+    expect(docxPreviewSeesBreak(typed)).toBe(true);
   });
 });
