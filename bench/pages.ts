@@ -28,7 +28,7 @@ import { START_KEY_CHARS, startsMatched, wordPageStartsOf } from './word-page-st
 
 const PORT = Number(process.env.BENCH_PORT ?? 8792);
 const BASE = `http://127.0.0.1:${PORT}`;
-const CORPUS = path.resolve(process.env.CORPUS_DIR ?? '../shared/corpus/files');
+const CORPUS = path.resolve(process.env.CORPUS_DIR ?? path.join(process.env.REDLINE_CORPUS ?? '../shared/corpus', 'files'));
 const OUT = path.resolve('.tmp/bench-pages');
 const COUNTS = path.join(OUT, 'libreoffice-pages.json');
 
@@ -51,7 +51,8 @@ function ourPageStarts(page: Page): Promise<string[]> {
   // A string, not a function: tsx's transform would name the function's inner closures with a helper the page lacks.
   return page.evaluate(`(() => {
     const chars = ${START_KEY_CHARS};
-    const squeeze = (t) => t.replace(/\\s+/g, '');
+    // The render variant's marker glyphs (a change with no text of its own) are not the document's text.
+    const squeeze = (t) => t.replace(/[\\s¶✎⊕⊖⊞]+/g, '');
     const keys = [];
     for (const el of document.querySelectorAll('[data-testid=document-render] [data-page-number]')) {
       let text = '';

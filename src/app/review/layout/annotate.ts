@@ -1,4 +1,5 @@
 import { fieldSwitchFormat } from './number-format';
+import { liftPageBreak } from './page-breaks';
 
 /**
  * docx-preview's parsed model (its WordDocument is typed `any`): the few fields this module
@@ -33,7 +34,7 @@ export interface SectionProps {
 interface StyleModel {
   id?: string;
   basedOn?: string;
-  paragraphProps?: { keepNext?: boolean; keepLines?: boolean };
+  paragraphProps?: { keepNext?: boolean; keepLines?: boolean; pageBreakBefore?: boolean };
 }
 
 export interface WordModel {
@@ -130,7 +131,7 @@ function walk(node: ModelNode, visit: (node: ModelNode) => void): void {
  */
 export function annotateModel(doc: WordModel): SectionProps[] {
   const styles = new Map((doc.stylesPart?.styles ?? []).filter((s) => s.id).map((s) => [s.id!, s]));
-  const styleFlag = (id: unknown, flag: 'keepNext' | 'keepLines'): boolean => {
+  const styleFlag = (id: unknown, flag: 'keepNext' | 'keepLines' | 'pageBreakBefore'): boolean => {
     for (let s = styles.get(String(id)), hops = 0; s && hops < 20; s = s.basedOn ? styles.get(s.basedOn) : undefined, hops++) {
       const v = s.paragraphProps?.[flag];
       if (v !== undefined) return v;
@@ -140,10 +141,14 @@ export function annotateModel(doc: WordModel): SectionProps[] {
   const body = doc.documentPart.body;
   const sections: SectionProps[] = [];
   for (const block of body.children ?? []) {
-    if (block.type === 'paragraph' && block.sectionProps) {
+    if (block.type !== 'paragraph') continue;
+    if (block.sectionProps) {
       sections.push(block.sectionProps as SectionProps);
       addClass(block, CLS.sectionEnd);
     }
+    // docx-preview starts a page only at a break it sees, and reads w:pageBreakBefore from the paragraph's own style alone (not the styles it is based on).
+    liftPageBreak(block);
+    if (block.pageBreakBefore === undefined && styleFlag(block.styleName, 'pageBreakBefore')) block.pageBreakBefore = true;
   }
   sections.push(body.props ?? {});
   walk(body, (node) => {

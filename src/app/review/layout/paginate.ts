@@ -153,9 +153,12 @@ export async function paginate(wrapper: HTMLElement, ctx: PageContext, slicer: S
 
   let ended = 0;
   let previousEnded = true;
-  const chunks: Chunk[] = chunkEls.map((el) => {
+  const chunks: Chunk[] = chunkEls.flatMap((el) => {
     const articles = [...el.children].filter((c): c is HTMLElement => c instanceof HTMLElement && c.tagName === 'ARTICLE');
     const blocks = articles.flatMap((a) => [...a.children].filter((c): c is HTMLElement => c instanceof HTMLElement));
+    // A paragraph with w:pageBreakBefore that opens a page already (the document's first, or the
+    // first after a page or section break) leaves docx-preview an empty chunk: Word prints no page for it.
+    if (blocks.length === 0 && chunkEls.length > 1) return [];
     const ends = blocks[blocks.length - 1]?.classList.contains(CLS.sectionEnd) ? 1 : 0;
     const measurer = el.cloneNode(false) as HTMLElement;
     measurer.classList.add('rl-measurer');
@@ -176,7 +179,7 @@ export async function paginate(wrapper: HTMLElement, ctx: PageContext, slicer: S
     };
     ended += ends;
     previousEnded = ends > 0;
-    return chunk;
+    return [chunk];
   });
 
   const built: LaidPage[] = [];

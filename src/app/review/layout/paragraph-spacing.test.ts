@@ -67,6 +67,13 @@ describe('line spacing as Word computes it', () => {
     expect(paragraph.cssStyle).toEqual({ 'padding-top': '12pt', 'padding-bottom': '6pt', 'margin-inline-start': '36pt' });
   });
 
+  it('gives an empty paragraph one line plus its space before and after (the minimum height of the content box, not the border box)', () => {
+    const rule = baseRules(1.15).split('\n').find((r) => r.startsWith('.docx-wrapper .docx p {'));
+    expect(rule).toContain('min-height:');
+    // Tailwind's preflight sets border-box on everything: the paragraph's padding is its space before and after.
+    expect(rule).toContain('box-sizing: content-box');
+  });
+
   it('finds the paragraph styles with contextual spacing, through the styles they are based on', () => {
     const xml = '<w:styles>' +
       '<w:style w:type="paragraph" w:styleId="Normal"><w:pPr><w:spacing w:after="160"/></w:pPr></w:style>' +

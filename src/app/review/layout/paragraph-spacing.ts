@@ -77,8 +77,10 @@ export function baseRules(timesNatural: number): string {
   return [
     `.docx-wrapper section.docx { font-family: "Times New Roman"; font-size: 10pt; --rl-natural: ${timesNatural}; }`,
     // The paragraph's own line (its strut) is none: a line is as tall as the runs on it, as in
-    // Word; an empty paragraph is one line of its own font (Word's: its mark's).
-    `.docx-wrapper .docx p { line-height: 0; min-height: ${line}; }`,
+    // Word; an empty paragraph is one line of its own font (Word's: its mark's), with its space
+    // before and after (padding) on top of that line: a content-box minimum, where the app's (Tailwind's
+    // preflight) border-box took the padding out of it and an empty paragraph lost its spacing.
+    `.docx-wrapper .docx p { line-height: 0; min-height: ${line}; box-sizing: content-box; }`,
     `.docx-wrapper p *, .docx-wrapper p::before, .docx-wrapper p::marker { line-height: ${line}; }`,
     // Word drops the space before a paragraph that opens a page after a natural break (paginate.ts).
     '.docx-wrapper p.rl-page-top, .docx-wrapper p.rl-ctx-before { padding-top: 0 !important; }',
