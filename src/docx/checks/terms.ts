@@ -71,7 +71,6 @@ export function termKey(phrase: string): string {
 }
 
 interface Read {
-  words: Word[];
   quotes: Quoted[];
   /** Quoted spans that are definitions (a pointer names where the term is defined). */
   definitions: (Quoted & { pointer?: true })[];
@@ -79,10 +78,10 @@ interface Read {
   from: number;
 }
 
-export function findDefinitions(p: CheckParagraph): (Quoted & { pointer?: true })[] {
+export function findDefinitions(p: CheckParagraph, quotes: readonly Quoted[] = quotedSpans(p.text)): (Quoted & { pointer?: true })[] {
   const out: (Quoted & { pointer?: true })[] = [];
   const text = p.text;
-  for (const q of quotedSpans(text)) {
+  for (const q of quotes) {
     const phrase = q.text.trim();
     if (!phrase || !isCapitalised(phrase) || phrase.split(/\s+/).length > 8 || /[.;!?]$/.test(phrase) && !/\.$/.test(phrase.replace(/\b[A-Z]\.$/, ''))) continue;
     if (/[.!?]\s/.test(phrase)) continue;
@@ -121,12 +120,14 @@ function preambleEnd(paragraphs: readonly CheckParagraph[]): number {
   return end;
 }
 
-/** A paragraph's words, quotes and definitions, and whether it is a heading: what its text alone decides. */
+/** A paragraph's quotes and definitions, and whether it is a heading: what its text alone decides. */
 type ParagraphRead = Omit<Read, 'from'> & { heading: boolean };
 
 /**
  * Paragraph reads shared by the views of one draft: accepting and rejecting every change leave
- * most paragraphs alike, and reading their words is most of the term checks' time. Read only.
+ * most paragraphs alike. Read only. A paragraph's words are not kept here but read again where
+ * they are walked (TermChecks.run): kept for every paragraph of both views, they were most of
+ * the heap the garbage collector copied, and reading them costs less than that.
  */
 export class ParagraphReads {
   private readonly reads = new Map<string, ParagraphRead>();
@@ -135,9 +136,10 @@ export class ParagraphReads {
     const key = `${p.story}\u0001${p.heading ?? ''}\u0001${p.text}`;
     let read = this.reads.get(key);
     if (!read) {
-      const definitions = findDefinitions(p);
+      const quotes = quotedSpans(p.text);
+      const definitions = findDefinitions(p, quotes);
       read = {
-        words: wordsOf(p.text), quotes: quotedSpans(p.text), definitions,
+        quotes, definitions,
         heading: p.story === 'body' && looksLikeHeading(p.text, p.heading) && definitions.length === 0,
       };
       this.reads.set(key, read);
@@ -154,8 +156,8 @@ export class TermChecks {
   constructor(private readonly paragraphs: readonly CheckParagraph[], shared: ParagraphReads = new ParagraphReads()) {
     this.preamble = preambleEnd(paragraphs);
     this.reads = paragraphs.map((p, i) => {
-      const { words, quotes, definitions, heading } = shared.of(p);
-      return { words, quotes, definitions, from: heading || i < this.preamble ? Infinity : runInHeadingEnd(p.text) };
+      const { quotes, definitions, heading } = shared.of(p);
+      return { quotes, definitions, from: heading || i < this.preamble ? Infinity : runInHeadingEnd(p.text) };
     });
     const defined = new Map<string, { term: string; places: Place[]; pointers: number }>();
     this.reads.forEach((r, block) => {
@@ -169,7 +171,7 @@ export class TermChecks {
     });
     const names = new Set<string>();
     for (let i = 0; i < this.preamble; i++) {
-      for (const run of capitalisedRuns(this.reads[i]!.words, 0)) names.add(run.text);
+      for (const run of capitalisedRuns(wordsOf(this.paragraphs[i]!.text), 0)) names.add(run.text);
     }
     this.index = { defined, names };
     for (const d of defined.values()) this.firstWords.add(termKey(d.term.split(/\s+/)[0]!));
@@ -191,7 +193,7 @@ export class TermChecks {
       const p = this.paragraphs[block]!;
       const inQuote = (at: number) => r.quotes.length > 0 && r.quotes.some((q) => at >= q.start && at < q.end);
       const inDefinition = (at: number) => r.definitions.length > 0 && r.definitions.some((q) => at >= q.start && at < q.end);
-      const words = r.words;
+      const words = wordsOf(p.text);
       for (let i = 0; i < words.length; i++) {
         const w = words[i]!;
         if (!isCapitalised(w.text) && !isAllCaps(w.text)) continue;
