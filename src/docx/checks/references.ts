@@ -228,7 +228,10 @@ export function numberingFindings(paragraphs: readonly CheckParagraph[]): ViewFi
     const first = partsOf(n.label, undefined);
     if (!first) return;
     const parent = probeKey(first);
-    const lastShape = [...last.entries()].find(([k]) => k.startsWith(`${parent}|`));
+    // The sibling a letter would follow: the letters' sequence under this parent, not a roman numerals' one that came first
+    // ("(c)" after "(b)" is a letter even where an "(i), (ii)" list ran under the same parent before).
+    const siblings = [...last.entries()].filter(([k]) => k.startsWith(`${parent}|`));
+    const lastShape = siblings.find(([k]) => k.endsWith('a')) ?? siblings[0];
     const parts = partsOf(n.label, lastShape ? { value: lastShape[1].value, shape: lastShape[0].slice(parent.length + 1) } : undefined)!;
     const tail = parts[parts.length - 1]!;
     const key = `${probeKey(parts)}|${tail.shape}`;
