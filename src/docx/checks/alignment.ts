@@ -33,11 +33,20 @@ export class Alignment {
 
   constructor(view: readonly ParagraphBlock[], private readonly markup: readonly ParagraphBlock[], which: CheckView) {
     const projected = markup.map((p) => project(p, REMOVED[which]));
+    // Each distinct text as a number, so the resync's search compares numbers (0: the empty text, never a resync point).
+    const ids = new Map<string, number>([['', 0]]);
+    const idOf = (text: string): number => {
+      let id = ids.get(text);
+      if (id === undefined) ids.set(text, id = ids.size);
+      return id;
+    };
+    const viewIds = Int32Array.from(view, (p) => idOf(p.text));
+    const markupIds = Int32Array.from(projected, (p) => idOf(p.text));
     this.segments = view.map(() => []);
     let j = 0;
     for (let i = 0; i < view.length;) {
       const text = view[i]!.text;
-      if (j < markup.length && projected[j]!.text === text) {
+      if (j < markup.length && viewIds[i] === markupIds[j]) {
         this.segments[i]!.push({ markup: j, viewStart: 0, viewEnd: text.length, offsets: projected[j]!.offsets });
         i++;
         j++;
@@ -56,7 +65,7 @@ export class Alignment {
         for (let di = 0; di <= d && !next; di++) {
           const i2 = i + di;
           const j2 = j + d - di;
-          if (i2 < view.length && j2 < markup.length && view[i2]!.text === projected[j2]!.text && view[i2]!.text.length > 0) next = [i2, j2];
+          if (i2 < view.length && j2 < markup.length && viewIds[i2] === markupIds[j2] && viewIds[i2] !== 0) next = [i2, j2];
         }
       }
       const [i2, j2] = next ?? [i + 1, Math.min(markup.length, j + 1)];

@@ -70,8 +70,8 @@ export function checkDocument(views: DocumentViews): Record<CheckView, CheckFind
   const accepted = read(views.accepted, 'accepted');
   const rejected = read(views.rejected, 'rejected');
   return {
-    accepted: settle(accepted, rejected, markup),
-    rejected: settle(rejected, accepted, markup),
+    accepted: groupPlaceholders(settle(accepted, rejected, markup)),
+    rejected: groupPlaceholders(settle(rejected, accepted, markup)),
   };
 }
 
@@ -118,6 +118,38 @@ function settle(a: ReadView, b: ReadView, markup: readonly ParagraphBlock[]): Ch
       fix: f.replaceWith === null ? null : fixOf(f, a.alignment, markup),
     };
   });
+}
+
+/** A bracketed blank: nothing but blank marks between the brackets ("[__]", "[●]", "[   ]"). */
+const BLANK = /^\[[\s●•_.…-]*\]$/u;
+
+/**
+ * A template's blanks are one finding per kind, with their count, at the first: a form left to
+ * complete has dozens of "[__]", and one finding per blank buried everything else. Blanks are of
+ * one kind, other placeholders by their text ("[name of Fund]" twice is one finding). A placeholder
+ * brought by a change (causedBy not empty) stays its own finding: it is what deciding brings.
+ */
+function groupPlaceholders(findings: CheckFinding[]): CheckFinding[] {
+  const kindOf = (f: CheckFinding) => (BLANK.test(f.excerpt) ? '\u0001blank' : f.excerpt.toLowerCase());
+  const groups = new Map<string, CheckFinding[]>();
+  for (const f of findings) {
+    if (f.kind !== 'placeholder' || f.causedBy.length > 0) continue;
+    const list = groups.get(kindOf(f));
+    if (list) list.push(f);
+    else groups.set(kindOf(f), [f]);
+  }
+  const folded = new Set<CheckFinding>();
+  const first = new Map<CheckFinding, string>();
+  for (const [kind, list] of groups) {
+    if (list.length < 2) continue;
+    for (const f of list.slice(1)) folded.add(f);
+    const n = list.length;
+    first.set(list[0]!, kind === '\u0001blank'
+      ? `${n} blanks such as “${list[0]!.excerpt}” are left to complete (the first is here).`
+      : `“${list[0]!.excerpt}” is a placeholder left to complete, ${n} times (the first is here).`);
+  }
+  if (folded.size === 0) return findings;
+  return findings.filter((f) => !folded.has(f)).map((f) => (first.has(f) ? { ...f, message: first.get(f)! } : f));
 }
 
 /** Each change's edit group (what Word shows as one edit: a replacement, a deleted paragraph's text and mark), and each group's changes. */

@@ -145,6 +145,40 @@ describe('checks: placeholders', () => {
 
   // Issue 35, precision on real contracts: each false friend below was a finding before its rule.
   describe('false friends found in real contracts', () => {
+    it('a party named in the opening and defined again in the definitions list is one definition; two in the body are still two', () => {
+      const opening = 'This Agreement is made between Acme Partners LLC (the “General Partner”) and Beta Capital LLC (the “Fund Manager”).';
+      const paragraphs = doc(opening, '1 | Definitions',
+        '“General Partner” means Acme Partners LLC or any replacement general partner appointed under clause 1.',
+        '1.1 | The General Partner and the Fund Manager shall act.',
+        '1.2 | The fee (the “Holdback Sum”) is held; the Holdback Sum is paid and the refund (the “Holdback Sum”) follows.');
+      expect(findings(paragraphs, 'duplicate_definition').map((f) => f.term)).toEqual(['Holdback Sum']);
+    });
+
+    it('a term defined by reference (“described in”, “set forth in”) is defined; a tax authority\'s instrument by its kind is no term', () => {
+      const paragraphs = doc(...PREAMBLE,
+        '1.1 | The Customer elects to have the “Safe Harbor” described in the proposed Revenue Procedure set forth in Notice 2005-43 (the “IRS Notice”) apply.',
+        '1.2 | The Supplier shall amend this clause 1.2 so that the Safe Harbor, the IRS Notice and the Revenue Procedure apply, and each Safe Harbor election is made.',
+        '1.3 | The “Closing Date” as defined in the Purchase Agreement is the day the Supplier pays.',
+        '1.4 | On the Closing Date the Customer shall pay.');
+      expect(findings(paragraphs).filter((f) => f.kind !== 'broken_cross_reference')).toEqual([]);
+    });
+
+    it('a defined phrase in lower case used as the ordinary phrase is no variant: “any applicable law”, “permitted by applicable law”, “a limited partner … the limited partner”', () => {
+      const uses = Array.from({ length: 9 }, (_, i) => `1.${i + 2} | The Limited Partner shall comply with Applicable Law under clause ${i + 1}.`);
+      const paragraphs = doc(...PREAMBLE, '1.1 | “Applicable Law” means ERISA. “Limited Partner” means a person admitted to the Fund.', ...uses,
+        '2 | To the extent permitted by applicable law, and subject to any applicable law, the Supplier may act.',
+        '3 | A rule that applies to a limited partner of a partnership may be avoided by the insulation of the limited partner from the business.',
+        '4 | The Supplier shall inform the limited partner.');
+      expect(findings(paragraphs, 'term_variant').map((f) => [f.excerpt, f.replaceWith])).toEqual([['limited partner', 'Limited Partner']]);
+    });
+
+    it('letters after a roman-numbered list under the same parent are letters: (a) (b) (c) (d) after (i) (ii)', () => {
+      const paragraphs = doc(...PREAMBLE,
+        '(i) | the first roman item;', '(ii) | the second roman item;',
+        '(a) | the first lettered item;', '(b) | the second;', '(c) | the third;', '(d) | the fourth;', '(f) | the sixth.');
+      expect(findings(paragraphs, 'numbering_out_of_sequence').map((f) => f.message)).toEqual(['Paragraph (f) follows (d): the numbering skips e.']);
+    });
+
     it('a legend in capitals that quotes a word is no definition: “INTERESTS” does not define Interest a second time', () => {
       const paragraphs = doc(...PREAMBLE,
         '1.1 | “Interest” means a partnership interest in the Fund held by the Customer.',

@@ -32,6 +32,26 @@ describe('checks of a draft: both views and what brings each finding', () => {
     expect(rejected).toEqual([]);
   });
 
+  it('a template\'s blanks are one finding with their count, other placeholders one per text; a blank a change brings stays its own', () => {
+    const bytes = buildDocx({
+      body: [
+        PREAMBLE,
+        p('The fund [name of Fund] is managed from [__] and [_____], with [name of Fund] as its name.'),
+        p('The fee is [__]% and the term [●] years, starting on [insert date]', ins(alex, ' or on [___]'), '.'),
+      ],
+    });
+    const [insertion] = changeIds(bytes);
+    const { accepted, rejected } = checkDraft(bytes);
+    const placeholders = accepted.filter((f) => f.kind === 'placeholder');
+    expect(placeholders.map((f) => [f.excerpt, f.message, f.causedBy])).toEqual([
+      ['[name of Fund]', '“[name of Fund]” is a placeholder left to complete, 2 times (the first is here).', []],
+      ['[__]', '4 blanks such as “[__]” are left to complete (the first is here).', []],
+      ['[insert date]', '“[insert date]” is a placeholder left to complete.', []],
+      ['[___]', '“[___]” is a placeholder left to complete.', [insertion]],
+    ]);
+    expect(rejected.filter((f) => f.kind === 'placeholder')).toHaveLength(3);
+  });
+
   it('an inserted misspelling: found in the accepted view with the insertion as its cause and a fix on the draft; a standing one has no cause', () => {
     const bytes = buildDocx({
       body: [

@@ -18,6 +18,9 @@ const ANNEX_WORDS = 'schedules?|annex(?:es)?|exhibits?|appendix|appendices|attac
 const NUMBER = String.raw`(?:\d+(?:\.\d+)*[A-Z]?(?:\s?\([a-zA-Z0-9]{1,5}\))*|\([a-zA-Z0-9]{1,5}\)(?:\s?\([a-zA-Z0-9]{1,5}\))*)`;
 const ANNEX_NUMBER = String.raw`(?:\d+|[A-Z]{1,2}(?:-\d+)?|[IVX]+)\b`;
 const CITATION = new RegExp(String.raw`\b(${CLAUSE_WORDS}|${ANNEX_WORDS})\s+(${NUMBER}|${ANNEX_NUMBER})((?:\s*(?:,|and|or|to|through|and/or)\s*(?:${NUMBER}))*)`, 'giu');
+const ANNEX_WORD = new RegExp(`^(?:${ANNEX_WORDS})$`, 'i');
+const ANNEX_CITED = new RegExp(`^(?:${ANNEX_WORDS})\\b`, 'i');
+const NUMBERS = new RegExp(NUMBER, 'gu');
 /** A statute's or code's citation style: "Government Code Section 65852.2", "Treasury Regulations Section 1.704-1(b)", "Section 17.06.040". */
 const FOREIGN_BEFORE = /\b(?:Code|Act|Acts|Regulations?|Regs?\.|Rules?|U\.S\.C\.|C\.F\.R\.|Constitution|Ordinance|Treaty|Convention|Directive|Statutes?|Law)\s*$/u;
 const TAX_FORM_AFTER = /^\s*\(?\s*(?:to\s+)?(?:IRS\s+)?Form\s+\d/u;
@@ -97,12 +100,12 @@ export function crossReferenceFindings(paragraphs: readonly CheckParagraph[], fa
       if (FOREIGN_NUMBER.test(p.text.slice(m.index + m[1]!.length + 1, end + 2))) continue;
       // "Article 5" in a title is the article itself, not a citation.
       if (m.index === 0 && numberOf(p) === null && ARTICLE_TITLE.test(p.text) || ANNEX_TITLE.test(p.text) && m.index <= 2) continue;
-      const annex = new RegExp(`^(?:${ANNEX_WORDS})$`, 'i').test(word);
+      const annex = ANNEX_WORD.test(word);
       // "schedule to", "schedules or": a lower-case word after it is no letter of a schedule.
       if (annex && /^\p{Ll}/u.test(m[2]!)) continue;
       // A tax form's schedule ("Schedule K-1 (Form 1065)", "IRS Schedule K-1"): another document's.
       if (annex && (TAX_FORM_AFTER.test(p.text.slice(end, end + 20)) || TAX_FORM_BEFORE.test(p.text.slice(Math.max(0, m.index - 40), m.index)))) continue;
-      const numbers = [m[2]!, ...[...(m[3] ?? '').matchAll(new RegExp(NUMBER, 'gu'))].map((x) => x[0])];
+      const numbers = [m[2]!, ...[...(m[3] ?? '').matchAll(NUMBERS)].map((x) => x[0])];
       const range = /\bto\b|\bthrough\b/.test(m[3] ?? '');
       for (const [k, number] of numbers.entries()) {
         if (range && k > 0 && k < numbers.length - 1) continue;
@@ -126,7 +129,7 @@ export function crossReferenceFindings(paragraphs: readonly CheckParagraph[], fa
   // or styles it does not see, an extract of a longer agreement): its clause citations say
   // nothing then, and are not reported one by one. A slip is one or two among dozens found.
   if (missing.size >= UNREADABLE_NUMBERING_MIN && missing.size * 3 >= resolved.size) {
-    return out.filter((f) => new RegExp(`^(?:${ANNEX_WORDS})\\b`, 'i').test(f.reference!));
+    return out.filter((f) => ANNEX_CITED.test(f.reference!));
   }
   return out;
 }
@@ -225,7 +228,10 @@ export function numberingFindings(paragraphs: readonly CheckParagraph[]): ViewFi
     const first = partsOf(n.label, undefined);
     if (!first) return;
     const parent = probeKey(first);
-    const lastShape = [...last.entries()].find(([k]) => k.startsWith(`${parent}|`));
+    // The sibling a letter would follow: the letters' sequence under this parent, not a roman numerals' one that came first
+    // ("(c)" after "(b)" is a letter even where an "(i), (ii)" list ran under the same parent before).
+    const siblings = [...last.entries()].filter(([k]) => k.startsWith(`${parent}|`));
+    const lastShape = siblings.find(([k]) => k.endsWith('a')) ?? siblings[0];
     const parts = partsOf(n.label, lastShape ? { value: lastShape[1].value, shape: lastShape[0].slice(parent.length + 1) } : undefined)!;
     const tail = parts[parts.length - 1]!;
     const key = `${probeKey(parts)}|${tail.shape}`;

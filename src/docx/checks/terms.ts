@@ -23,11 +23,11 @@ import { isAllCaps, isCapitalised, looksLikeHeading, MINOR_WORDS, quotedSpans, r
  *   case after "the" where the term is otherwise used capitalised at least three times as often.
  */
 
-const DEFINING_AFTER = /^[”"’']?\s*[,)]?\s*(?:means|mean|shall mean|shall have the meaning|has the meaning|have the meaning|have the meanings|shall include|includes|include|refers to|shall refer to|is defined|are defined|shall be construed|:|–|—|-\s)/iu;
+const DEFINING_AFTER = /^[”"’']?\s*[,)]?\s*(?:means|mean|shall mean|shall have the meaning|has the meaning|have the meaning|have the meanings|shall include|includes|include|refers to|shall refer to|is defined|are defined|shall be construed|(?:as\s+)?(?:described|set forth|set out|defined|referred to)\s+in\b|within the meaning of|:|–|—|-\s)/iu;
 const PARENS_BEFORE = /\(\s*(?:(?:the|a|an|each|each a|each an|any|together|collectively|jointly|individually|severally|hereinafter|hereafter|herein|referred to as|hereinafter referred to as|hereinafter called|in such capacity|as applicable|as the case may be|respectively|and|or|,|\s)*)[“"‘']?$/iu;
 const PARENS_AFTER = /^[”"’']?\s*(?:,?\s*(?:and|or|and\/or|together|collectively|respectively|as applicable|each)[^()]{0,40}?)?\)/iu;
 /** A definitions list's pointer to where a term is defined ("“Fund” has the meaning set forth in the Recitals"): not a second definition. */
-const POINTER = /^[”"’']?\s*(?:(?:shall\s+)?ha(?:s|ve)\s+the\s+meanings?\s+(?:given|set forth|set out|assigned|ascribed|specified|provided|attributed)|shall be construed|is to be construed)/iu;
+const POINTER = /^[”"’']?\s*(?:(?:shall\s+)?ha(?:s|ve)\s+the\s+meanings?\s+(?:given|set forth|set out|assigned|ascribed|specified|provided|attributed)|shall be construed|is to be construed|(?:as\s+)?(?:described|set forth|set out|defined|referred to)\s+in\b|within the meaning of)/iu;
 const DEFINING_BEFORE = /(?:referred to as|hereinafter(?: called)?|hereafter|defined as|designated as|known as)\s*(?:the\s+)?$/iu;
 const DETERMINERS = new Set(['the', 'this', 'that', 'these', 'those', 'each', 'any', 'all', 'such', 'no', 'every', 'either', 'neither', 'other', 'its', 'their', 'relevant', 'applicable', 'same']);
 const COMPANY_SUFFIXES = new Set(['inc', 'ltd', 'limited', 'llc', 'plc', 'corporation', 'corp', 'llp', 'lp', 'gmbh', 'ag', 'sa', 'nv', 'bv', 'co', 'incorporated', 'sarl', 'spa', 'pty', 'pte', 'ab', 'as', 'oy']);
@@ -52,11 +52,22 @@ const CITED_TITLE = /\b(?:sections?|clauses?|articles?|schedules?|paragraphs?|an
 /** The last word of an institution's name ("the Institutional Limited Partners Association", "the Financial Conduct Authority"). */
 const INSTITUTION_ENDINGS = new Set(['association', 'institute', 'foundation', 'society', 'university', 'college', 'federation', 'organisation', 'organization',
   'authority', 'agency', 'bureau', 'ministry', 'department', 'commission', 'exchange', 'court', 'tribunal', 'council', 'parliament', 'congress']);
+/** The kinds of instrument a tax authority publishes, named as such rather than defined. */
+const OFFICIAL_INSTRUMENT = /^(?:Revenue (?:Procedure|Ruling)s?|Private Letter Rulings?|Treasury Regulations?|Technical Advice Memorand(?:um|a)|Technical Memorand(?:um|a))$/u;
 const STATUTE_ENDINGS = new Set(['act', 'regulation', 'regulations', 'rules', 'constitution', 'convention', 'treaty', 'directive', 'ordinance', 'statute']);
+
+export interface DefinedTerm {
+  /** The term as first defined. */
+  term: string;
+  places: Place[];
+  /** How many of the places point to another definition, and how many name a party. */
+  pointers: number;
+  parties: number;
+}
 
 export interface TermIndex {
   /** By term key: the term as defined and where (the quoted phrase). */
-  defined: Map<string, { term: string; places: Place[]; pointers: number }>;
+  defined: Map<string, DefinedTerm>;
   /** The parties' and others' names as the preamble writes them (multi-word phrases and single names). */
   names: Set<string>;
 }
@@ -70,19 +81,27 @@ export function termKey(phrase: string): string {
   return s;
 }
 
+/**
+ * A quoted span that is a definition: a pointer names where the term is defined ("has the meaning
+ * set forth in", "as described in"); a party's is made in parentheses where the agreement names its
+ * parties ("between X (the “General Partner”) and …").
+ */
+type Definition = Quoted & { pointer?: true; party?: true };
+
+/** The paragraph that names the parties to the agreement. */
+const PARTIES_NAMED = /\b(?:between|among|by and between|entered into|is made|made (?:on|as of|this))\b/iu;
+
 interface Read {
-  words: Word[];
   quotes: Quoted[];
-  /** Quoted spans that are definitions (a pointer names where the term is defined). */
-  definitions: (Quoted & { pointer?: true })[];
+  definitions: Definition[];
   /** Where the words that may be terms start (after a run-in heading); Infinity for a heading. */
   from: number;
 }
 
-export function findDefinitions(p: CheckParagraph): (Quoted & { pointer?: true })[] {
-  const out: (Quoted & { pointer?: true })[] = [];
+export function findDefinitions(p: CheckParagraph, quotes: readonly Quoted[] = quotedSpans(p.text)): Definition[] {
+  const out: Definition[] = [];
   const text = p.text;
-  for (const q of quotedSpans(text)) {
+  for (const q of quotes) {
     const phrase = q.text.trim();
     if (!phrase || !isCapitalised(phrase) || phrase.split(/\s+/).length > 8 || /[.;!?]$/.test(phrase) && !/\.$/.test(phrase.replace(/\b[A-Z]\.$/, ''))) continue;
     if (/[.!?]\s/.test(phrase)) continue;
@@ -97,7 +116,11 @@ export function findDefinitions(p: CheckParagraph): (Quoted & { pointer?: true }
     if (inParens || leading || DEFINING_AFTER.test(after) || DEFINING_BEFORE.test(before)) {
       // "Majority (or other specified percentage) in Interest": the term is used without its aside.
       const term = phrase.replace(/\s*\([^()]*\)/g, '').trim() || phrase;
-      out.push({ ...q, text: term, start: q.start + q.text.indexOf(phrase), end: q.start + q.text.indexOf(phrase) + phrase.length, ...(POINTER.test(after) ? { pointer: true } : {}) });
+      out.push({
+        ...q, text: term, start: q.start + q.text.indexOf(phrase), end: q.start + q.text.indexOf(phrase) + phrase.length,
+        ...(POINTER.test(after) ? { pointer: true } : {}),
+        ...(inParens && PARTIES_NAMED.test(text) ? { party: true } : {}),
+      });
     }
   }
   return out;
@@ -121,12 +144,14 @@ function preambleEnd(paragraphs: readonly CheckParagraph[]): number {
   return end;
 }
 
-/** A paragraph's words, quotes and definitions, and whether it is a heading: what its text alone decides. */
+/** A paragraph's quotes and definitions, and whether it is a heading: what its text alone decides. */
 type ParagraphRead = Omit<Read, 'from'> & { heading: boolean };
 
 /**
  * Paragraph reads shared by the views of one draft: accepting and rejecting every change leave
- * most paragraphs alike, and reading their words is most of the term checks' time. Read only.
+ * most paragraphs alike. Read only. A paragraph's words are not kept here but read again where
+ * they are walked (TermChecks.run): kept for every paragraph of both views, they were most of
+ * the heap the garbage collector copied, and reading them costs less than that.
  */
 export class ParagraphReads {
   private readonly reads = new Map<string, ParagraphRead>();
@@ -135,9 +160,10 @@ export class ParagraphReads {
     const key = `${p.story}\u0001${p.heading ?? ''}\u0001${p.text}`;
     let read = this.reads.get(key);
     if (!read) {
-      const definitions = findDefinitions(p);
+      const quotes = quotedSpans(p.text);
+      const definitions = findDefinitions(p, quotes);
       read = {
-        words: wordsOf(p.text), quotes: quotedSpans(p.text), definitions,
+        quotes, definitions,
         heading: p.story === 'body' && looksLikeHeading(p.text, p.heading) && definitions.length === 0,
       };
       this.reads.set(key, read);
@@ -154,22 +180,23 @@ export class TermChecks {
   constructor(private readonly paragraphs: readonly CheckParagraph[], shared: ParagraphReads = new ParagraphReads()) {
     this.preamble = preambleEnd(paragraphs);
     this.reads = paragraphs.map((p, i) => {
-      const { words, quotes, definitions, heading } = shared.of(p);
-      return { words, quotes, definitions, from: heading || i < this.preamble ? Infinity : runInHeadingEnd(p.text) };
+      const { quotes, definitions, heading } = shared.of(p);
+      return { quotes, definitions, from: heading || i < this.preamble ? Infinity : runInHeadingEnd(p.text) };
     });
-    const defined = new Map<string, { term: string; places: Place[]; pointers: number }>();
+    const defined = new Map<string, DefinedTerm>();
     this.reads.forEach((r, block) => {
       for (const d of r.definitions) {
         const key = termKey(d.text);
-        const entry = defined.get(key) ?? { term: d.text, places: [], pointers: 0 };
+        const entry = defined.get(key) ?? { term: d.text, places: [], pointers: 0, parties: 0 };
         entry.places.push({ block, start: d.start, end: d.end });
         if (d.pointer) entry.pointers++;
+        else if (d.party) entry.parties++;
         defined.set(key, entry);
       }
     });
     const names = new Set<string>();
     for (let i = 0; i < this.preamble; i++) {
-      for (const run of capitalisedRuns(this.reads[i]!.words, 0)) names.add(run.text);
+      for (const run of capitalisedRuns(wordsOf(this.paragraphs[i]!.text), 0)) names.add(run.text);
     }
     this.index = { defined, names };
     for (const d of defined.values()) this.firstWords.add(termKey(d.term.split(/\s+/)[0]!));
@@ -191,7 +218,7 @@ export class TermChecks {
       const p = this.paragraphs[block]!;
       const inQuote = (at: number) => r.quotes.length > 0 && r.quotes.some((q) => at >= q.start && at < q.end);
       const inDefinition = (at: number) => r.definitions.length > 0 && r.definitions.some((q) => at >= q.start && at < q.end);
-      const words = r.words;
+      const words = wordsOf(p.text);
       for (let i = 0; i < words.length; i++) {
         const w = words[i]!;
         if (!isCapitalised(w.text) && !isAllCaps(w.text)) continue;
@@ -281,7 +308,10 @@ export class TermChecks {
           message: `“${d.term}” is defined but never used.`, replaceWith: null, identity: 'term', evidence: d.places,
         });
       }
-      if (d.places.length - d.pointers > 1) {
+      // A party named in the agreement's opening and defined again in the definitions list (“General
+      // Partner” means X or any successor) is the drafting convention, not a second definition.
+      const restated = d.parties === 1 && d.places.length - d.pointers > 1 ? 1 : 0;
+      if (d.places.length - d.pointers - restated > 1) {
         const second = d.places[1]!;
         out.push({
           kind: 'duplicate_definition', term: d.term, reference: null, at: second, excerpt: this.paragraphs[second.block]!.text.slice(second.start, second.end),
@@ -293,7 +323,6 @@ export class TermChecks {
     return out;
   }
 
-  /** A defined multi-word phrase written in lower case after "the", where the capitalised term is the rule. */
   /**
    * A term with a sign the word reader does not keep ("US$", "C++", "R&D"): used when written as
    * defined anywhere outside its definitions ("US$100" uses "US$").
@@ -308,6 +337,7 @@ export class TermChecks {
     });
   }
 
+  /** A defined multi-word phrase written in lower case after "the", where the capitalised term is the rule. */
   private lowerCaseUses(capitalisedCount: Map<string, number>): ViewFinding[] {
     const out: ViewFinding[] = [];
     const lower = [...this.index.defined.entries()].filter(([, d]) => d.term.includes(' ') && !isAllCaps(d.term.replace(/\s/g, '')) && d.term.toLowerCase() !== d.term);
@@ -317,22 +347,31 @@ export class TermChecks {
       if (capital < 3) continue;
       const needle = d.term.toLowerCase();
       const found: Place[] = [];
+      // Lower-case uses not after "the" ("a limited partner", "any applicable law", "permitted by applicable law"): the
+      // ordinary phrase, used on purpose. Frequent, they say the drafter uses both; earlier in a paragraph, they are
+      // what a later "the limited partner" refers back to.
+      let generic = 0;
       this.paragraphs.forEach((p, block) => {
         // The definition's own wording ("“Subscription Agreement” means the subscription agreement entered into…") says what the term is.
         if (block < this.preamble || p.story !== 'body' || d.places.some((q) => q.block === block)) return;
         let from = 0;
+        let introduced = false;
         for (let at = p.text.indexOf(needle, from); at >= 0; at = p.text.indexOf(needle, from)) {
           from = at + needle.length;
-          const before = p.text.slice(Math.max(0, at - 4), at);
           const after = p.text[at + needle.length] ?? ' ';
-          if (!/\bthe $|\bany $/i.test(before) && !/^(?:the|any) $/i.test(p.text.slice(at - 4, at))) continue;
-          if (/[\p{L}\p{N}]/u.test(after) || this.reads[block]!.quotes.some((q) => at >= q.start && at < q.end)) continue;
+          if (/[\p{L}\p{N}]/u.test(after) || at > 0 && /[\p{L}\p{N}]/u.test(p.text[at - 1]!) || this.reads[block]!.quotes.some((q) => at >= q.start && at < q.end)) continue;
+          const before = p.text.slice(Math.max(0, at - 4), at);
+          if (!/\bthe $/i.test(before) && !/^the $/i.test(p.text.slice(at - 4, at))) {
+            generic++;
+            introduced = true;
+            continue;
+          }
           // "the general partner of the Fund", "the limited partner from …": the role in general, written so on purpose.
-          if (ROLE_AFTER.test(p.text.slice(at + needle.length, at + needle.length + 12))) continue;
+          if (introduced || ROLE_AFTER.test(p.text.slice(at + needle.length, at + needle.length + 12))) continue;
           found.push({ block, start: at, end: at + needle.length });
         }
       });
-      if (found.length === 0 || found.length * 3 > capital) continue;
+      if (found.length === 0 || found.length * 3 > capital || generic * 3 > capital) continue;
       for (const place of found) {
         out.push({
           kind: 'term_variant', term: d.term, reference: null, at: place, excerpt: needle,
@@ -367,6 +406,8 @@ export class TermChecks {
     const last = parts[parts.length - 1]!.toLowerCase().replace(/\.$/, '');
     // A statute or a body of rules by its name ("the California Coastal Act", "the Internal Revenue Code"); a single letter ("U.S.").
     if (STATUTE_ENDINGS.has(last) || last === 'code' && parts.length >= 3 || parts.length === 1 && parts[0]!.length === 1) return true;
+    // A tax authority's published instrument by its kind ("the proposed Revenue Procedure set forth in Notice 2005-43").
+    if (OFFICIAL_INSTRUMENT.test(run.text)) return true;
     // An institution by its name, two words or more: a name, not a term the document must define.
     if (parts.length >= 2 && INSTITUTION_ENDINGS.has(last)) return true;
     // Part of a longer name joined by "and" ("the Health and Safety Code").

@@ -15,12 +15,29 @@ export interface Word {
   before: string | null;
 }
 
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’&-]*/gu;
-const TRAILING = /['’&-]+$/u;
 const OPENING_MARKS = new Set(['"', '“', '”', '‘', '’', "'", '(', '[']);
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** Whether the code point at `at` is a letter or digit (ASCII by its code, the rest by its Unicode class). */
+function isWordStart(text: string, at: number, code: number): boolean {
+  if (code < 128) return code >= 97 && code <= 122 || code >= 65 && code <= 90 || code >= 48 && code <= 57;
+  return LETTER_OR_DIGIT.test(String.fromCodePoint(text.codePointAt(at)!));
+}
+
+/** Inside a word, a letter or digit continues it, and so do ' ’ & - (trimmed from its end: see wordsOf). */
+function continuesWord(text: string, at: number, code: number): boolean {
+  return code === 39 || code === 0x2019 || code === 38 || code === 45 || isWordStart(text, at, code);
+}
+
+/** Code units the code point at `at` takes: 2 for a surrogate pair, as a /u pattern reads it. */
+function width(text: string, at: number, code: number): number {
+  if (code < 0xd800 || code > 0xdbff) return 1;
+  const next = text.charCodeAt(at + 1);
+  return next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
+}
 
 /** Whether the text before `at` ends a sentence: . ! ? : ; a tab or line break, or a list marker "(a)", ignoring spaces and opening marks. */
-function endsSentence(text: string, at: number): boolean {
+export function endsSentence(text: string, at: number): boolean {
   let k = at - 1;
   while (k >= 0 && (text[k] === ' ' || text[k] === '\u00a0' || OPENING_MARKS.has(text[k]!))) k--;
   if (k < 0) return true;
@@ -33,40 +50,78 @@ function endsSentence(text: string, at: number): boolean {
   return false;
 }
 
+const MANUAL_NUMBER_WORD = /^\d+$|^[ivxlc]+$|^[a-z]$/i;
+const MANUAL_NUMBER_GAP = /^[.)]?\s+$|^\.\d/;
+
+/**
+ * A paragraph's words: a letter or digit and the letters, digits, apostrophes, ampersands and
+ * hyphens after it, without the apostrophes, ampersands and hyphens that end it ("Suppliers'" is
+ * "Suppliers"). Scanned by character code rather than with a pattern: every paragraph of both
+ * views is read, and a match object per word was most of the checks' garbage.
+ */
 export function wordsOf(text: string): Word[] {
   const out: Word[] = [];
   let previous: Word | null = null;
-  for (const m of text.matchAll(WORD)) {
-    // A trailing apostrophe or hyphen belongs to the punctuation, not the word ("Suppliers'" keeps its s).
-    const w = TRAILING.test(m[0]) ? m[0].replace(TRAILING, '') : m[0];
-    const start = m.index;
+  const n = text.length;
+  let at = 0;
+  while (at < n) {
+    const code = text.charCodeAt(at);
+    if (!isWordStart(text, at, code)) {
+      at += width(text, at, code);
+      continue;
+    }
+    const start = at;
+    // The match runs on over letters, digits and ' ’ & -; its end, trimmed of those marks, is the word's.
+    let end = start;
+    let k = start;
+    while (k < n) {
+      const c = text.charCodeAt(k);
+      if (!continuesWord(text, k, c)) break;
+      const step = width(text, k, c);
+      k += step;
+      if (c !== 39 && c !== 0x2019 && c !== 38 && c !== 45) end = k;
+    }
+    at = k;
     const gapStart = previous ? previous.end : 0;
-    const singleSpace = start - gapStart === 1 && (text[gapStart] === ' ' || text[gapStart] === '\u00a0');
+    const singleSpace = start - gapStart === 1 && (text.charCodeAt(gapStart) === 32 || text.charCodeAt(gapStart) === 0xa0);
     const word: Word = {
-      text: w, start, end: start + w.length,
+      text: text.slice(start, end), start, end,
       sentenceStart: endsSentence(text, start),
       joined: previous !== null && singleSpace,
       before: previous ? previous.text.toLowerCase() : null,
     };
     // A manual number ("7.3", "(b)") at the paragraph's start is not the sentence: the word after it starts one.
-    if (previous && previous.sentenceStart && /^\d+$|^[ivxlc]+$|^[a-z]$/i.test(previous.text) && /^[.)]?\s+$|^\.\d/.test(text.slice(gapStart, start))) word.sentenceStart = true;
+    if (previous && previous.sentenceStart && MANUAL_NUMBER_WORD.test(previous.text) && MANUAL_NUMBER_GAP.test(text.slice(gapStart, start))) word.sentenceStart = true;
     out.push(word);
     previous = word;
   }
   return out;
 }
 
+/** A first letter in capitals (ASCII by its code: most words are). */
 export function isCapitalised(w: string): boolean {
+  const code = w.charCodeAt(0);
+  if (code < 128) return code >= 65 && code <= 90;
   const first = w[0]!;
   return first !== first.toLowerCase() && first === first.toUpperCase();
 }
 
 /** All capitals (two letters or more): an acronym or a shouted heading, not a phrase's word. */
 export function isAllCaps(w: string): boolean {
-  return w.length >= 2 && w === w.toUpperCase() && w !== w.toLowerCase();
+  if (w.length < 2) return false;
+  // ASCII: no small letter and a capital one (what the case conversions below say, without their copies).
+  let capital = false;
+  for (let k = 0; k < w.length; k++) {
+    const c = w.charCodeAt(k);
+    if (c >= 128) return w === w.toUpperCase() && w !== w.toLowerCase();
+    if (c >= 97 && c <= 122) return false;
+    if (c >= 65 && c <= 90) capital = true;
+  }
+  return capital;
 }
 
 const OPEN_QUOTES = '"“‘\'';
+const ANY_QUOTE = /["“‘']/;
 const CLOSE_OF: Record<string, string> = { '"': '"', '“': '”', '‘': '’', "'": "'" };
 
 export interface Quoted {
@@ -82,6 +137,7 @@ export interface Quoted {
  */
 export function quotedSpans(text: string): Quoted[] {
   const out: Quoted[] = [];
+  if (!ANY_QUOTE.test(text)) return out;
   for (let i = 0; i < text.length; i++) {
     const open = text[i]!;
     if (!OPEN_QUOTES.includes(open)) continue;
