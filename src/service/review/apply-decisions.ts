@@ -5,7 +5,7 @@ import { regrouped } from './baseline-entries';
 import { loadProposals } from './decision-log';
 import type { IdempotentRequest } from './idempotency';
 import { batchVerdicts, namedVerdicts, recordOf } from './implied-decisions';
-import { listingVersion } from './listing-delta';
+import { requireListingVersion } from './listing-delta';
 import { withJustifications } from './review-answers';
 import { requireDraftIfQueued, uniq, type Actor, type AnswerShape, type ApplyAnswerOf, type ReviewParts } from './review-parts';
 import { checkNotes, engineProblem } from './review-problems';
@@ -39,9 +39,7 @@ export async function applyDecisions<S extends AnswerShape = 'full'>(
   await timing.measure('load', () => requireDraftIfQueued(parts, actor, uploadId));
 
   const result = await parts.commits.change(actor, uploadId, timing, idempotency, async ({ row, entries, state, bytes }) => {
-    if (request.ifMatch !== undefined && request.ifMatch !== listingVersion(row.content_sha256!, state.lastSeq)) {
-      throw new ProblemError(412, 'listing_changed', 'The draft has changed since the listing this batch was decided on. Nothing was applied; read the review again.');
-    }
+    requireListingVersion(request.ifMatch, row.content_sha256!, state.lastSeq);
     const revisions = await timing.measure('analyse', () => parts.reads.revisionsFor(row.content_sha256!, bytes));
     const present = new Set(revisions.map((r) => r.change_id));
     const decidedAlready = requested.filter((id) => !present.has(id) && (state.decided.has(id) || state.withdrawn.has(id)));

@@ -5,7 +5,8 @@ import { NO_TIMING, type ServerTiming } from '../http/server-timing';
 import { toBase64 } from './analysis-cache';
 import { addThreadsToEdits } from './comment-ops';
 import type { IdempotentRequest } from './idempotency';
-import { requireDraft, type Actor, type AnswerOf, type AnswerShape, type ReviewParts } from './review-parts';
+import { requireListingVersion } from './listing-delta';
+import { requireDraft, type Actor, type AnswerShape, type ApplyAnswerOf, type ReviewParts } from './review-parts';
 import { engineProblem } from './review-problems';
 
 /**
@@ -16,14 +17,18 @@ import { engineProblem } from './review-problems';
  */
 const HEAVY_EDIT_BATCH = 50;
 
-/** Writes tracked changes on the user's behalf, recording each one's justification. */
+/**
+ * Writes tracked changes on the user's behalf, recording each one's justification. `ifMatch`: the
+ * listing version the client holds; the edits are written only on it (else 412), and a minimal answer is the delta from it.
+ */
 export async function redlineEdits<S extends AnswerShape = 'full'>(
   parts: ReviewParts, actor: Actor, uploadId: string, body: RedlineEditsBody, timing: ServerTiming = NO_TIMING, idempotency?: IdempotentRequest,
-  threads?: readonly (readonly string[] | undefined)[], shape?: S,
-): Promise<AnswerOf<S>> {
+  threads?: readonly (readonly string[] | undefined)[], shape?: S, ifMatch?: string,
+): Promise<ApplyAnswerOf<S>> {
   await timing.measure('load', () => requireDraft(parts, actor, uploadId));
   const author = body.author ?? (await findUserById(parts.db, actor.userId))?.name ?? 'Redline user';
-  const result = await parts.commits.change(actor, uploadId, timing, idempotency, async ({ row, bytes }) => {
+  const result = await parts.commits.change(actor, uploadId, timing, idempotency, async ({ row, state, bytes }) => {
+    requireListingVersion(ifMatch, row.content_sha256!, state.lastSeq);
     const date = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
     const proposalsOf = (changes: { editIndex: number; changeIds: string[] }[]) =>
       changes.flatMap((c) => c.changeIds.map((changeId) => ({ changeId, justification: body.edits[c.editIndex]?.justification ?? null })));
@@ -57,5 +62,5 @@ export async function redlineEdits<S extends AnswerShape = 'full'>(
     const proposals = proposalsOf(changes);
     return { doc, ...(await parts.answers.writeAndAnalyse(doc, timing, shape)), proposals, log: logOf(proposals) };
   });
-  return parts.answers.answer(result, timing, idempotency, shape) as Promise<AnswerOf<S>>; // no base: never a delta
+  return parts.answers.answer(result, timing, idempotency, shape, ifMatch);
 }

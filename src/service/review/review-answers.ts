@@ -1,3 +1,4 @@
+import type { ReviewListing } from '../../contract/listing-delta';
 import type { ReviewMinimalResponse, ReviewResponse } from '../../contract/review';
 import type { Revision } from '../../contract/revision';
 import type { Track } from '../../contract/track';
@@ -44,6 +45,16 @@ export class ReviewAnswers {
   /** The listing version (ETag) of an answer this service gave, if it has one. */
   versionOf(answer: object): string | undefined {
     return this.versions.get(answer);
+  }
+
+  /** The draft's listing at this version, if it is one this service last answered (listing-delta.ts). */
+  listingAt(uploadId: string, version: string): ReviewListing | undefined {
+    return this.listings.at(uploadId, version);
+  }
+
+  /** Says an answer made from a remembered listing (a delta) is at this version. */
+  tagVersion(answer: object, version: string): void {
+    this.versions.set(answer, version);
   }
 
   rememberListing(answer: ReviewMinimalResponse, version: string): void {

@@ -61,7 +61,7 @@ export interface Actor {
  */
 export type AnswerShape = 'full' | 'minimal';
 export type AnswerOf<S extends AnswerShape> = S extends 'minimal' ? ReviewMinimalResponse : ReviewResponse;
-/** An apply's answer: minimal ones may be the delta from the listing the client holds (If-Match). */
+/** A change's answer (apply, undo, redline edits): minimal ones may be the delta from the listing the client holds (If-Match). */
 export type ApplyAnswerOf<S extends AnswerShape> = S extends 'minimal' ? ReviewMinimalResponse | ReviewDelta : ReviewResponse;
 
 export async function requireRow(db: Queryable, orgId: string, id: string): Promise<UploadRecord> {

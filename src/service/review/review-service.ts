@@ -1,5 +1,6 @@
 import type { Comment, CommentsResponse } from '../../contract/comments';
-import type { RedlineEditsBody, ReviewResponse } from '../../contract/review';
+import type { ReviewDelta } from '../../contract/listing-delta';
+import type { RedlineEditsBody, ReviewMinimalResponse, ReviewResponse } from '../../contract/review';
 import type { OpenDocx, OpenOptions, WorkLimits } from '../../docx';
 import type { EngineThreads } from '../engine/engine-threads';
 import { NO_TIMING, type ServerTiming } from '../http/server-timing';
@@ -23,7 +24,7 @@ import { redlineEdits } from './redline-edits';
 import { renderVariant } from './render-variant';
 import { ReviewAnswers } from './review-answers';
 import { requireRow, type Actor, type AnswerOf, type AnswerShape, type ApplyAnswerOf, type ReviewFaults, type ReviewParts } from './review-parts';
-import { readReview } from './review-read';
+import { readReview, readReviewSince } from './review-read';
 import { undoLastBatch } from './undo-batch';
 import { readUpload, storedRow } from './upload-reads';
 
@@ -77,6 +78,11 @@ export class ReviewService {
     return readReview(this.parts, actor, uploadId, timing);
   }
 
+  /** The review listing (minimal) as the delta from the version `since` the client holds, or whole when that version is no longer held. */
+  reviewSince(actor: Actor, uploadId: string, since: string, timing: ServerTiming = NO_TIMING): Promise<ReviewDelta | ReviewMinimalResponse> {
+    return readReviewSince(this.parts, actor, uploadId, since, timing);
+  }
+
   /** The listing version (ETag) of an answer this service gave, if it has one. */
   versionOf(answer: object): string | undefined {
     return this.parts.answers.versionOf(answer);
@@ -86,8 +92,11 @@ export class ReviewService {
     return applyDecisions(this.parts, actor, uploadId, request, timing, idempotency, shape);
   }
 
-  undo<S extends AnswerShape = 'full'>(actor: Actor, uploadId: string, timing: ServerTiming = NO_TIMING, idempotency?: IdempotentRequest, shape?: S): Promise<AnswerOf<S>> {
-    return undoLastBatch(this.parts, actor, uploadId, timing, idempotency, shape);
+  /** Without `ifMatch` the answer is never a delta. */
+  undo<S extends AnswerShape = 'full'>(actor: Actor, uploadId: string, timing?: ServerTiming, idempotency?: IdempotentRequest, shape?: S): Promise<AnswerOf<S>>;
+  undo<S extends AnswerShape = 'full'>(actor: Actor, uploadId: string, timing: ServerTiming, idempotency: IdempotentRequest | undefined, shape: S, ifMatch: string | undefined): Promise<ApplyAnswerOf<S>>;
+  undo<S extends AnswerShape = 'full'>(actor: Actor, uploadId: string, timing: ServerTiming = NO_TIMING, idempotency?: IdempotentRequest, shape?: S, ifMatch?: string): Promise<ApplyAnswerOf<S>> {
+    return undoLastBatch(this.parts, actor, uploadId, timing, idempotency, shape, ifMatch);
   }
 
   noteDecision(actor: Actor, uploadId: string, changeId: string, note: string, timing: ServerTiming = NO_TIMING): Promise<ReviewResponse> {
@@ -98,11 +107,20 @@ export class ReviewService {
     return decisionRecord(this.parts, actor, uploadId, timing);
   }
 
+  /** Without `ifMatch` the answer is never a delta. */
+  redlines<S extends AnswerShape = 'full'>(
+    actor: Actor, uploadId: string, body: RedlineEditsBody, timing?: ServerTiming, idempotency?: IdempotentRequest,
+    threads?: readonly (readonly string[] | undefined)[], shape?: S,
+  ): Promise<AnswerOf<S>>;
+  redlines<S extends AnswerShape = 'full'>(
+    actor: Actor, uploadId: string, body: RedlineEditsBody, timing: ServerTiming, idempotency: IdempotentRequest | undefined,
+    threads: readonly (readonly string[] | undefined)[] | undefined, shape: S, ifMatch: string | undefined,
+  ): Promise<ApplyAnswerOf<S>>;
   redlines<S extends AnswerShape = 'full'>(
     actor: Actor, uploadId: string, body: RedlineEditsBody, timing: ServerTiming = NO_TIMING, idempotency?: IdempotentRequest,
-    threads?: readonly (readonly string[] | undefined)[], shape?: S,
-  ): Promise<AnswerOf<S>> {
-    return redlineEdits(this.parts, actor, uploadId, body, timing, idempotency, threads, shape);
+    threads?: readonly (readonly string[] | undefined)[], shape?: S, ifMatch?: string,
+  ): Promise<ApplyAnswerOf<S>> {
+    return redlineEdits(this.parts, actor, uploadId, body, timing, idempotency, threads, shape, ifMatch);
   }
 
   writeComment(actor: Actor, uploadId: string, makeOp: (author: string) => CommentOp, timing: ServerTiming = NO_TIMING): Promise<CommentsResponse> {

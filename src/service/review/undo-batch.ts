@@ -3,14 +3,19 @@ import { NO_TIMING, type ServerTiming } from '../http/server-timing';
 import { performCommentOp } from './comment-ops';
 import { commentsToReplay } from './comment-problems';
 import type { IdempotentRequest } from './idempotency';
-import { requireDraftIfQueued, type Actor, type AnswerOf, type AnswerShape, type ReviewParts } from './review-parts';
+import { requireListingVersion } from './listing-delta';
+import { requireDraftIfQueued, type Actor, type AnswerShape, type ApplyAnswerOf, type ReviewParts } from './review-parts';
 
-/** Undoes the newest batch still in effect: its author only, and only if the draft has not changed since. */
+/**
+ * Undoes the newest batch still in effect: its author only, and only if the draft has not changed since.
+ * `ifMatch`: the listing version the client holds; the undo happens only on it (else 412), and a minimal answer is the delta from it.
+ */
 export async function undoLastBatch<S extends AnswerShape = 'full'>(
-  parts: ReviewParts, actor: Actor, uploadId: string, timing: ServerTiming = NO_TIMING, idempotency?: IdempotentRequest, shape?: S,
-): Promise<AnswerOf<S>> {
+  parts: ReviewParts, actor: Actor, uploadId: string, timing: ServerTiming = NO_TIMING, idempotency?: IdempotentRequest, shape?: S, ifMatch?: string,
+): Promise<ApplyAnswerOf<S>> {
   await timing.measure('load', () => requireDraftIfQueued(parts, actor, uploadId));
   const result = await parts.commits.change(actor, uploadId, timing, idempotency, async ({ row, entries, state }) => {
+    requireListingVersion(ifMatch, row.content_sha256!, state.lastSeq);
     const lastSeq = state.effective[state.effective.length - 1];
     const last = entries.find((e) => e.seq === lastSeq);
     if (!last) throw new ProblemError(409, 'nothing_to_undo', 'There is no batch of decisions to undo.');
@@ -35,5 +40,5 @@ export async function undoLastBatch<S extends AnswerShape = 'full'>(
     }
     return { doc, ...(await parts.answers.writeAndAnalyse(doc, timing, shape)), log };
   });
-  return parts.answers.answer(result, timing, idempotency, shape) as Promise<AnswerOf<S>>; // no base: never a delta
+  return parts.answers.answer(result, timing, idempotency, shape, ifMatch);
 }
