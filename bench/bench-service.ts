@@ -40,7 +40,7 @@ export async function startBenchService(port: number, dataDir: string, env: Reco
     await new Promise((r) => setTimeout(r, 200));
   }
   child.kill('SIGTERM');
-  throw new Error(`the service did not start within ${startS} s`);
+  throw new Error(`the service did not start within ${startS} s (BENCH_SERVICE_START_S)`);
 }
 
 export async function stopBenchService(child: ChildProcess): Promise<void> {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clientString } from './client-text';
 import { DocumentRow } from './document';
 import { Revision } from './revision';
 import type { ReviewMinimalResponse } from './review';
@@ -38,6 +39,13 @@ export const ReviewDelta = z.object({
   }),
 });
 export type ReviewDelta = z.infer<typeof ReviewDelta>;
+
+/** GET review's query: `since`, the listing version a client holds, to catch up with a delta (issue 36.1). */
+export const ReviewQuery = z.strictObject({
+  since: clientString().min(1).max(200).optional().describe(
+    'The listing version the client holds (an ETag the review or a change answered, without quotes). With `Prefer: return=minimal` the answer is then a ReviewDelta from it to the listing now (what the client missed: other reviewers\' batches, a lost answer), or the whole minimal listing when the service no longer holds that version (it holds the last few per draft). Ignored by the full answer.'),
+});
+export type ReviewQuery = z.infer<typeof ReviewQuery>;
 /** How one list changed (the shape `listDelta` checks). */
 export type ListDelta<T> = { removed: string[]; changed: T[]; added: { after: string | null; value: T }[] };
 

@@ -36,7 +36,7 @@ import { REPORT_CSV_MEDIA_TYPE, REPORT_PDF_MEDIA_TYPE } from './report';
 import { DraftProgressList } from './draft-progress';
 import { RenderWindowQuery } from './render-window';
 import { ApplyRevisionsBody, RedlineEditsBody, ReviewMinimalResponse, ReviewResponse } from './review';
-import { ReviewDelta } from './listing-delta';
+import { ReviewDelta, ReviewQuery } from './listing-delta';
 import { ChecksAnswer, ChecksQuery, ProposeFixesAnswer, ProposeFixesBody } from './checks';
 import { AddCommentBody, CommentList, CommentsResponse, DraftDownloadQuery, ReplyBody, ResolveCommentBody } from './comments';
 
@@ -116,6 +116,11 @@ const REVIEW_CHANGE_REQUEST = {
 const REVIEW_READ_REQUEST = {
   Prefer: '`return=minimal` (RFC 7240): answer the Document row, the revisions and the track without `contentBase64` and `renderContentBase64` (the draft and its render variant, megabytes on a long draft); fetch the render variant with GET /documents/{documentId}/render. Any other preference is ignored.',
 } as const;
+/** Undo and redline edits take the listing version the client holds too (issue 36.4), as apply does. */
+const LISTING_CHANGE_REQUEST = {
+  ...REVIEW_CHANGE_REQUEST,
+  'If-Match': 'The review listing\'s version as last answered (its ETag). The change is made only if the draft is still at it (else 412 listing_changed, nothing changed: catch up with GET review?since=<version>); with `Prefer: return=minimal` the answer is then a ReviewDelta from it, proportional to the change (the whole minimal listing when the service no longer holds that version).',
+} as const;
 const REVIEW_CHANGE_ANSWER = {
   ...IDEMPOTENT_ANSWER,
   'Preference-Applied': '`return=minimal` when the answer is the minimal one asked for with Prefer; absent on the full answer.',
@@ -126,7 +131,7 @@ const APPLY_REQUEST = {
   'If-Match': 'The review listing\'s version as last answered (its ETag). The batch applies only if the draft is still at it (else 412 listing_changed, nothing applied: read the review again); with `Prefer: return=minimal` the answer is then a ReviewDelta from it, proportional to the batch (the whole minimal listing when the service no longer holds that version).',
 } as const;
 const LISTING_VERSION_ANSWER = {
-  ETag: 'The review listing\'s version (its content and decision log): send it as If-Match with the next batch.',
+  ETag: 'The review listing\'s version (its content and decision log): send it as If-Match with the next change, and as since to catch up.',
 } as const;
 
 /** Fields of the multipart form that creates an upload (documented for OpenAPI). */
@@ -357,9 +362,9 @@ export const ROUTES = {
     responseHeaders: { ETag: 'The content hash of the draft the variant shows, quoted.' },
   }),
   getReview: route({
-    method: 'GET', path: '/documents/{documentId}/review', access: 'session', credentials: WEB_OR_CONNECTOR, bodyKind: 'none',
+    method: 'GET', path: '/documents/{documentId}/review', access: 'session', credentials: WEB_OR_CONNECTOR, bodyKind: 'none', query: ReviewQuery,
     summary: 'The working draft with its revisions, render variant and track.', status: 200, response: ReviewResponse,
-    requestHeaders: REVIEW_READ_REQUEST, minimalResponse: ReviewMinimalResponse,
+    requestHeaders: REVIEW_READ_REQUEST, minimalResponse: z.union([ReviewDelta, ReviewMinimalResponse]),
     responseHeaders: { 'Preference-Applied': REVIEW_CHANGE_ANSWER['Preference-Applied'], ...LISTING_VERSION_ANSWER },
   }),
   applyRevisions: route({
@@ -371,14 +376,14 @@ export const ROUTES = {
   undoRevisions: route({
     method: 'POST', path: '/documents/{documentId}/revisions/undo', access: 'session', bodyKind: 'none',
     summary: 'Undo the last batch of decisions (its author only; only if nothing was applied after it).', status: 200, response: ReviewResponse,
-    requestHeaders: REVIEW_CHANGE_REQUEST, minimalResponse: ReviewMinimalResponse,
-    responseHeaders: REVIEW_CHANGE_ANSWER,
+    requestHeaders: LISTING_CHANGE_REQUEST, minimalResponse: z.union([ReviewDelta, ReviewMinimalResponse]),
+    responseHeaders: { ...REVIEW_CHANGE_ANSWER, ...LISTING_VERSION_ANSWER },
   }),
   writeRedlines: route({
     method: 'POST', path: '/documents/{documentId}/redlines', access: 'session', credentials: WEB_OR_CONNECTOR, bodyKind: 'json', body: RedlineEditsBody,
     summary: 'Propose tracked changes, each with a justification.', status: 200, response: ReviewResponse,
-    requestHeaders: REVIEW_CHANGE_REQUEST, minimalResponse: ReviewMinimalResponse,
-    responseHeaders: REVIEW_CHANGE_ANSWER,
+    requestHeaders: LISTING_CHANGE_REQUEST, minimalResponse: z.union([ReviewDelta, ReviewMinimalResponse]),
+    responseHeaders: { ...REVIEW_CHANGE_ANSWER, ...LISTING_VERSION_ANSWER },
   }),
   // ---- the checks (issue 35) ----
   checkDocument: route({

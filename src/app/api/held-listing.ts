@@ -27,17 +27,22 @@ export function holdListing(documentId: string, response: Response, listing: Rev
   held = version ? { documentId, version, listing } : null;
 }
 
-/** The draft changed in a way whose answer says no version (undo, redline edits): the next batch is answered whole again. */
+/** The version held for this draft, if any: what a read catching up names as `since`. */
+export function heldVersion(documentId: string): string | null {
+  return held?.documentId === documentId ? held.version : null;
+}
+
+/** The draft changed in a way whose answer says no version (a replayed answer), or the page cannot trust what it holds: the next read or change is answered whole again. */
 export function forgetListing(documentId: string): void {
   if (held?.documentId === documentId) held = null;
 }
 
-/** The If-Match a batch on this draft sends: the version held, if any. */
+/** The If-Match a change (apply, undo, redline edits) on this draft sends: the version held, if any. */
 export function listingIfMatch(documentId: string): Record<string, string> {
   return held?.documentId === documentId ? { 'if-match': `"${held.version}"` } : {};
 }
 
-/** The listing an apply's answer brings: the delta applied to the listing held at its base, or the whole listing answered; held from now on. */
+/** The listing an answer brings (a change's, or a read catching up): the delta applied to the listing held at its base, or the whole listing answered; held from now on. */
 export function listingAfter(documentId: string, response: Response, answer: ReviewDelta | ReviewMinimalResponse): ReviewMinimalResponse {
   if (!isReviewDelta(answer)) {
     holdListing(documentId, response, answer);

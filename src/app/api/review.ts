@@ -5,8 +5,8 @@ import { PREFER_MINIMAL, ReviewMinimalResponse, type ApplyRevisionsBody, type Re
 import { ROUTES, type RouteSpec } from '../../contract/routes';
 import { fetchRoute, readAnswer, type CallOptions } from './client';
 import { ApiError } from './errors';
-import { forgetListing, holdListing, listingAfter, listingIfMatch } from './held-listing';
-import { ReviewDelta } from '../../contract/listing-delta';
+import { forgetListing, heldVersion, listingAfter, listingIfMatch } from './held-listing';
+import { isReviewDelta, ReviewDelta } from '../../contract/listing-delta';
 import { z } from 'zod';
 import { sessionStore } from '../auth/session';
 
@@ -17,51 +17,67 @@ import { sessionStore } from '../auth/session';
  */
 export type ReviewData = ReviewMinimalResponse & Partial<Pick<ReviewResponse, 'contentBase64' | 'renderContentBase64'>>;
 
-/** A change to the draft answered minimal: the Document row, revisions and track, no content. */
-async function callMinimal(spec: RouteSpec, options: CallOptions, key: string): Promise<ReviewMinimalResponse> {
-  const response = await fetchRoute(spec, { ...options, headers: { ...options.headers, prefer: PREFER_MINIMAL, [IDEMPOTENCY_KEY_HEADER]: key } });
-  return readAnswer(spec, response, ReviewMinimalResponse);
-}
+/** A minimal answer of the review or of a change: the delta from the listing held, or the whole listing. */
+const MinimalAnswer = z.union([ReviewDelta, ReviewMinimalResponse]);
 
 /**
  * The review read minimal: the page renders from the render variant, which useRenderContent
- * fetches at once beside it (the inline content doubled the first load on a long draft).
+ * fetches at once beside it (the inline content doubled the first load on a long draft). With a
+ * listing held for the draft (a refetch after another reviewer's batch, a missed live event, a
+ * 412), only what it missed: `since` the version held, answered as the delta from it (or whole,
+ * when the service no longer holds that version), applied to the listing held.
  */
 export async function readReview(documentId: string, signal?: AbortSignal): Promise<ReviewMinimalResponse> {
-  const response = await fetchRoute(ROUTES.getReview, { params: { documentId }, headers: { prefer: PREFER_MINIMAL }, signal });
-  const listing = await readAnswer(ROUTES.getReview, response, ReviewMinimalResponse);
-  holdListing(documentId, response, listing);
-  return listing;
+  const since = heldVersion(documentId);
+  const response = await fetchRoute(ROUTES.getReview, { params: { documentId }, query: since === null ? {} : { since }, headers: { prefer: PREFER_MINIMAL }, signal });
+  const answer = await readAnswer(ROUTES.getReview, response, MinimalAnswer);
+  if (isReviewDelta(answer) && heldVersion(documentId) !== answer.base) {
+    // A change's answer moved the listing held while this read was on its way: read it whole.
+    forgetListing(documentId);
+    return readReview(documentId, signal);
+  }
+  return listingAfter(documentId, response, answer);
 }
 
-const ApplyMinimalAnswer = z.union([ReviewDelta, ReviewMinimalResponse]);
-
 /**
- * A batch answered minimal, naming the listing held (If-Match): the answer is the delta from it,
- * applied here, so the page gets the whole listing as before. A draft changed meanwhile (412
- * listing_changed: nothing applied) takes the batch again without it, answered whole.
+ * A change (apply, undo, redline edits) answered minimal, naming the listing held (If-Match): the
+ * answer is the delta from it, applied here, so the page gets the whole listing as before. A
+ * draft changed meanwhile (412 listing_changed: nothing changed) is caught up with a delta read
+ * and the change sent again on it, once; after that, without If-Match, answered whole.
  */
-async function applyMinimal(documentId: string, body: ApplyRevisionsBody, key: string): Promise<ReviewMinimalResponse> {
+async function changeMinimal(spec: RouteSpec, documentId: string, options: CallOptions, key: string, catchUp = true): Promise<ReviewMinimalResponse> {
   const ifMatch = listingIfMatch(documentId);
   let response: Response;
   try {
-    response = await fetchRoute(ROUTES.applyRevisions, { params: { documentId }, body, headers: { prefer: PREFER_MINIMAL, [IDEMPOTENCY_KEY_HEADER]: key, ...ifMatch } });
+    response = await fetchRoute(spec, { ...options, headers: { prefer: PREFER_MINIMAL, [IDEMPOTENCY_KEY_HEADER]: key, ...ifMatch } });
   } catch (error) {
     if (!(error instanceof ApiError && error.problem?.code === 'listing_changed' && ifMatch['if-match'])) throw error;
+    if (catchUp) {
+      try {
+        await readReview(documentId);
+        return await changeMinimal(spec, documentId, options, key, false);
+      } catch (retryError) {
+        if (!(retryError instanceof ApiError && retryError.problem?.code === 'listing_changed')) throw retryError;
+      }
+    }
     forgetListing(documentId);
-    return applyMinimal(documentId, body, key);
+    return changeMinimal(spec, documentId, options, key, false);
   }
-  return listingAfter(documentId, response, await readAnswer(ROUTES.applyRevisions, response, ApplyMinimalAnswer));
+  try {
+    return listingAfter(documentId, response, await readAnswer(spec, response, MinimalAnswer));
+  } catch (error) {
+    forgetListing(documentId);
+    throw error;
+  }
 }
 
-/** Apply, undo and redline edits of one draft, each answered minimal. */
+/** Apply, undo and redline edits of one draft, each answered minimal, as the delta from the listing held. */
 export function draftChanges(documentId: string) {
   const params = { documentId };
-  const changed = (answer: Promise<ReviewMinimalResponse>) => answer.finally(() => forgetListing(documentId));
   return {
-    apply: (body: ApplyRevisionsBody, key: string) => applyMinimal(documentId, body, key),
-    undo: (key: string) => changed(callMinimal(ROUTES.undoRevisions, { params }, key)),
-    redline: (edits: RedlineEdit[], key: string) => changed(callMinimal(ROUTES.writeRedlines, { params, body: { edits } }, key)),
+    apply: (body: ApplyRevisionsBody, key: string) => changeMinimal(ROUTES.applyRevisions, documentId, { params, body }, key),
+    undo: (key: string) => changeMinimal(ROUTES.undoRevisions, documentId, { params }, key),
+    redline: (edits: RedlineEdit[], key: string) => changeMinimal(ROUTES.writeRedlines, documentId, { params, body: { edits } }, key),
   };
 }
 

@@ -11,7 +11,7 @@ import { DraftQueue } from './draft-queue';
 import { recordedResult, recordResult, type IdempotentRequest, type RecordedKey } from './idempotency';
 import type { ProjectionStore } from './projection-store';
 import { requireWorkingDraft } from './review-problems';
-import type { ReviewFaults } from './review-service';
+import type { ReviewFaults } from './review-parts';
 import { replayLog, type LogState } from './track-projection';
 
 interface Actor {

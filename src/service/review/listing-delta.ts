@@ -1,5 +1,6 @@
 import type { ListDelta, ReviewDelta, ReviewListing } from '../../contract/listing-delta';
 import type { ReviewMinimalResponse } from '../../contract/review';
+import { ProblemError } from '../http/problem';
 import { ByteBudgetLru } from './byte-budget-lru';
 
 /**
@@ -11,12 +12,17 @@ export function listingVersion(sha256: string, logSeq: number): string {
   return `${sha256}.${logSeq}`;
 }
 
+/** How many of a draft's listings are held: a client that missed this many changes or fewer catches up with a delta (GET review?since). */
+const VERSIONS_HELD = 8;
+
 /**
- * Each draft's listing as last answered, with its version: what the next change's delta is made
- * against (issue 36.1). One per draft; least recently answered drafts go first past the budget.
+ * Each draft's listings as last answered, newest first, with their versions: what the next
+ * change's delta is made against (issue 36.1), and what a client that missed changes (another
+ * reviewer's batch, a lost answer) catches up from (`since`). Least recently answered drafts go
+ * first past the budget.
  */
 export class Listings {
-  private readonly byDraft: ByteBudgetLru<{ version: string; listing: ReviewListing }>;
+  private readonly byDraft: ByteBudgetLru<{ version: string; listing: ReviewListing; bytes: number }[]>;
 
   constructor(budgetBytes: number) {
     this.byDraft = new ByteBudgetLru(budgetBytes);
@@ -24,13 +30,21 @@ export class Listings {
 
   remember(uploadId: string, version: string, { revisions, track }: ReviewListing): void {
     // Roughly what a revision and a track item hold in memory.
-    this.byDraft.set(uploadId, { version, listing: { revisions, track } }, 400 * (revisions.length + (track?.items.length ?? 0)));
+    const bytes = 400 * (revisions.length + (track?.items.length ?? 0));
+    const held = [{ version, listing: { revisions, track }, bytes }, ...(this.byDraft.get(uploadId) ?? []).filter((h) => h.version !== version)].slice(0, VERSIONS_HELD);
+    this.byDraft.set(uploadId, held, held.reduce((sum, h) => sum + h.bytes, 0));
   }
 
-  /** The draft's listing at this version, if it is the one last answered. */
+  /** The draft's listing at this version, if it is one of those last answered. */
   at(uploadId: string, version: string): ReviewListing | undefined {
-    const known = this.byDraft.get(uploadId);
-    return known?.version === version ? known.listing : undefined;
+    return this.byDraft.get(uploadId)?.find((h) => h.version === version)?.listing;
+  }
+}
+
+/** The 412 a change names a listing the draft has moved on from with (If-Match): nothing is changed, the client catches up (GET review?since) and decides again. */
+export function requireListingVersion(ifMatch: string | undefined, sha256: string, logSeq: number): void {
+  if (ifMatch !== undefined && ifMatch !== listingVersion(sha256, logSeq)) {
+    throw new ProblemError(412, 'listing_changed', 'The draft has changed since the listing this change was made on. Nothing was applied; catch up (GET the review with since=<your version>) and try again.');
   }
 }
 

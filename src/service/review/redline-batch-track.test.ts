@@ -44,8 +44,10 @@ describe('the answer to a heavy redline batch', () => {
     const draft = (await call('POST', `/api/uploads/${created.json().id}/working-draft`)).json() as DocumentRow;
     const read = ReviewResponse.parse((await call('GET', `/api/documents/${draft.id}/review`)).json());
     expect(read.revisions.length).toBeGreaterThan(20);
-    const open = vi.spyOn(t.ctx.review as unknown as { open: (bytes: Uint8Array) => unknown }, 'open');
-    const caps = vi.spyOn(t.ctx.review as unknown as { checkCaps: (bytes: Uint8Array) => void }, 'checkCaps');
+    // The review service's parsed-draft reader (draft-reads.ts): every parse and caps check on this thread goes through it.
+    const reads = (t.ctx.review as unknown as { parts: { reads: { open: (bytes: Uint8Array) => unknown; checkCaps: (bytes: Uint8Array) => void } } }).parts.reads;
+    const open = vi.spyOn(reads, 'open');
+    const caps = vi.spyOn(reads, 'checkCaps');
 
     const ids = read.revisions.map((r) => r.change_id);
     const decided = await call('POST', `/api/documents/${draft.id}/revisions/apply`, { accepted_change_ids: ids.slice(0, 3), rejected_change_ids: ids.slice(3, 5) });

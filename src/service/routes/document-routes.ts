@@ -56,10 +56,17 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
   });
 
   // The app reads it minimal and fetches the render variant beside it (the content is megabytes on a long draft).
-  defineRoute(app, ctx.authenticate, ROUTES.getReview, async ({ request, reply, auth, params, timing }) => {
+  // `since`: a client that missed changes catches up with the delta from the listing it holds (issue 36.1).
+  defineRoute(app, ctx.authenticate, ROUTES.getReview, async ({ request, reply, auth, params, query, timing }) => {
+    const shape = answerShape(request, reply);
+    if (shape === 'minimal' && query.since !== undefined) {
+      const answer = await review.reviewSince(auth, params.documentId!, query.since, timing);
+      tagListing(reply, review.versionOf(answer));
+      return answer;
+    }
     const full = await review.review(auth, params.documentId!, timing);
     tagListing(reply, review.versionOf(full));
-    return answerShape(request, reply) === 'minimal' ? withoutContent(full) : full;
+    return shape === 'minimal' ? withoutContent(full) : full;
   });
 
   // The render variant alone, for a client that took minimal answers to its changes.
@@ -87,12 +94,16 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
 
   defineRoute(app, ctx.authenticate, ROUTES.undoRevisions, async ({ request, reply, auth, params, timing }) => {
     const idempotency = idempotencyOf(request, auth, 'undo', null);
-    return markReplay(reply, idempotency, await review.undo(auth, params.documentId!, timing, idempotency, answerShape(request, reply)));
+    const answer = await review.undo(auth, params.documentId!, timing, idempotency, answerShape(request, reply), listingIfMatch(request));
+    tagListing(reply, isReviewDelta(answer) ? answer.version : review.versionOf(answer));
+    return markReplay(reply, idempotency, answer);
   });
 
   defineRoute(app, ctx.authenticate, ROUTES.writeRedlines, async ({ request, reply, auth, params, body, timing }) => {
     const idempotency = idempotencyOf(request, auth, 'redlines', body);
-    return markReplay(reply, idempotency, await review.redlines(auth, params.documentId!, body, timing, idempotency, undefined, answerShape(request, reply)));
+    const answer = await review.redlines(auth, params.documentId!, body, timing, idempotency, undefined, answerShape(request, reply), listingIfMatch(request));
+    tagListing(reply, isReviewDelta(answer) ? answer.version : review.versionOf(answer));
+    return markReplay(reply, idempotency, answer);
   });
 
   defineRoute(app, ctx.authenticate, ROUTES.saveDraft, async ({ request, auth, params }) => {
