@@ -18,6 +18,8 @@ export type ReviewAction =
   | 'nextFinding'
   | 'previousFinding'
   | 'proposeFix'
+  | 'sideBySide'
+  | 'otherSide'
   | 'help';
 
 export interface Shortcut {
@@ -48,6 +50,8 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { action: 'nextFinding', keys: [']'], aria: ']', label: [']'], description: 'Checks: next finding (opens the list)' },
   { action: 'previousFinding', keys: ['['], aria: '[', label: ['['], description: 'Checks: previous finding' },
   { action: 'proposeFix', keys: ['f'], aria: 'F', label: ['f'], description: 'Checks: propose the current finding\'s fix as a tracked change' },
+  { action: 'sideBySide', keys: ['s'], aria: 'S', label: ['s'], description: 'Side by side: the older version beside the redline, scrolled together (again: the redline alone)' },
+  { action: 'otherSide', keys: ['o'], aria: 'O', label: ['o'], description: 'Side by side on a phone: show the older version or the redline' },
   { action: 'help', keys: ['?'], aria: 'Shift+?', label: ['?'], description: 'Show these keys' },
 ];
 

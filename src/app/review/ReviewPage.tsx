@@ -34,6 +34,8 @@ import { draftOutbox } from './outbox';
 import { useReviewNetwork } from './useReviewNetwork';
 import { ReviewComparisonBanner } from '../compare/ReviewComparisonBanner';
 import { isMove, jumpToOtherHalf, MovePlaces } from '../compare/MovePlaces';
+import { SideBySide } from './side-by-side/SideBySide';
+import { SideBySideToggle, useSideBySideState } from './side-by-side/toggle';
 
 /** Actions that open a composer or a dialog: the focus goes there, not to the current change's entry. */
 const OPENS_EDITOR: ReadonlySet<ReviewAction> = new Set(['comment', 'propose', 'note', 'help']);
@@ -125,6 +127,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
   const [pageOf, setPageOf] = useState<((changeId: string) => PageCitation | null) | null>(null);
   // On a phone the change list is a panel over the document, opened on demand.
   const [listOpen, setListOpen] = useState(false);
+  const sideBySide = useSideBySideState();
   const shortcutsOn = useShortcutsEnabled();
   const initialFocusDone = useRef(false);
   const headingId = useId();
@@ -186,6 +189,9 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
         return checksRef.current?.proposeCurrent();
       case 'help':
         return setHelpOpen(true);
+      case 'sideBySide':
+      case 'otherSide':
+        return sideBySide.run(action);
       default:
         answer.run(action);
     }
@@ -278,6 +284,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
             </button>
           ))}
         </div>
+        <SideBySideToggle state={sideBySide} shortcut={aria('sideBySide')} />
         <div className="ml-auto flex flex-wrap items-center gap-2 text-sm max-md:order-4 max-md:text-xs">
           <SavingStatus snapshot={snapshot} />
           {/* On a phone the list is a panel over the document; its toggle sits with the progress, out of the entry's rows. */}
@@ -299,7 +306,11 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
 
       <div className="flex min-h-0 flex-1 flex-col md:flex-row">
         <div ref={documentArea} className="relative min-h-0 min-w-0 flex-1" onClick={onDocumentClick} onMouseOver={onDocumentHover}>
-          {base64 === null ? (
+          {sideBySide.on ? (
+            <SideBySide documentId={data.document.id} contentSha256={data.document.contentSha256} view={view} currentId={currentId} currentMembers={currentMembers}
+              decided={decidedMap} decisionsTaken={decided} draftVersion={data.document.documentVersion} shown={sideBySide.shown} onShow={sideBySide.show}
+              onPages={(f) => setPageOf(() => f)} />
+          ) : base64 === null ? (
             <p role="status" className="p-6 text-ink-soft">Loading the draft…</p>
           ) : (
             <DocumentView base64={base64} view={view} currentId={currentId} decided={decidedMap} loadWindow={loadWindow} onPages={(f) => setPageOf(() => f)}
