@@ -138,24 +138,24 @@ function useScrollTogether(data: SideBySideAnswer | undefined, olderPane: Pane, 
         return mark ? mark.getBoundingClientRect().top - box.top + el.scrollTop : null;
       });
     };
-    const place = (side: Side) => {
+    /** Scrolls `side` to the reader's position; false when there is nothing to do. */
+    const scrollTo = (side: Side): boolean => {
       const el = scrollers[side]!;
       const t = topsOf(side);
-      if (!t || !position.current) return;
+      if (!t || !position.current) return false;
       const target = Math.max(0, Math.min(el.scrollHeight - el.clientHeight, offsetOf(position.current, t, el.scrollHeight) - line(el)));
-      if (Math.abs(el.scrollTop - target) < 1) return;
+      if (Math.abs(el.scrollTop - target) < 1) return false;
       el.scrollTop = target;
       placed[side] = el.scrollTop;
+      return true;
+    };
+    const place = (side: Side) => {
+      if (!scrollTo(side)) return;
       // Pages that came into view there are laid out now, and may move the place: once more next frame.
       if (settle) cancelAnimationFrame(settle);
       settle = requestAnimationFrame(() => {
         settle = 0;
-        const again = topsOf(side);
-        if (!again || !position.current) return;
-        const corrected = Math.max(0, Math.min(el.scrollHeight - el.clientHeight, offsetOf(position.current, again, el.scrollHeight) - line(el)));
-        if (Math.abs(el.scrollTop - corrected) < 1) return;
-        el.scrollTop = corrected;
-        placed[side] = el.scrollTop;
+        scrollTo(side);
       });
     };
     const read = (side: Side) => {
