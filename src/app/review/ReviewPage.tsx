@@ -35,6 +35,7 @@ import { useReviewNetwork } from './useReviewNetwork';
 import { ReviewComparisonBanner } from '../compare/ReviewComparisonBanner';
 import { isMove, jumpToOtherHalf, MovePlaces } from '../compare/MovePlaces';
 import { SideBySide } from './side-by-side/SideBySide';
+import { useCollapsingHeader } from './header/collapsing-header';
 import { SideBySideToggle, useSideBySideState } from './side-by-side/toggle';
 
 /** Actions that open a composer or a dialog: the focus goes there, not to the current change's entry. */
@@ -223,6 +224,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
   // A click or tap on a change's marks in the draft makes it current (delegated: the view's
   // render stays its own business); a text selection is left for `c` and `e`.
   const documentArea = useRef<HTMLDivElement>(null);
+  const header = useCollapsingHeader(documentArea);
   const idByBookmark = useMemo(() => bookmarkIndex(items), [items]);
   function onDocumentClick(event: MouseEvent<HTMLDivElement>) {
     const area = documentArea.current;
@@ -257,7 +259,8 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
   return (
     // Focusable by script only: where the keys go when neither the list nor the document can take them (answer/initial-focus.ts).
     <div className="flex min-h-0 flex-1 flex-col outline-none" onKeyDown={onKeyDown} tabIndex={-1} data-review-area>
-      <div className="flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-line bg-paper px-3 py-1.5 md:gap-y-2 md:px-4 md:py-2">
+      <div className="rl-review-header flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-line bg-paper px-3 py-1.5 md:gap-y-2 md:px-4 md:py-2"
+        data-collapsed={header.collapsed} onFocus={header.show} data-testid="review-header">
         {/* On a phone, two short rows (the name and the view; the progress and the saving), so the document keeps the height. */}
         <div className="min-w-0 max-md:flex-1 max-md:basis-40">
           <h1 id={headingId} className="truncate text-base font-semibold max-md:text-sm">{data.document.fileName}</h1>
