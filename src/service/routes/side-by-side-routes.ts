@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { parseComparisonArtifactId } from '../../contract/compare';
 import { ROUTES } from '../../contract/routes';
 import type { SideBySideAnswer } from '../../contract/side-by-side';
-import { sideBySideViews, type SideBySideViews } from '../../docx/compare/paragraph-map';
+import type { SideBySideViews } from '../../docx/compare/paragraph-map';
 import type { ServiceContext } from '../context';
 import { defineRoute } from '../http/define-route';
 import { ByteBudgetLru } from '../review/byte-budget-lru';
@@ -23,7 +23,8 @@ export function registerSideBySideRoutes(app: FastifyInstance, ctx: ServiceConte
     const sha = draft.document.contentSha256!;
     let made = views.get(sha);
     if (!made) {
-      made = await timing.measure('views', async () => sideBySideViews(new Uint8Array(Buffer.from(draft.contentBase64, 'base64'))));
+      // On an engine thread: seconds of work on a long draft, which would hold every other request here.
+      made = await timing.measure('views', () => ctx.engineThreads.sideBySide(new Uint8Array(Buffer.from(draft.contentBase64, 'base64')), { orgId: auth.orgId }));
       views.set(sha, made, made.redline.length + made.older.length + made.paragraphs.length * 8);
     }
     const comparison = parseComparisonArtifactId(draft.document.artifactId);
