@@ -9,6 +9,7 @@ export * from './openapi';
 export * from './problem';
 export * from './report';
 export * from './render-window';
+export * from './side-by-side';
 export * from './review';
 export * from './revision';
 export * from './routes';

@@ -35,6 +35,7 @@ import { DecisionNoteBody } from './decision-note';
 import { REPORT_CSV_MEDIA_TYPE, REPORT_PDF_MEDIA_TYPE } from './report';
 import { DraftProgressList } from './draft-progress';
 import { RenderWindowQuery } from './render-window';
+import { SideBySideAnswer } from './side-by-side';
 import { ApplyRevisionsBody, RedlineEditsBody, ReviewMinimalResponse, ReviewResponse } from './review';
 import { ReviewDelta, ReviewQuery } from './listing-delta';
 import { ChecksAnswer, ChecksQuery, ProposeFixesAnswer, ProposeFixesBody } from './checks';
@@ -360,6 +361,12 @@ export const ROUTES = {
     status: 200, response: null,
     responseMediaType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
     responseHeaders: { ETag: 'The content hash of the draft the variant shows, quoted.' },
+  }),
+  getSideBySide: route({
+    method: 'GET', path: '/documents/{documentId}/side-by-side', access: 'session', bodyKind: 'none',
+    summary: "The working draft read side by side: its rejected view (the older version, for a comparison) and its render variant, every paragraph of each bookmarked, and for each redline paragraph the older paragraph it comes from (null: inserted). 404 not_found for anything but a working draft of the caller's organisation.",
+    status: 200, response: SideBySideAnswer,
+    responseHeaders: { ETag: 'The content hash of the draft the views were made from, quoted.' },
   }),
   getReview: route({
     method: 'GET', path: '/documents/{documentId}/review', access: 'session', credentials: WEB_OR_CONNECTOR, bodyKind: 'none', query: ReviewQuery,

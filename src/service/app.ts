@@ -56,6 +56,7 @@ import { ComparisonsService } from './compare/comparisons-service';
 import { UntrackedChecks } from './compare/untracked-checks';
 import { EngineThreads } from './engine/engine-threads';
 import { registerCompareRoutes } from './routes/compare-routes';
+import { registerSideBySideRoutes } from './routes/side-by-side-routes';
 import { nativeZipCodec } from './engine/native-zip-codec';
 import { ChecksService } from './checks/checks-service';
 import { registerChecksRoutes } from './checks/checks-routes';
@@ -190,6 +191,7 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
   ctx.review.onCommitted(() => events.committed());
   registerEventRoutes(app, ctx, events);
   registerCompareRoutes(app, ctx);
+  registerSideBySideRoutes(app, ctx);
   registerChecksRoutes(app, ctx);
   // The assistant connector (OAuth server + MCP); its keys and state live in the database.
   const connector = await Connector.create({ db, sessions, publicUrl: config.publicUrl });

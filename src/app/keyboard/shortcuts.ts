@@ -19,6 +19,8 @@ export type ReviewAction =
   | 'previousFinding'
   | 'proposeFix'
   | 'print'
+  | 'sideBySide'
+  | 'otherSide'
   | 'help';
 
 export interface Shortcut {
@@ -50,6 +52,8 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { action: 'previousFinding', keys: ['['], aria: '[', label: ['['], description: 'Checks: previous finding' },
   { action: 'proposeFix', keys: ['f'], aria: 'F', label: ['f'], description: 'Checks: propose the current finding\'s fix as a tracked change' },
   { action: 'print', keys: ['p'], aria: 'P', label: ['p'], description: 'Print the redline, or save it as a PDF (the browser\'s print dialog; Ctrl+P does the same)' },
+  { action: 'sideBySide', keys: ['s'], aria: 'S', label: ['s'], description: 'Side by side: the older version beside the redline, scrolled together (again: the redline alone)' },
+  { action: 'otherSide', keys: ['o'], aria: 'O', label: ['o'], description: 'Side by side on a phone: show the older version or the redline' },
   { action: 'help', keys: ['?'], aria: 'Shift+?', label: ['?'], description: 'Show these keys' },
 ];
 

@@ -102,6 +102,7 @@ export function DocumentView({
   onPages,
   loadWindow,
   currentMembers,
+  label = 'Document',
 }: {
   base64: string;
   view: MarkupView;
@@ -115,6 +116,8 @@ export function DocumentView({
   loadWindow?: (changeId: string | null) => Promise<Uint8Array>;
   /** The changes of the current entry (its members, or the current change alone): all highlighted. */
   currentMembers: readonly EntryMember[];
+  /** The region's name (two views side by side need two names). */
+  label?: string;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const host = useRef<HTMLDivElement>(null);
@@ -318,7 +321,7 @@ export function DocumentView({
       // the review area where the single-key shortcuts work.
       tabIndex={0}
       role="region"
-      aria-label="Document"
+      aria-label={label}
       aria-busy={status.kind === 'loading'}
     >
       {status.kind === 'loading' && renderCount === 0 && (

@@ -35,6 +35,9 @@ import { useReviewNetwork } from './useReviewNetwork';
 import { ReviewComparisonBanner } from '../compare/ReviewComparisonBanner';
 import { isMove, jumpToOtherHalf, MovePlaces } from '../compare/MovePlaces';
 import { usePrintRedline } from './print/usePrintRedline';
+import { SideBySide } from './side-by-side/SideBySide';
+import { useCollapsingHeader } from './header/collapsing-header';
+import { SideBySideToggle, useSideBySideState } from './side-by-side/toggle';
 
 /** Actions that open a composer or a dialog: the focus goes there, not to the current change's entry. */
 const OPENS_EDITOR: ReadonlySet<ReviewAction> = new Set(['comment', 'propose', 'note', 'help']);
@@ -126,6 +129,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
   const [pageOf, setPageOf] = useState<((changeId: string) => PageCitation | null) | null>(null);
   // On a phone the change list is a panel over the document, opened on demand.
   const [listOpen, setListOpen] = useState(false);
+  const sideBySide = useSideBySideState();
   const shortcutsOn = useShortcutsEnabled();
   const initialFocusDone = useRef(false);
   const headingId = useId();
@@ -190,6 +194,9 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
         return printer.print();
       case 'help':
         return setHelpOpen(true);
+      case 'sideBySide':
+      case 'otherSide':
+        return sideBySide.run(action);
       default:
         answer.run(action);
     }
@@ -221,6 +228,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
   // A click or tap on a change's marks in the draft makes it current (delegated: the view's
   // render stays its own business); a text selection is left for `c` and `e`.
   const documentArea = useRef<HTMLDivElement>(null);
+  const header = useCollapsingHeader(documentArea);
   const idByBookmark = useMemo(() => bookmarkIndex(items), [items]);
   function onDocumentClick(event: MouseEvent<HTMLDivElement>) {
     const area = documentArea.current;
@@ -255,7 +263,8 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
   return (
     // Focusable by script only: where the keys go when neither the list nor the document can take them (answer/initial-focus.ts).
     <div className="flex min-h-0 flex-1 flex-col outline-none" onKeyDown={onKeyDown} tabIndex={-1} data-review-area>
-      <div className="flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-line bg-paper px-3 py-1.5 md:gap-y-2 md:px-4 md:py-2">
+      <div className="rl-review-header flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-line bg-paper px-3 py-1.5 md:gap-y-2 md:px-4 md:py-2"
+        data-collapsed={header.collapsed} onFocus={header.show} data-testid="review-header">
         {/* On a phone, two short rows (the name and the view; the progress and the saving), so the document keeps the height. */}
         <div className="min-w-0 max-md:flex-1 max-md:basis-40">
           <h1 id={headingId} className="truncate text-base font-semibold max-md:text-sm">{data.document.fileName}</h1>
@@ -282,6 +291,7 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
             </button>
           ))}
         </div>
+        <SideBySideToggle state={sideBySide} shortcut={aria('sideBySide')} />
         <div className="ml-auto flex flex-wrap items-center gap-2 text-sm max-md:order-4 max-md:text-xs">
           <SavingStatus snapshot={snapshot} />
           {/* On a phone the list is a panel over the document; its toggle sits with the progress, out of the entry's rows. */}
@@ -306,7 +316,11 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
 
       <div className="flex min-h-0 flex-1 flex-col md:flex-row">
         <div ref={documentArea} className="relative min-h-0 min-w-0 flex-1" onClick={onDocumentClick} onMouseOver={onDocumentHover}>
-          {base64 === null ? (
+          {sideBySide.on ? (
+            <SideBySide documentId={data.document.id} contentSha256={data.document.contentSha256} view={view} currentId={currentId} currentMembers={currentMembers}
+              decided={decidedMap} decisionsTaken={decided} draftVersion={data.document.documentVersion} shown={sideBySide.shown} onShow={sideBySide.show}
+              onPages={(f) => setPageOf(() => f)} />
+          ) : base64 === null ? (
             <p role="status" className="p-6 text-ink-soft">Loading the draft…</p>
           ) : (
             <DocumentView base64={base64} view={view} currentId={currentId} decided={decidedMap} loadWindow={loadWindow} onPages={(f) => setPageOf(() => f)}

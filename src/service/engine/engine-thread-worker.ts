@@ -4,6 +4,7 @@
  * engine refusal goes back as its code, message and limit, so the service answers the same
  * problem as in-process.
  */
+import { sideBySideViews } from '../../docx/compare/paragraph-map';
 import { readlinkSync } from 'node:fs';
 import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
@@ -93,6 +94,8 @@ async function valueOf(job: ValueJob): Promise<JobValues[ValueJob['kind']]> {
     }
     case 'checks':
       return checkDraft(job.bytes, { limits: job.limits as Partial<ReadLimits>, codec: nativeZipCodec });
+    case 'side_by_side':
+      return sideBySideViews(job.bytes);
   }
 }
 
@@ -113,7 +116,9 @@ async function runValue(job: ValueJob): Promise<void> {
 
 /** The buffers of a value that are its alone, handed over rather than copied. */
 function transferable(value: JobValues[ValueJob['kind']]): ArrayBuffer[] {
-  const views = value instanceof Uint8Array ? [value] : 'chunks' in value ? [...value.chunks, value.texts.units, value.texts.ends] : [];
+  const views = value instanceof Uint8Array ? [value]
+    : 'chunks' in value ? [...value.chunks, value.texts.units, value.texts.ends]
+      : 'redline' in value ? [value.redline, value.older] : [];
   return views.filter((v) => v.byteOffset === 0 && v.byteLength === v.buffer.byteLength && v.buffer instanceof ArrayBuffer).map((v) => v.buffer as ArrayBuffer);
 }
 

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { SideBySideViews } from '../../docx/compare/paragraph-map';
 import type { Revision } from '../../contract/revision';
 import type { ReadingView } from '../../contract/reading';
 import type { CheckFinding, CheckView } from '../../contract/checks';
@@ -111,15 +112,27 @@ export interface ReportPdfJob {
   report: DecisionReport;
 }
 
+/**
+ * A draft's side-by-side views (docx/compare/paragraph-map.ts): its rejected view and its render
+ * variant with every paragraph tagged, and which older paragraph each comes from. Seconds of
+ * work on a long draft (two parses, a reject of every change, two writes).
+ */
+export interface SideBySideJob {
+  kind: 'side_by_side';
+  id: number;
+  bytes: Uint8Array;
+}
+
 /** What the jobs that answer a value (rather than a document's bytes and differences) answer. */
 export interface JobValues {
+  side_by_side: SideBySideViews;
   read: ViewRead;
   search: SearchFound;
   report_pdf: Uint8Array;
   checks: Record<CheckView, CheckFinding[]>;
 }
 
-export type ValueJob = ReadJob | SearchJob | ReportPdfJob | ChecksJob;
+export type ValueJob = ReadJob | SearchJob | ReportPdfJob | ChecksJob | SideBySideJob;
 export type EngineJob = CompareJob | IngestJob | WarmJob | ValueJob | RedlineJob;
 
 /** A comparison's counts beside its differences: entries as a review lists them, and the pending changes of each version. */
@@ -298,6 +311,12 @@ export class EngineThreads {
   /** Renders a decision report as PDF on a worker. */
   async reportPdf(report: DecisionReport, owner: JobOwner): Promise<Uint8Array> {
     return this.value<'report_pdf'>((id) => ({ kind: 'report_pdf', id, report }), owner);
+  }
+
+  /** A draft's side-by-side views on a worker. `bytes` are handed over (transferred). */
+  async sideBySide(bytes: Uint8Array, owner: JobOwner): Promise<SideBySideViews> {
+    const own = ownBuffer(bytes);
+    return this.value<'side_by_side'>((id) => ({ kind: 'side_by_side', id, bytes: own }), owner, undefined, [own.buffer as ArrayBuffer]);
   }
 
   /** The checks of a draft on a worker, both views (engine refusals are thrown as DocxError). `bytes` are handed over (transferred). */

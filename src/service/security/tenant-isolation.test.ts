@@ -24,7 +24,7 @@ const TABLE: Record<RouteName, Expectation> = {
   // Routes naming one of A's resources: B gets 404, never 403 (no hint that it exists).
   getUpload: 'not-found', downloadUpload: 'not-found', readUploadText: 'not-found', searchUploadText: 'not-found', outlineUpload: 'not-found', renameUpload: 'not-found', createVersion: 'not-found',
   startWorkingDraft: 'not-found', deleteSeries: 'not-found', deleteSeriesAlias: 'not-found', saveDraft: 'not-found',
-  getReview: 'not-found', getRenderWindow: 'not-found', getRender: 'not-found', applyRevisions: 'not-found', undoRevisions: 'not-found', writeRedlines: 'not-found', reviewEvents: 'not-found',
+  getReview: 'not-found', getRenderWindow: 'not-found', getRender: 'not-found', getSideBySide: 'not-found', applyRevisions: 'not-found', undoRevisions: 'not-found', writeRedlines: 'not-found', reviewEvents: 'not-found',
   endSession: 'not-found', removeMember: 'not-found', revokeApiKey: 'not-found',
   noteDecision: 'not-found', decisionReportPdf: 'not-found', decisionReportCsv: 'not-found',
   listComments: 'not-found', addComment: 'not-found', replyToComment: 'not-found', resolveComment: 'not-found', downloadDraft: 'not-found',
