@@ -393,6 +393,16 @@ export function contentTypeOf(types: XmlDocument, part: string): string | null {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
+/** The codec's decoding where it has one (Node's is several times faster on a part with a few non-ASCII characters), else the TextDecoder's. */
+function decodeUtf8(bytes: Uint8Array, codec: ZipCodec): string | null {
+  if (codec.decodeUtf8) return codec.decodeUtf8(bytes);
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
 function parseOrThrow(zip: ZipArchive, name: string, timing?: PhaseTiming): XmlDocument {
   const bytes = timed(timing, 'unzip', () => zip.read(name));
   if (!bytes) throw new DocxError('invalid_docx', `The Word document is missing part ${name}.`);
@@ -402,12 +412,8 @@ function parseOrThrow(zip: ZipArchive, name: string, timing?: PhaseTiming): XmlD
   // A UTF-8 byte-order mark is allowed before the XML declaration (Word reads such parts); it is
   // not kept: a part the engine rewrites is written without one.
   const body = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
-  let text: string;
-  try {
-    text = timed(timing, 'decode', () => utf8.decode(body));
-  } catch {
-    throw new DocxError('invalid_docx', `Part ${name} is not valid UTF-8 text.`);
-  }
+  const text = timed(timing, 'decode', () => decodeUtf8(body, zip.codec));
+  if (text === null) throw new DocxError('invalid_docx', `Part ${name} is not valid UTF-8 text.`);
   try {
     return timed(timing, 'parse', () => parseXml(text));
   } catch (e) {
