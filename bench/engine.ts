@@ -232,7 +232,8 @@ function libreOffice(script: string, mode: 'accept' | 'reject', docx: Uint8Array
   const lines = lo.stdout.split('\n').filter((l) => l.startsWith(`${mode}\t`));
   const warm = lines[1]?.split('\t');
   const secs = Number(warm?.[3]);
-  if (!warm || Number.isNaN(secs)) return `failed (${lines.join(' | ') || lo.stderr.split('\n')[0]})`;
+  // A Python traceback's last line is the exception ("soffice did not come up" on a machine too busy for it).
+  if (!warm || Number.isNaN(secs)) return `failed (${lines.join(' | ') || lo.stderr.trim().split('\n').at(-1) || `exit ${lo.status ?? lo.signal}`})`;
   return { ms: secs * 1000, left: warm[5] ?? '?' };
 }
 
