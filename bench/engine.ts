@@ -3,6 +3,16 @@
  * mixed kinds. Prints figures against the targets of issue #3; never fails.
  *
  *   npm run bench:engine     (node --expose-gc --import tsx bench/engine.ts)
+ *   npm run bench:engine -- --only peers     (issue 36's section alone)
+ *
+ * Then issue 36's accept-all and reject-all against the peers, on the issue's 100-page
+ * (4,500-paragraph) contract with ~1,000 and ~3,000 changes: ours with its phases (unzip, decode,
+ * parse, scan, decide, serialise, zip, then the listing of what is left), LibreOffice headless
+ * warm (../shared/tools/lo-accept-reject.sh, or $REDLINE_TOOLS) and Docxodus in-process (the
+ * `docxodus` devDependency's WebAssembly build, `docxodus/core`: its `docxodus` entry needs a
+ * browser bundler), all from the same run, with the ratios and the load average. Docxodus not
+ * installed prints a "skipped" line; DOCXODUS_MODULE=/abs/path/to/docxodus/dist/core.js loads it
+ * from elsewhere.
  *
  * Figures: list (open + revisions), the no-op round trip (unzip + parse + serialise + zip, every
  * parsed part re-deflated), a 50-change apply, accept-all, LibreOffice headless accept-all of the
@@ -15,11 +25,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildBenchmarkContract } from '../src/docx/fixture';
-import { ingestDocx, openDocx, type ZipCodec } from '../src/docx/index';
+import { ingestDocx, openDocx, type OpenOptions, type ZipCodec } from '../src/docx/index';
 import { nativeZipCodec } from '../src/service/engine/native-zip-codec';
 
 const here = fileURLToPath(import.meta.url);
@@ -86,7 +96,7 @@ function memoryChild(file: string): void {
   process.stdout.write(JSON.stringify({ before, peak, out: out.length }));
 }
 
-function main(): void {
+function issue3(): void {
   const t0 = performance.now();
   const raw = buildBenchmarkContract();
   const docx = ingestDocx(raw).bytes;
@@ -139,8 +149,8 @@ function main(): void {
       console.log(`memory growth: child process failed (${child.stderr.split('\n')[0] ?? ''})`);
     }
 
-    const script = path.resolve(process.env.REDLINE_TOOLS ?? path.resolve(process.cwd(), '../shared/tools'), 'lo-accept-reject.sh');
-    if (!existsSync(script) || spawnSync('soffice', ['--version']).status !== 0) {
+    const script = libreOfficeScript();
+    if (!script) {
       console.log('LibreOffice accept-all: skipped (soffice or lo-accept-reject.sh not found)');
       return;
     }
@@ -160,5 +170,146 @@ function main(): void {
   }
 }
 
+/** lo-accept-reject.sh, or null when it or soffice is not there. */
+function libreOfficeScript(): string | null {
+  const script = path.resolve(process.env.REDLINE_TOOLS ?? path.resolve(process.cwd(), '../shared/tools'), 'lo-accept-reject.sh');
+  return existsSync(script) && spawnSync('soffice', ['--version']).status === 0 ? script : null;
+}
+
+function loadAverage(): string {
+  return loadavg().map((l) => l.toFixed(1)).join(' ');
+}
+
+/** What the bench uses of Docxodus (docxodus/core): its byte-in, byte-out RevisionProcessor accept-all and reject-all. */
+interface Docxodus {
+  initialize(): Promise<void>;
+  docxDiffAcceptRevisions(redline: Uint8Array): Promise<Uint8Array>;
+  docxDiffRejectRevisions(redline: Uint8Array): Promise<Uint8Array>;
+}
+
+/** Docxodus's engine, initialised, or why not. */
+async function loadDocxodus(): Promise<Docxodus | string> {
+  // A string specifier, so the typecheck does not need the package installed (it is bench-only).
+  const specifier: string = process.env.DOCXODUS_MODULE ?? 'docxodus/core';
+  let module: Docxodus;
+  try {
+    module = (await import(specifier)) as Docxodus;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'ERR_PACKAGE_PATH_NOT_EXPORTED') return 'docxodus not installed (npm ci installs it: a devDependency)';
+    return `docxodus failed to load (${String(error).split('\n')[0]})`;
+  }
+  // The .NET runtime warns on stdout about its JIT tables while it starts; those lines are not the bench's.
+  const log = console.log;
+  console.log = (...args: unknown[]) => {
+    if (!String(args[0]).startsWith('MONO_WASM')) log(...args);
+  };
+  await module.initialize();
+  return module;
+}
+
+/** Median of `runs` awaited timings after one warm-up; the last run's output with it. */
+async function timeAsync(runs: number, f: () => Promise<Uint8Array>): Promise<{ ms: number; out: Uint8Array }> {
+  let out = await f();
+  const xs: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    gc?.();
+    const t = performance.now();
+    out = await f();
+    xs.push(performance.now() - t);
+  }
+  return { ms: median(xs), out };
+}
+
+/** LibreOffice's warm accept-all or reject-all of `docx`: the second of two files in one soffice; ms and the redlines it left, or why not. */
+function libreOffice(script: string, mode: 'accept' | 'reject', docx: Uint8Array, work: string): { ms: number; left: string } | string {
+  const files = [1, 2].flatMap((n) => {
+    const file = path.join(work, `${mode}-${n}.docx`);
+    writeFileSync(file, docx);
+    return [file, path.join(work, `${mode}-${n}-lo.docx`)];
+  });
+  const lo = spawnSync(script, [mode, ...files], { encoding: 'utf8', timeout: 900_000 });
+  const lines = lo.stdout.split('\n').filter((l) => l.startsWith(`${mode}\t`));
+  const warm = lines[1]?.split('\t');
+  const secs = Number(warm?.[3]);
+  // A Python traceback's last line is the exception ("soffice did not come up" on a machine too busy for it).
+  if (!warm || Number.isNaN(secs)) return `failed (${lines.join(' | ') || lo.stderr.trim().split('\n').at(-1) || `exit ${lo.status ?? lo.signal}`})`;
+  return { ms: secs * 1000, left: warm[5] ?? '?' };
+}
+
+type Phases = Map<string, number>;
+
+/** Our accept-all or reject-all as the service runs it (open, decide, write, list), with its phases; medians of `runs`. */
+function ours(docx: Uint8Array, mode: 'accept' | 'reject', codec: ZipCodec | undefined, runs: number): { ms: number; phases: Phases; out: Uint8Array } {
+  const xs: number[] = [];
+  const phaseRuns: Phases[] = [];
+  let out: Uint8Array = new Uint8Array();
+  for (let i = 0; i <= runs; i++) {
+    gc?.();
+    const phases: Phases = new Map();
+    const opts: OpenOptions = { ...(codec ? { codec } : {}), timing: { add: (phase, ms) => phases.set(phase, (phases.get(phase) ?? 0) + ms) } };
+    const t = performance.now();
+    const doc = openDocx(docx, opts);
+    const ids = doc.changeIds();
+    out = doc.apply(mode === 'accept' ? { accept: ids, reject: [] } : { accept: [], reject: ids }).toBytes();
+    const listed = performance.now();
+    doc.revisions();
+    phases.set('list', performance.now() - listed);
+    if (i === 0) continue; // warm-up
+    xs.push(performance.now() - t);
+    phaseRuns.push(phases);
+  }
+  const phases: Phases = new Map([...phaseRuns[0]!.keys()].map((k) => [k, median(phaseRuns.map((p) => p.get(k) ?? 0))]));
+  return { ms: median(xs), phases, out };
+}
+
+function phaseLine(phases: Phases): string {
+  return [...phases].map(([k, v]) => `${k} ${v < 10 ? v.toFixed(1) : v.toFixed(0)}`).join(' + ');
+}
+
+/** Issue 36.3: accept-all and reject-all against LibreOffice and Docxodus, from one run, at the issue's two sizes. */
+async function issue36(): Promise<void> {
+  const script = libreOfficeScript();
+  const docxodus = await loadDocxodus();
+  const work = mkdtempSync(path.join(tmpdir(), 'redline-bench-peers-'));
+  try {
+    for (const changes of [1000, 3000]) {
+      const docx = ingestDocx(buildBenchmarkContract({ pages: 100, revisions: changes })).bytes;
+      const count = openDocx(docx).revisionCount;
+      console.log(`\n-- issue 36: accept-all and reject-all, 100-page contract, ${count.toLocaleString('en')} changes (document.xml ${(partSize(docx) / 1e6).toFixed(2)} MB), load average ${loadAverage()}`);
+      const ms = (x: number) => `${x.toLocaleString('en', { maximumFractionDigits: 0 })} ms`;
+      const mine: Record<'accept' | 'reject', number> = { accept: NaN, reject: NaN };
+      for (const mode of ['accept', 'reject'] as const) {
+        const native = ours(docx, mode, nativeZipCodec, 7);
+        const portable = ours(docx, mode, undefined, 7);
+        const left = openDocx(native.out).revisionCount;
+        mine[mode] = native.ms;
+        console.log(`ours ${mode}-all, native zlib (the service's codec): ${ms(native.ms)}   (${phaseLine(native.phases)}; ${left} left)`);
+        console.log(`ours ${mode}-all, portable codec (fflate):           ${ms(portable.ms)}   (${phaseLine(portable.phases)})`);
+      }
+      for (const mode of ['accept', 'reject'] as const) {
+        const lo = script ? libreOffice(script, mode, docx, work) : 'skipped (soffice or lo-accept-reject.sh not found)';
+        const dx = typeof docxodus === 'string' ? null : await timeAsync(3, () => (mode === 'accept' ? docxodus.docxDiffAcceptRevisions(docx) : docxodus.docxDiffRejectRevisions(docx)));
+        const target = mode === 'accept' ? { lo: ' (target >= 50x)', dx: ' (target >= 5x)' } : { lo: '', dx: '' };
+        console.log(typeof lo === 'string'
+          ? `LibreOffice ${mode}-all: ${lo}`
+          : `LibreOffice ${mode}-all, headless, warm: ${ms(lo.ms)} (${lo.left} redlines left)   -> ours is ${(lo.ms / mine[mode]).toFixed(0)}x faster${target.lo}`);
+        console.log(dx === null
+          ? `Docxodus ${mode}-all: skipped: ${String(docxodus)}`
+          : `Docxodus ${mode}-all, in-process WebAssembly, warm median of 3: ${ms(dx.ms)} (${openDocx(dx.out).revisionCount} changes left, as we list them)   -> ours is ${(dx.ms / mine[mode]).toFixed(1)}x faster${target.dx}`);
+      }
+      console.log(`(load average ${loadAverage()})`);
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+  if (only !== 'peers') issue3();
+  await issue36();
+}
+
 if (process.argv.includes('--memory-child')) memoryChild(process.argv[process.argv.indexOf('--memory-child') + 1]!);
-else main();
+else await main();

@@ -3,6 +3,7 @@ import { showSimpleFields } from './render/simple-fields';
 import { walkParts } from './render/part-walk';
 import type { Revision } from '../contract/revision';
 import { DocxPackage, type OpenOptions, type WriteOptions } from './package/package';
+import { timed } from './package/phase-timing';
 import { applyToScans, type Decision } from './revisions/apply';
 import { groupChanges, type Change } from './revisions/changes';
 import { editGroups, type EditGroup } from './revisions/groups';
@@ -55,9 +56,9 @@ export class OpenDocx {
 
   private constructor(private readonly pkg: DocxPackage) {
     this.rescan();
-    this.renumbered = assignUniqueIds(this.scans);
+    this.renumbered = timed(pkg.timing, 'scan', () => assignUniqueIds(this.scans));
     // The changes were grouped under the ids as read; a renumbered file lists the new ones.
-    if (this.renumbered) this.changes = groupChanges(this.scans);
+    if (this.renumbered) this.changes = timed(pkg.timing, 'scan', () => groupChanges(this.scans));
   }
 
   static open(bytes: Uint8Array, opts?: OpenOptions): OpenDocx {
@@ -70,10 +71,13 @@ export class OpenDocx {
   }
 
   private rescan(): void {
-    // Each part's previous scan lets the new one skip the blocks that did not change since.
-    const previous = new Map(this.scans.map((s) => [s.part, s]));
-    this.scans = this.pkg.stories().map(({ part, doc }) => scanPart(part.name, part.role, doc, previous.get(part.name)));
-    this.changes = groupChanges(this.scans);
+    const stories = this.pkg.stories(); // parsed first, outside the scan's time
+    timed(this.pkg.timing, 'scan', () => {
+      // Each part's previous scan lets the new one skip the blocks that did not change since.
+      const previous = new Map(this.scans.map((s) => [s.part, s]));
+      this.scans = stories.map(({ part, doc }) => scanPart(part.name, part.role, doc, previous.get(part.name)));
+      this.changes = groupChanges(this.scans);
+    });
   }
 
   /**
@@ -220,11 +224,11 @@ export class OpenDocx {
 
   /** Accepts and rejects a batch atomically (ids are checked before anything changes). */
   apply(decision: Decision): this {
-    applyToScans(this.scans, this.changes, decision);
+    timed(this.pkg.timing, 'decide', () => applyToScans(this.scans, this.changes, decision));
     this.rescan();
     // A comment whose mark went with decided content goes too (no reference without its comment).
     const before = this.pkg.mutationCount();
-    new DocComments(this.pkg).reconcile(this.scans);
+    timed(this.pkg.timing, 'decide', () => new DocComments(this.pkg).reconcile(this.scans));
     if (this.pkg.mutationCount() !== before) this.rescan();
     return this;
   }

@@ -12,6 +12,7 @@ import { writeZip, writeZipAsync, type OutEntry } from '../zip/write';
 import { relativeTarget, relsPathOf, resolveTarget } from './paths';
 import { checkPartNames } from './part-names';
 import { checkWorkLimits, type WorkLimits } from './work-limits';
+import { timed, type PhaseTiming } from './phase-timing';
 
 /**
  * A WordprocessingML package: validates that the zip is a .docx, finds the story parts that can
@@ -24,6 +25,8 @@ export interface OpenOptions {
   codec?: ZipCodec;
   /** Caps on the story parts' size and paragraphs, checked before parsing (the service sets them when it ingests an upload). */
   work?: WorkLimits;
+  /** Told how long each phase took (unzip, decode, parse, serialise, zip; OpenDocx adds scan and decide). */
+  timing?: PhaseTiming;
 }
 
 /** Where a part's revisions sit in the document; also the listing order of parts. */
@@ -86,15 +89,16 @@ export class DocxPackage {
     private readonly zip: ZipArchive,
     readonly mainPart: string,
     readonly storyParts: StoryPart[],
+    readonly timing?: PhaseTiming,
   ) {
     this.written = { bytes: original, zip, mutations: new Map() };
   }
 
   static open(bytes: Uint8Array, opts: OpenOptions = {}): DocxPackage {
-    const zip = readZip(bytes, opts.limits, opts.codec);
+    const zip = timed(opts.timing, 'unzip', () => readZip(bytes, opts.limits, opts.codec));
     const { mainPart, parts } = wordPackage(zip);
     if (opts.work) checkWorkLimits(zip, parts.map((p) => p.name), opts.work);
-    const pkg = new DocxPackage(bytes, zip, mainPart, parts);
+    const pkg = new DocxPackage(bytes, zip, mainPart, parts, opts.timing);
     for (const p of parts) pkg.xml(p.name); // parse (and so validate) every story part up front
     return pkg;
   }
@@ -107,7 +111,7 @@ export class DocxPackage {
    */
   copy(): DocxPackage {
     if (this.added.size > 0 || this.created.length > 0) throw new Error('a package with parts added or created cannot be copied');
-    const copy = new DocxPackage(this.written.bytes, this.zip, this.mainPart, this.storyParts);
+    const copy = new DocxPackage(this.written.bytes, this.zip, this.mainPart, this.storyParts, this.timing);
     for (const [name, doc] of this.parsed) {
       const root = doc.root.copyLinked(() => undefined);
       const linked = new XmlDocument(doc.src, doc.nodes.map((n) => (n === doc.root ? root : n)), root);
@@ -123,7 +127,7 @@ export class DocxPackage {
     let doc = this.parsed.get(name);
     if (!doc) {
       const added = this.added.get(name);
-      doc = added ? parseXml(new TextDecoder().decode(added)) : parseOrThrow(this.zip, name);
+      doc = added ? parseXml(new TextDecoder().decode(added)) : parseOrThrow(this.zip, name, this.timing);
       const w = doc.root.attr('xmlns:w');
       if (this.storyParts.some((p) => p.name === name) && (!w || !W_NAMESPACES.includes(w))) {
         throw new DocxError('invalid_docx', `Part ${name} does not use the usual "w:" prefix for WordprocessingML; it cannot be processed.`);
@@ -256,7 +260,7 @@ export class DocxPackage {
   toBytes(opts: WriteOptions = {}): Uint8Array {
     const plan = this.planWrite(opts);
     if (!plan) return this.written.bytes;
-    return this.wrote(writeZip(plan.entries, opts.level ?? 6, this.zip.codec), plan);
+    return timed(this.timing, 'zip', () => this.wrote(writeZip(plan.entries, opts.level ?? 6, this.zip.codec), plan));
   }
 
   /**
@@ -271,6 +275,10 @@ export class DocxPackage {
 
   /** The entries to write, serialised now; null when the last written bytes still hold. */
   private planWrite(opts: WriteOptions): WritePlan | null {
+    return timed(this.timing, 'serialise', () => this.serialiseEntries(opts));
+  }
+
+  private serialiseEntries(opts: WriteOptions): WritePlan | null {
     const { overlay, memo, forceRewrite = false } = opts;
     const rewrite = (name: string, doc: XmlDocument | undefined): doc is XmlDocument =>
       doc !== undefined && (forceRewrite || this.changedSinceWritten(name, doc) || overlay?.touches(doc) === true);
@@ -385,8 +393,18 @@ export function contentTypeOf(types: XmlDocument, part: string): string | null {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-function parseOrThrow(zip: ZipArchive, name: string): XmlDocument {
-  const bytes = zip.read(name);
+/** The codec's decoding where it has one (Node's is several times faster on a part with a few non-ASCII characters), else the TextDecoder's. */
+function decodeUtf8(bytes: Uint8Array, codec: ZipCodec): string | null {
+  if (codec.decodeUtf8) return codec.decodeUtf8(bytes);
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+function parseOrThrow(zip: ZipArchive, name: string, timing?: PhaseTiming): XmlDocument {
+  const bytes = timed(timing, 'unzip', () => zip.read(name));
   if (!bytes) throw new DocxError('invalid_docx', `The Word document is missing part ${name}.`);
   if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
     throw new DocxError('invalid_docx', `Part ${name} is encoded as UTF-16, which this service does not process.`);
@@ -394,14 +412,10 @@ function parseOrThrow(zip: ZipArchive, name: string): XmlDocument {
   // A UTF-8 byte-order mark is allowed before the XML declaration (Word reads such parts); it is
   // not kept: a part the engine rewrites is written without one.
   const body = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
-  let text: string;
+  const text = timed(timing, 'decode', () => decodeUtf8(body, zip.codec));
+  if (text === null) throw new DocxError('invalid_docx', `Part ${name} is not valid UTF-8 text.`);
   try {
-    text = utf8.decode(body);
-  } catch {
-    throw new DocxError('invalid_docx', `Part ${name} is not valid UTF-8 text.`);
-  }
-  try {
-    return parseXml(text);
+    return timed(timing, 'parse', () => parseXml(text));
   } catch (e) {
     if (e instanceof XmlSyntaxError) throw new DocxError('invalid_docx', `Part ${name} is not well-formed XML (${e.message}).`);
     throw e;

@@ -5,9 +5,10 @@ import { crc32 } from './crc32';
 export type DeflateLevel = 1 | 6;
 
 /**
- * The compression primitives the zip layer needs. The engine stays portable (browser, worker,
- * Node) with the pure-TypeScript default; a host with a native zlib can pass its own, which on
- * a 7.5 MB document.xml deflates in 44 ms instead of 134 (bench/engine.ts prints both).
+ * The compression primitives the zip layer needs, and the decoding of its XML entries' text. The
+ * engine stays portable (browser, worker, Node) with the pure-TypeScript default; a host with a
+ * native zlib can pass its own, which on a 7.5 MB document.xml deflates in 44 ms instead of 134
+ * (bench/engine.ts prints both).
  *
  * Every implementation must produce a valid raw DEFLATE stream and the IEEE CRC-32; the bytes
  * may differ between codecs, the inflated content may not.
@@ -24,6 +25,11 @@ export interface ZipCodec {
    * `cap`; throws when the data is damaged.
    */
   inflateRaw(data: Uint8Array, size: number, cap: number): { bytes: Uint8Array; filled: number } | null;
+  /**
+   * The text of UTF-8 bytes, or null when they are not valid UTF-8 (optional: without it, a fatal
+   * TextDecoder). The string must be the one the TextDecoder gives, a byte-order mark kept.
+   */
+  decodeUtf8?(data: Uint8Array): string | null;
 }
 
 export const portableCodec: ZipCodec = {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { unzipSync, zipSync } from 'fflate';
 import { ingestDocx, openDocx, portableCodec } from '../../docx';
 import { buildDemoContract } from '../../docx/fixture';
 import { codeOf, lieAboutSizes, minimalDocx, partsOf } from '../../../test/support/docx-files';
@@ -50,6 +52,41 @@ describe('the native zip codec', () => {
     expect(codeOf(() => ingestDocx(lying, { codec: nativeZipCodec }))).toBe('too_large');
     expect(codeOf(() => ingestDocx(docx, { codec: nativeZipCodec, limits: { maxUncompressedBytes: 100_000 } }))).toBe('too_large');
     expect(codeOf(() => ingestDocx(docx, { codec: nativeZipCodec }))).toBeNull();
+  });
+
+  it('decodes UTF-8 exactly as the fatal TextDecoder does, and refuses what it refuses', () => {
+    const reference = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    const expected = (bytes: Uint8Array) => {
+      try {
+        return reference.decode(bytes);
+      } catch {
+        return null;
+      }
+    };
+    // Text as parts hold it (mostly ASCII, some curly quotes, dashes, CJK, emoji, a BOM), and any bytes at all.
+    const text = fc.array(fc.oneof(
+      { weight: 6, arbitrary: fc.string({ unit: 'binary-ascii' }) },
+      { weight: 2, arbitrary: fc.constantFrom('\u2019', '\u2013', '\u00e9', '\ufeff', '\u4e2d\u6587', '\u{1f600}') },
+      { weight: 1, arbitrary: fc.string({ unit: 'binary' }) },
+    ), { maxLength: 30 }).map((pieces) => new TextEncoder().encode(pieces.join('')));
+    const damaged = fc.tuple(text, fc.nat(), fc.integer({ min: 0x80, max: 0xff })).map(([bytes, at, byte]) => {
+      const copy = bytes.slice();
+      if (copy.length) copy[at % copy.length] = byte;
+      return copy;
+    });
+    fc.assert(fc.property(fc.oneof(text, damaged, fc.uint8Array({ maxLength: 64 })), (bytes) => {
+      expect(nativeZipCodec.decodeUtf8!(bytes)).toBe(expected(bytes));
+    }), { numRuns: 200 });
+  });
+
+  it('answers a part that is not UTF-8 with invalid_docx, as the portable codec does', () => {
+    const files = unzipSync(minimalDocx('<w:p><w:r><w:t>caf\u00e9 \u2019</w:t></w:r></w:p>'));
+    const xml = files['word/document.xml']!;
+    const at = xml.indexOf(0xc3); // the first byte of the é
+    files['word/document.xml'] = Uint8Array.from([...xml.subarray(0, at), 0xff, ...xml.subarray(at + 1)]);
+    const damaged = zipSync(files);
+    expect(codeOf(() => openDocx(damaged, { codec: nativeZipCodec }))).toBe('invalid_docx');
+    expect(codeOf(() => openDocx(damaged))).toBe('invalid_docx');
   });
 
   it('answers damaged compressed data with a DocxError, never a zlib error', () => {

@@ -1,3 +1,4 @@
+import { isAscii, isUtf8, transcode } from 'node:buffer';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { ZipCodec } from '../../docx';
@@ -20,11 +21,25 @@ export const nativeZipCodec: ZipCodec = {
   inflateRaw(data, size, cap) {
     let bytes: Buffer;
     try {
-      bytes = zlib.inflateRawSync(data, { maxOutputLength: Math.max(1, cap) });
+      // One output buffer as large as the declared size (and a byte to see it pass): no 16 kB
+      // chunks joined by a copy of the whole entry at the end.
+      bytes = zlib.inflateRawSync(data, { maxOutputLength: Math.max(1, cap), chunkSize: Math.max(64, Math.min(size, cap) + 1) });
     } catch (error) {
       if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return null;
       throw error;
     }
     return bytes.length > cap ? null : { bytes, filled: bytes.length };
+  },
+  /**
+   * V8 decodes UTF-8 a character at a time from the first non-ASCII byte on: 30-40 ms of CPU for
+   * a 2.9 MB document.xml holding a few hundred curly quotes and dashes. Validated by simdutf
+   * (isUtf8), converted by ICU to UTF-16 and copied into the string, it takes a few ms; an
+   * all-ASCII part is copied as Latin-1.
+   */
+  decodeUtf8(data) {
+    const buffer = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    if (isAscii(buffer)) return buffer.toString('latin1');
+    if (!isUtf8(buffer)) return null;
+    return transcode(buffer, 'utf8', 'utf16le').toString('utf16le');
   },
 };
