@@ -1,4 +1,4 @@
-import { useEffect, useState, type RefObject } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import './collapsing-header.css';
 
 /** How far the document must scroll one way before the header goes or comes back (px): a jitter of the finger does nothing. */
@@ -19,14 +19,17 @@ const SCROLL_KEYS = new Set(['ArrowDown', 'ArrowUp', 'PageDown', 'PageUp', ' ', 
  */
 export function useCollapsingHeader(area: RefObject<HTMLElement | null>): { collapsed: boolean; show: () => void } {
   const [collapsed, setCollapsed] = useState(false);
+  /** When the reader last wheeled, touched or pressed a scrolling key; -Infinity once anything else came after. */
+  const readerAt = useRef(-Infinity);
   useEffect(() => {
     const el = area.current;
     if (!el) return;
     const last = new WeakMap<EventTarget, number>();
-    let readerAt = -Infinity;
-    const reader = () => (readerAt = performance.now());
+    const reader = () => (readerAt.current = performance.now());
+    // Any other key (`j`, `a`…) ends the reader's scrolling: the scroll it brings is the page's own.
     const onKey = (event: KeyboardEvent) => {
       if (SCROLL_KEYS.has(event.key)) reader();
+      else readerAt.current = -Infinity;
     };
     const onScroll = (event: Event) => {
       const pane = event.target;
@@ -36,7 +39,7 @@ export function useCollapsingHeader(area: RefObject<HTMLElement | null>): { coll
       if (before === undefined || Math.abs(top - before) >= STEP) last.set(pane, top);
       if (before === undefined) return;
       if (top <= TOP) setCollapsed(false);
-      else if (top - before >= STEP && performance.now() - readerAt < READER_MS) setCollapsed(true);
+      else if (top - before >= STEP && performance.now() - readerAt.current < READER_MS) setCollapsed(true);
       else if (before - top >= STEP) setCollapsed(false);
     };
     el.addEventListener('scroll', onScroll, { capture: true, passive: true });
@@ -50,5 +53,12 @@ export function useCollapsingHeader(area: RefObject<HTMLElement | null>): { coll
       el.removeEventListener('keydown', onKey, { capture: true });
     };
   }, [area]);
-  return { collapsed, show: () => setCollapsed(false) };
+  return {
+    collapsed,
+    show: () => {
+      // Brought back (the focus came into it): only a new scroll of the reader's takes it away again.
+      readerAt.current = -Infinity;
+      setCollapsed(false);
+    },
+  };
 }

@@ -31,10 +31,14 @@ export function useSideBySideState(): SideBySideState {
   };
 }
 
-/** The header's button: the older version beside the redline, or the redline alone. */
+/**
+ * The header's button: the older version beside the redline, or the redline alone. On a phone it
+ * shows only while side by side is on (to leave it): off, a third row of buttons would take the
+ * document below half the screen, as Print and Download would; `s` opens it there.
+ */
 export function SideBySideToggle({ state, shortcut }: { state: SideBySideState; shortcut: string | undefined }) {
   return (
-    <button type="button" className="btn text-sm max-md:order-2 max-md:min-h-[44px] max-md:px-2 max-md:text-xs" aria-pressed={state.on} aria-keyshortcuts={shortcut}
+    <button type="button" className={`btn text-sm max-md:order-2 max-md:min-h-[44px] max-md:px-2 max-md:text-xs ${state.on ? '' : 'max-md:hidden'}`} aria-pressed={state.on} aria-keyshortcuts={shortcut}
       onClick={state.toggle} title="The older version beside the redline, scrolled together">
       Side by side
     </button>
