@@ -204,4 +204,10 @@ test('390 px: one side at a time, a toggle and `o` between them, the current ent
   await expect(page.locator(redlinePane)).toBeVisible();
   await expect.poll(() => inView(page, `${redlinePane} .rl-here`)).toBe(true);
   await saveScreens(page, 'side-by-side-redline', size);
+  // Without a keyboard: the header's button leaves side by side, the changes panel offers it again.
+  await page.getByRole('button', { name: 'Side by side', pressed: true }).click();
+  await expect(page.getByTestId('side-by-side')).toHaveCount(0);
+  await page.getByRole('button', { name: /^All changes/ }).click();
+  await page.getByRole('region', { name: 'Filters and batches' }).getByRole('button', { name: 'Side by side' }).click();
+  await expect(page.getByTestId('side-by-side')).toBeVisible();
 });

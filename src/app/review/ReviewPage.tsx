@@ -410,6 +410,12 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
                 options={[['all', 'All states'], ['open', 'Open'], ['in', 'Accepted'], ['back', 'Rejected']]} />
             </div>
             <div className="mt-2 flex flex-wrap items-center gap-1.5">
+              {/* On a phone the header has no room for it (side-by-side/toggle.tsx): the panel offers it, for a reader with no keyboard. */}
+              {!sideBySide.on && (
+                <button type="button" className="btn md:hidden" aria-keyshortcuts={aria('sideBySide')} onClick={() => { setListOpen(false); sideBySide.toggle(); }}>
+                  Side by side
+                </button>
+              )}
               {hasSelection ? (
                 <>
                   <button type="button" className="btn btn-accept" aria-keyshortcuts={aria('acceptMany')} onClick={() => run('acceptMany')}>
