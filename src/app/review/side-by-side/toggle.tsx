@@ -34,7 +34,7 @@ export function useSideBySideState(): SideBySideState {
 /**
  * The header's button: the older version beside the redline, or the redline alone. On a phone it
  * shows only while side by side is on (to leave it): off, a third row of buttons would take the
- * document below half the screen, as Print and Download would; `s` opens it there.
+ * document below half the screen, as Print and Download would; `s` or the changes panel opens it there.
  */
 export function SideBySideToggle({ state, shortcut }: { state: SideBySideState; shortcut: string | undefined }) {
   return (
