@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { ThreadStopGate } from './thread-stop-gate';
 import type { SideBySideViews } from '../../docx/compare/paragraph-map';
 import type { Revision } from '../../contract/revision';
 import type { ReadingView } from '../../contract/reading';
@@ -225,6 +226,8 @@ interface Pending {
 
 interface Slot {
   worker: Worker;
+  /** Terminate only through stop(): see thread-stop-gate.ts. */
+  stopGate: ThreadStopGate;
   running: Pending | null;
   startedAt: number;
   deadline: NodeJS.Timeout | null;
@@ -396,7 +399,7 @@ export class EngineThreads {
     for (const slot of slots) this.finished(slot)?.reject(closed);
     for (const pending of waiting) pending.reject(closed);
     this.perOrg.clear();
-    await Promise.all(slots.map((s) => s.worker.terminate()));
+    await Promise.all(slots.map((s) => stop(s)));
   }
 
   private run(
@@ -488,7 +491,7 @@ export class EngineThreads {
     this.slots.splice(at, 1);
     this.warmed = null;
     this.finished(slot)?.reject(error);
-    void slot.worker.terminate();
+    void stop(slot);
     this.dispatch();
   }
 
@@ -509,10 +512,14 @@ export class EngineThreads {
   private startSlot(): Slot {
     // Node 20 does not pass the main thread's loader hooks to a worker: the worker registers tsx's
     // itself, then imports the TypeScript entry.
+    // The stop gate goes in before the engine is imported: no module of the thread holds an ungated zlib function.
     const entry = new URL('./engine-thread-worker.ts', import.meta.url).href;
-    const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`;
-    const worker = new Worker(boot, { eval: true });
-    const slot: Slot = { worker, running: null, startedAt: 0, deadline: null };
+    const gate = new URL('./thread-stop-gate.ts', import.meta.url).href;
+    const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(gate)}); })`
+      + `.then(({ gateThisThread }) => gateThisThread()).then(() => import(${JSON.stringify(entry)}));`;
+    const stopGate = new ThreadStopGate();
+    const worker = new Worker(boot, { eval: true, workerData: { stopGate: stopGate.shared } });
+    const slot: Slot = { worker, stopGate, running: null, startedAt: 0, deadline: null };
     this.workersStarted++;
     worker.on('message', (answer: EngineJobAnswer) => {
       const receivedAt = epochNow();
@@ -530,6 +537,12 @@ export class EngineThreads {
     this.slots.push(slot);
     return slot;
   }
+}
+
+/** Terminates a slot's worker once it is outside every zlib call (terminated inside one, Node 20 aborts the process). */
+async function stop(slot: Slot): Promise<void> {
+  await slot.stopGate.close();
+  await slot.worker.terminate();
 }
 
 /** The engine's error for an edit refused on a worker, as it would have been thrown in process. */

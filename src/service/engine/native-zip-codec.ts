@@ -10,7 +10,8 @@ import type { ZipCodec } from '../../docx';
  * zlib stops as soon as the output would pass `cap`. The async deflate runs on libuv's pool, so
  * the service writes the draft and its render variant at the same time on two cores.
  */
-const deflateRawAsync = promisify(zlib.deflateRaw);
+// Looked up at each call, not captured: an engine thread gates its zlib functions (thread-stop-gate.ts).
+const deflateRawAsync = (data: Uint8Array, options: zlib.ZlibOptions) => promisify(zlib.deflateRaw)(data, options);
 
 export const nativeZipCodec: ZipCodec = {
   deflateRaw: (data, level) => zlib.deflateRawSync(data, { level }),
