@@ -1,9 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
 import { openLabProtocol } from './lab-protocol';
+import { openScatteredSteps } from './scattered-entry';
 
 /**
  * Issue 32, item 5: every entry's title fits its box, in the list and over the current entry, at
- * 1440 and 390 px (a title's length is entries.ts groupLabel's, unit-tested there for any members).
+ * 1440 and 390 px (a title's length is entries.ts groupLabel's, unit-tested there for any members):
+ * on the lab protocol, and on a draft one of whose entries holds changes scattered along the list.
  */
 async function overflowingTitles(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -11,11 +13,14 @@ async function overflowingTitles(page: Page): Promise<string[]> {
     for (const option of document.querySelectorAll<HTMLElement>('[role=option]')) {
       const box = option.getBoundingClientRect();
       if (box.width === 0) continue;
-      for (const part of option.querySelectorAll<HTMLElement>(':scope > div:first-child > span')) {
+      const parts = [...option.querySelectorAll<HTMLElement>(':scope > div:first-child > span')];
+      // Named by its title (the row's first text after the check box), which may push the rest out.
+      const entry = `${option.dataset.changeId} "${parts[1]?.textContent ?? ''}"`;
+      for (const part of parts) {
         const b = part.getBoundingClientRect();
-        if (b.width > 0 && (b.right > box.right + 0.5 || part.scrollWidth > part.clientWidth + 1) && !part.classList.contains('truncate')) out.push(`${option.dataset.changeId}: "${part.textContent}"`);
+        if (b.width > 0 && (b.right > box.right + 0.5 || part.scrollWidth > part.clientWidth + 1) && !part.classList.contains('truncate')) out.push(`${entry}: "${part.textContent}" runs out of the entry`);
       }
-      if (option.scrollWidth > option.clientWidth + 1) out.push(`${option.dataset.changeId}: the entry scrolls sideways`);
+      if (option.scrollWidth > option.clientWidth + 1) out.push(`${entry}: the entry scrolls sideways`);
     }
     const heading = document.querySelector<HTMLElement>('section[aria-label="Current change"] h2');
     const section = heading?.closest('section')?.getBoundingClientRect();
@@ -37,5 +42,24 @@ for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) 
     await page.keyboard.press('r');
     await expect(page.locator('[role=option][data-state=back]')).toHaveCount(1);
     expect(await overflowingTitles(page)).toEqual([]);
+  });
+}
+
+for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+  test(`${size.width} px: an entry of scattered changes keeps a title that fits`, async ({ page }) => {
+    await page.setViewportSize(size);
+    const scattered = await openScatteredSteps(page);
+    // The shape under test is there: an entry whose change numbers are not consecutive.
+    expect([...scattered.values()].some((numbers) => numbers.length > 2)).toBe(true);
+    const open = page.getByRole('button', { name: /^All changes/ });
+    if (await open.isVisible()) await open.click();
+    await expect(page.locator('[role=option]').first()).toBeVisible();
+    expect(await overflowingTitles(page)).toEqual([]);
+    // Current, it lists its changes under the title, and its title over the draft fits too.
+    for (const [leader, numbers] of scattered) {
+      await page.locator(`[role=option][data-change-id="${leader}"]`).click();
+      await expect(page.locator('[role=option][aria-current=true] [data-testid=entry-members]')).toContainText(String(numbers[numbers.length - 1]));
+      expect(await overflowingTitles(page)).toEqual([]);
+    }
   });
 }
