@@ -131,3 +131,37 @@ test('space after and the next space before add up; contextual spacing drops bot
   expect(tops.length).toBeGreaterThan(1);
   expect(tops.slice(1)).toEqual(tops.slice(1).map(() => 0));
 });
+
+/** The px from the bottom of the paragraph opening with `a` to the top of the one opening with `b`. */
+function distance(page: Page, a: string, b: string): Promise<number> {
+  return page.evaluate(([x, y]) => {
+    const find = (t: string) => [...document.querySelectorAll<HTMLElement>('[data-page-number] article p')].find((el) => el.textContent!.trimStart().startsWith(t))!;
+    return find(y).getBoundingClientRect().top - find(x).getBoundingClientRect().bottom;
+  }, [a, b] as const);
+}
+
+test('an empty paragraph whose only change is its mark keeps its line, as Word keeps it', async ({ page }) => {
+  const plain = (tag: string): BlockSpec => spaced(tag, '<w:spacing w:after="0" w:line="240" w:lineRule="auto"/>');
+  const emptyMark = (inner: string): BlockSpec => ({ type: 'xml', xml: `<w:p><w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/><w:rPr>${inner}</w:rPr></w:pPr></w:p>` });
+  const bytes = buildDocx({
+    body: [
+      plain('PLAINA'),
+      emptyMark(''),
+      plain('PLAINB'),
+      plain('INSA'),
+      emptyMark('<w:ins w:id="901" w:author="Counterparty" w:date="2026-01-05T10:00:00Z"/>'),
+      plain('INSB'),
+      plain('DELA'),
+      emptyMark('<w:del w:id="902" w:author="Counterparty" w:date="2026-01-05T10:00:00Z"/>'),
+      plain('DELB'),
+    ],
+  });
+  await openDocx(page, 'Empty marks.docx', bytes);
+  const untracked = await distance(page, 'PLAINA', 'PLAINB');
+  // An untracked empty paragraph is one line of the paragraph mark's font: more than nothing.
+  expect(untracked).toBeGreaterThan(10);
+  // Its pilcrow is drawn at the end of the paragraph before, and its own line stays empty (all markup, as Word).
+  expect(await distance(page, 'INSA', 'INSB')).toBeCloseTo(untracked, 0);
+  expect(await distance(page, 'DELA', 'DELB')).toBeCloseTo(untracked, 0);
+  await expect(page.locator('[data-page-number] article p', { hasText: 'INSA' }).locator('ins, del').filter({ hasText: '¶' })).toHaveCount(1);
+});
