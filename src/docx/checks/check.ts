@@ -69,9 +69,10 @@ export function checkDocument(views: DocumentViews): Record<CheckView, CheckFind
   };
   const accepted = read(views.accepted, 'accepted');
   const rejected = read(views.rejected, 'rejected');
+  const groups = editGroups(markup);
   return {
-    accepted: groupPlaceholders(settle(accepted, rejected, markup)),
-    rejected: groupPlaceholders(settle(rejected, accepted, markup)),
+    accepted: groupPlaceholders(settle(accepted, rejected, markup, groups)),
+    rejected: groupPlaceholders(settle(rejected, accepted, markup, groups)),
   };
 }
 
@@ -81,13 +82,12 @@ interface ReadView {
   alignment: Alignment;
 }
 
-function settle(a: ReadView, b: ReadView, markup: readonly ParagraphBlock[]): CheckFinding[] {
+function settle(a: ReadView, b: ReadView, markup: readonly ParagraphBlock[], groups: EditGroupsOf): CheckFinding[] {
   const others = new Map<string, ViewFinding[]>();
   for (const f of b.analysis.findings) {
     const key = sameKey(f);
     others.set(key, [...(others.get(key) ?? []), f]);
   }
-  const groups = editGroups(markup);
   const pages = pagesOf(a.paragraphs);
   const clauses = clausesOf(a.paragraphs);
   const seen = new Map<string, number>();
@@ -153,21 +153,28 @@ function groupPlaceholders(findings: CheckFinding[]): CheckFinding[] {
 }
 
 /** Each change's edit group (what Word shows as one edit: a replacement, a deleted paragraph's text and mark), and each group's changes. */
-function editGroups(markup: readonly ParagraphBlock[]): { of: Map<string, string>; members: Map<string, string[]> } {
+interface EditGroupsOf {
+  of: Map<string, string>;
+  members: Map<string, string[]>;
+}
+
+function editGroups(markup: readonly ParagraphBlock[]): EditGroupsOf {
   const of = new Map<string, string>();
   const members = new Map<string, string[]>();
   for (const p of markup) {
     for (const c of p.changes ?? []) {
       if (!c.group || of.has(c.change_id)) continue;
       of.set(c.change_id, c.group);
-      members.set(c.group, [...(members.get(c.group) ?? []), c.change_id]);
+      const list = members.get(c.group);
+      if (list) list.push(c.change_id);
+      else members.set(c.group, [c.change_id]);
     }
   }
   return { of, members };
 }
 
 /** The changes named, with the rest of their edit groups: the review decides an edit as one entry. */
-function withTheirGroups(ids: ReadonlySet<string>, groups: ReturnType<typeof editGroups>): string[] {
+function withTheirGroups(ids: ReadonlySet<string>, groups: EditGroupsOf): string[] {
   const out = new Set<string>();
   for (const id of ids) {
     out.add(id);
