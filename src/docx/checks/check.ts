@@ -91,13 +91,15 @@ function settle(a: ReadView, b: ReadView, markup: readonly ParagraphBlock[], gro
   const pages = pagesOf(a.paragraphs);
   const clauses = clausesOf(a.paragraphs);
   const seen = new Map<string, number>();
+  // The changes that insert, delete or renumber numbered paragraphs: read once, on the first finding that needs them.
+  let structural: string[] | undefined;
   return a.analysis.findings.map((f): CheckFinding => {
     const twins = others.get(sameKey(f)) ?? [];
     const stands = f.identity === 'term' ? twins.length > 0 : twins.some((t) => samePlace(a.alignment.toMarkup(f.at), b.alignment.toMarkup(t.at)));
     let causedBy: string[] = [];
     if (!stands) {
       const ids = new Set<string>([...changesAt(a.alignment, f.evidence), ...changesAt(b.alignment, undoing(f, b))]);
-      if (ids.size === 0 && (f.kind === 'broken_cross_reference' || f.kind === 'numbering_out_of_sequence')) for (const id of structuralChanges(markup)) ids.add(id);
+      if (ids.size === 0 && (f.kind === 'broken_cross_reference' || f.kind === 'numbering_out_of_sequence')) for (const id of structural ??= structuralChanges(markup)) ids.add(id);
       causedBy = withTheirGroups(ids, groups);
     }
     const block = a.paragraphs[f.at.block]!;
