@@ -14,10 +14,13 @@
  *   as a reviewer opening the draft would ask: the checks are computed in the background as
  *   soon as a content is stored, so this one usually finds them ready.
  * One service process (src/service/main.ts, PGlite, blobs on disk) on BENCH_PORT (default 8795).
+ * First, the checks' CPU in this process (checkDraft on the same drafts' bytes, BENCH_CPU_RUNS times,
+ * default 3; the first run is the process's first and pays for compiling the code).
  */
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { checkDraft } from '../src/docx/checks/draft-checks';
 import { buildBenchmarkContract } from '../src/docx/fixture';
 import { startBenchService, stopBenchService } from './bench-service';
 import { docxForm, expectStatus, json, latencyLine, ms, request, signIn } from './bench-http';
@@ -27,6 +30,7 @@ const BASE = `http://127.0.0.1:${PORT}`;
 const DATA_DIR = path.resolve('.tmp/bench-checks-data');
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const PAUSE_MS = Number(process.env.BENCH_PAUSE_MS ?? 15_000);
+const CPU_RUNS = Number(process.env.BENCH_CPU_RUNS ?? 3);
 
 const DRAFTS = [
   { name: '100 pages (4,500 paragraphs), 3,000 revisions', pages: 100, revisions: 3000, target: 300 },
@@ -35,6 +39,17 @@ const DRAFTS = [
 
 async function main(): Promise<void> {
   console.log(`load average before: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} (${os.cpus().length} cores)`);
+  for (const d of DRAFTS) {
+    const bytes = buildBenchmarkContract({ pages: d.pages, revisions: d.revisions, seed: 1 });
+    const cpu: number[] = [];
+    for (let i = 0; i < CPU_RUNS; i++) {
+      const start = process.cpuUsage();
+      checkDraft(bytes);
+      const used = process.cpuUsage(start);
+      cpu.push((used.user + used.system) / 1000);
+    }
+    console.log(`${d.name}: checks CPU in process, runs in order: ${cpu.map((x) => `${x.toFixed(0)} ms`).join(', ')}  (load ${os.loadavg()[0]!.toFixed(2)})`);
+  }
   const service = await startBenchService(PORT, DATA_DIR);
   try {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });

@@ -6,7 +6,7 @@ import { DocxPackage, type OpenOptions, type WriteOptions } from './package/pack
 import { timed } from './package/phase-timing';
 import { applyToScans, type Decision } from './revisions/apply';
 import { groupChanges, type Change } from './revisions/changes';
-import { editGroups, type EditGroup } from './revisions/groups';
+import { editGroups, groupMembers, type EditGroup } from './revisions/groups';
 import { lastRenderedPages } from './revisions/pages';
 import { recordedPages, type RecordedPages } from './pages/recorded-pages';
 import { NumberingDefinitions } from './numbering/definitions';
@@ -242,6 +242,22 @@ export class OpenDocx {
       kind: r.kind, author: r.author ?? null, date: r.date ?? null, ...(r.group ? { group: r.group } : {}),
     }]));
     return readBlocks({ ...this.readInput(info), pages: this.recordedPages() });
+  }
+
+  /**
+   * The blocks as the checks read them (src/docx/checks): the same paragraphs, texts, clause
+   * labels and changes (kind, place, group) as blocks(), without what the checks never read and
+   * blocks() pays for: the revision listing (previews, justifications, group summaries, each
+   * change's clause) and the pages Word last laid out (a walk of the body for its rendered page
+   * breaks). Each change's author and date are null here.
+   */
+  blocksForChecks(): Block[] {
+    const info = new Map<string, { kind: Change['kind']; author: null; date: null; group: string }>();
+    for (const members of groupMembers(this.changes)) {
+      const group = members[0]!.changeId;
+      for (const c of members) info.set(c.changeId, { kind: c.kind, author: null, date: null, group });
+    }
+    return readBlocks(this.readInput(info));
   }
 
   /** What the reader needs (the listing's facts of each change, where the caller wants them). */

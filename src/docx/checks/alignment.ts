@@ -128,30 +128,61 @@ function touches(c: BlockChange, start: number, end: number): boolean {
   return c.start === c.end ? c.start >= start && c.start <= end : c.start < end && c.end > start;
 }
 
-/** Markup offset of each projected character, and one more: the markup length (so the end maps too); 'same' when nothing was removed. */
-type Offsets = number[] | 'same';
+/**
+ * Where a projection's text lies in the markup text: the kept stretches in order, each with where
+ * it starts in the projection and in the markup ('same' when nothing was removed). A projected
+ * offset maps into its stretch; the projection's end maps to the markup's end.
+ */
+type Offsets = { kept: Kept[]; length: number; markupLength: number } | 'same';
 
-const offsetAt = (offsets: Offsets, k: number): number => (offsets === 'same' ? k : offsets[k]!);
+interface Kept {
+  /** Where the stretch starts in the projected text. */
+  from: number;
+  /** Where it starts in the markup text. */
+  at: number;
+}
+
+function offsetAt(offsets: Offsets, k: number): number {
+  if (offsets === 'same') return k;
+  if (k >= offsets.length) return offsets.markupLength;
+  const { kept } = offsets;
+  let lo = 0;
+  let hi = kept.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (kept[mid]!.from <= k) lo = mid;
+    else hi = mid - 1;
+  }
+  return kept[lo]!.at + k - kept[lo]!.from;
+}
 
 interface Projection {
   text: string;
   offsets: Offsets;
 }
 
+/** A markup paragraph's text without the changes a view removes, built from slices of the kept text (no character-by-character concatenation). */
 function project(p: ParagraphBlock, removed: ReadonlySet<string>): Projection {
   const gone = (p.changes ?? []).filter((c) => removed.has(c.kind) && c.end > c.start);
   if (gone.length === 0) return { text: p.text, offsets: 'same' };
-  const drop = new Uint8Array(p.text.length);
-  for (const c of gone) drop.fill(1, c.start, c.end);
-  let text = '';
-  const offsets: number[] = [];
-  for (let k = 0; k < p.text.length; k++) {
-    if (drop[k]) continue;
-    text += p.text[k];
-    offsets.push(k);
+  // The removed ranges merged, in order (changes may overlap or come out of order).
+  gone.sort((a, b) => a.start - b.start);
+  const kept: Kept[] = [];
+  const pieces: string[] = [];
+  let length = 0;
+  let at = 0;
+  const keep = (end: number): void => {
+    if (end <= at) return;
+    kept.push({ from: length, at });
+    pieces.push(p.text.slice(at, end));
+    length += end - at;
+  };
+  for (const c of gone) {
+    keep(Math.min(c.start, p.text.length));
+    at = Math.max(at, Math.min(c.end, p.text.length));
   }
-  offsets.push(p.text.length);
-  return { text, offsets };
+  keep(p.text.length);
+  return { text: pieces.join(''), offsets: { kept, length, markupLength: p.text.length } };
 }
 
 /** Every change lying on any of the places. */

