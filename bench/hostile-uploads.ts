@@ -18,15 +18,17 @@
  * Edit batches (issue 31 item 2): one POST /documents/{id}/redlines of 100, then of 500 (the
  * schema's maximum) anchored `replace` edits, spread through a working draft of the 9,000-paragraph
  * benchmark contract (200 pages), each batch on a fresh draft, while `/api/health/live` is asked
- * every ~20 ms. Printed: the batch's answer time, the engine's share (Server-Timing `redline`) and
- * health's answers during it. Target: 500 edits in under 1 s of engine time, live within 100 ms.
+ * every ~20 ms. Printed: the batch's answer time, the engine's share (Server-Timing `redline`),
+ * health's answers during it (and the 750 ms after, when the track's projection is stored), and the
+ * service's main-thread CPU time while each answer waited (/proc schedstat: the service's own work,
+ * apart from what the machine's other processes took). Target: 500 edits in under 1 s of engine time, live within 100 ms.
  *
  * The searches: the issue's regular expressions that backtracked on JavaScript's RegExp, each on
  * a one-paragraph draft of the length the review measured (`.*.*.*=` on 400 letters: 9.5 s), one
  * after the other while `/api/health/live` is asked every ~20 ms; then one whose listing of
  * matches is quadratic even on RE2 (`x+? |x` on 20,000 x's), which the search's time limit ends.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { DocumentText, ParagraphBlock } from '../src/contract/reading';
@@ -48,13 +50,29 @@ const UNCAPPED = { DOCX_MAX_MAIN_PART_BYTES: String(2 ** 30), DOCX_MAX_PARAGRAPH
 
 interface Probe {
   latencies: number[];
+  /** CPU time the service's main thread spent while each answer waited (ms), when its pid was given. */
+  mainThreadCpu: number[];
   failures: number;
 }
 
-/** Asks `route` again `everyMs` after each answer until `stop` says so; records each answer's latency. */
-async function probe(url: string, route: string, everyMs: number, stop: () => boolean): Promise<Probe> {
-  const result: Probe = { latencies: [], failures: 0 };
+/**
+ * CPU time the main thread of process `pid` has spent (ms): /proc/<pid>/task/<pid>/schedstat, in
+ * nanoseconds. While an answer waits, the thread's CPU time says how much of the wait was the
+ * service's own work holding it, and how much the machine's other processes (a loaded machine).
+ */
+function mainThreadCpuMs(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Asks `route` again `everyMs` after each answer until `stop` says so; records each answer's latency (and the service's main-thread CPU time meanwhile, given `pid`). */
+async function probe(url: string, route: string, everyMs: number, stop: () => boolean, pid?: number): Promise<Probe> {
+  const result: Probe = { latencies: [], mainThreadCpu: [], failures: 0 };
   while (!stop()) {
+    const cpuBefore = pid === undefined ? NaN : mainThreadCpuMs(pid);
     const sent = performance.now();
     try {
       const res = await fetch(`${url}${route}`, { signal: AbortSignal.timeout(30_000) });
@@ -64,6 +82,7 @@ async function probe(url: string, route: string, everyMs: number, stop: () => bo
       result.failures++;
     }
     result.latencies.push(performance.now() - sent);
+    if (pid !== undefined) result.mainThreadCpu.push(mainThreadCpuMs(pid) - cpuBefore);
     await new Promise((r) => setTimeout(r, everyMs));
   }
   return result;
@@ -77,6 +96,12 @@ function describe(p: Probe): string {
   const s = [...p.latencies].sort((a, b) => a - b);
   return `${s.length} requests, p50 ${quantile(s, 0.5).toFixed(1)} ms, p95 ${quantile(s, 0.95).toFixed(1)} ms, `
     + `worst ${(s[s.length - 1] ?? NaN).toFixed(1)} ms, ${p.failures} failed`;
+}
+
+/** The service's main-thread CPU time while each answer waited: how much of health's wait was the service's own work. */
+function describeMainThread(p: Probe): string {
+  const s = [...p.mainThreadCpu].sort((a, b) => a - b);
+  return `p50 ${quantile(s, 0.5).toFixed(1)} ms, p95 ${quantile(s, 0.95).toFixed(1)} ms, worst ${(s[s.length - 1] ?? NaN).toFixed(1)} ms`;
 }
 
 async function round(label: string, env: Record<string, string>, docx: Uint8Array): Promise<void> {
@@ -173,7 +198,7 @@ async function editBatches(): Promise<void> {
       // The draft read once (review), as a reviewer's page does before its first batch.
       await client.review(draftId);
       let done = false;
-      const live = probe(child.url, '/api/health/live', LIVE_EVERY_MS, () => done);
+      const live = probe(child.url, '/api/health/live', LIVE_EVERY_MS, () => done, child.pid);
       await new Promise((r) => setTimeout(r, 200));
       const sent = performance.now();
       const res = await fetch(`${child.url}/api/documents/${draftId}/redlines`, {
@@ -181,7 +206,8 @@ async function editBatches(): Promise<void> {
       });
       const body = await res.text();
       const ms = performance.now() - sent;
-      await new Promise((r) => setTimeout(r, 200));
+      // The track's projection is stored once the draft has been quiet for 250 ms: probed too.
+      await new Promise((r) => setTimeout(r, 750));
       done = true;
       const liveProbe = await live;
       const timing = res.headers.get('server-timing') ?? '';
@@ -190,6 +216,7 @@ async function editBatches(): Promise<void> {
       console.log(`    the engine alone, in this process: ${engineAlone(stored, edits)}`);
       console.log(`    Server-Timing: ${timing}`);
       console.log(`    /api/health/live during the batch: ${describe(liveProbe)}`);
+      console.log(`      the service's main-thread CPU time while each answer waited: ${describeMainThread(liveProbe)} (load ${os.loadavg()[0]!.toFixed(2)})`);
     }
   } finally {
     await service?.stop();

@@ -17,6 +17,7 @@ import { ProblemError } from './http/problem';
 import { authenticate } from './http/request-auth';
 import { installCors } from './http/cors';
 import { installCompression } from './http/compression';
+import { installSlicedJsonAnswers } from './http/sliced-json-answers';
 import { installSecurityHeaders } from './http/security-headers';
 import type { Mailer } from './mail/mailer';
 import { OutboxMailer } from './mail/outbox-mailer';
@@ -177,6 +178,7 @@ export async function createService(config: ServiceConfig, parts: ServiceParts =
   installCors(app, config.corsOrigins);
   installBodyHandling(app, config);
   await installCompression(app);
+  installSlicedJsonAnswers(app);
 
   const readiness = new Readiness(db, blobs);
   registerHealthRoutes(app, ctx, readiness);

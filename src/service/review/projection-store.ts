@@ -5,6 +5,13 @@ import type { UploadRecord } from '../uploads/upload-rows';
 /** How long a draft stays without changes before its newest track projection is stored (storeInBackground). */
 const PROJECTION_QUIET_MS = 250;
 
+/**
+ * Entries or items of a track one statement appends (ProjectionStore.store): a few milliseconds
+ * of the embedded database's time. Each statement writes the track so far again, so a list of n
+ * items costs n²/2000 items written; tracks of a few thousand items are the common large case.
+ */
+const LIST_ITEMS_PER_STATEMENT = 1000;
+
 /** A track projection made after a change, waiting to be stored. */
 interface PendingProjection {
   row: UploadRecord;
@@ -88,14 +95,35 @@ export class ProjectionStore {
     this.writes.add(write);
   }
 
+  /**
+   * Writes the track in one transaction, its lists appended LIST_ITEMS_PER_STATEMENT at a time
+   * with other work let in between: one statement of the whole track (a megabyte of JSON on a
+   * long draft, made into jsonb by the embedded database on the service's thread) held the thread
+   * for tens of milliseconds, and `/api/health/live` waited as long. Readers see the whole track
+   * or the one before: never a half-written one.
+   */
   async store(row: UploadRecord, logSeq: number, track: Track): Promise<void> {
-    // An older projection never overwrites a newer one (background writes may finish out of order).
-    await this.db.query(
-      `INSERT INTO track_projection (upload_id, log_seq, content_sha256, track, updated_at) VALUES ($1, $2, $3, $4, now())
-       ON CONFLICT (upload_id) DO UPDATE SET log_seq = EXCLUDED.log_seq, content_sha256 = EXCLUDED.content_sha256,
-         track = EXCLUDED.track, updated_at = now()
-       WHERE track_projection.log_seq <= EXCLUDED.log_seq`,
-      [row.id, logSeq, row.content_sha256, JSON.stringify(track)]);
+    const lists = { items: track.items, ...(track.entries ? { entries: track.entries } : {}) };
+    const head: Track = { ...track, items: [], ...(track.entries ? { entries: [] } : {}) };
+    await this.db.transaction(async (tx) => {
+      // An older projection never overwrites a newer one (background writes may finish out of order).
+      const written = await tx.query(
+        `INSERT INTO track_projection (upload_id, log_seq, content_sha256, track, updated_at) VALUES ($1, $2, $3, $4, now())
+         ON CONFLICT (upload_id) DO UPDATE SET log_seq = EXCLUDED.log_seq, content_sha256 = EXCLUDED.content_sha256,
+           track = EXCLUDED.track, updated_at = now()
+         WHERE track_projection.log_seq <= EXCLUDED.log_seq
+         RETURNING upload_id`,
+        [row.id, logSeq, row.content_sha256, JSON.stringify(head)]);
+      if (written.length === 0) return;
+      for (const [name, list] of Object.entries(lists)) {
+        for (let from = 0; from < list.length; from += LIST_ITEMS_PER_STATEMENT) {
+          await new Promise((resolve) => setImmediate(resolve));
+          await tx.query(
+            `UPDATE track_projection SET track = jsonb_set(track, ARRAY[$2::text], (track -> $2::text) || $3::jsonb) WHERE upload_id = $1`,
+            [row.id, name, JSON.stringify(list.slice(from, from + LIST_ITEMS_PER_STATEMENT))]);
+        }
+      }
+    });
   }
 
   /** Stores the projections still waiting and waits for those being stored (before the database closes). */
