@@ -12,7 +12,6 @@
  * cannot load). Where we differ from an oracle on purpose, KNOWN_DIFFERENCES says why,
  * and the test checks the difference is still there (so a fix cannot go unnoticed).
  */
-import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,14 +22,21 @@ import { ingestDocx, openDocx, writeRedlines } from '../../src/docx/index';
 import { documentStructure, remainingRevisionMarkup } from './docstructure';
 import { documentParagraphs } from './doctext';
 import { structuralProblems } from './validity';
+import { cacheKey, libreOfficeCacheDir, libreOfficeVersion } from '../support/libreoffice-cache';
 import { corpusFileNames, CORPUS_FILES_DIR, lacksShared, SHARED_TOOLS_DIR, sharedAbsentMessage, sharedPath } from '../support/shared-corpus';
 
 const FILES = CORPUS_FILES_DIR;
 const EXPECTED = sharedPath('expected');
 const TOOLS = SHARED_TOOLS_DIR;
-const CACHE = path.resolve(process.cwd(), '.tmp/lo-oracle');
 const HAS_CORPUS = !lacksShared('corpus conformance', 'files');
-const HAS_LO = HAS_CORPUS && existsSync(path.join(TOOLS, 'lo-accept-reject.sh')) && spawnSync('soffice', ['--version']).status === 0;
+const HAS_LO = HAS_CORPUS && existsSync(path.join(TOOLS, 'lo-accept-reject.sh')) && libreOfficeVersion() !== null;
+/**
+ * LibreOffice's accept-all and reject-all of each input, and which documents it opens, kept between
+ * runs (test/support/libreoffice-cache.ts) under the script's own SHA-1 as well: a changed script
+ * asks again.
+ */
+const LO_SCRIPTS = ['lo-accept-reject.sh', 'lo_accept_reject.py'].map((f) => path.join(TOOLS, f)).filter((f) => existsSync(f));
+const CACHE = HAS_LO ? libreOfficeCacheDir(`oracle-${cacheKey(Buffer.concat(LO_SCRIPTS.map((f) => readFileSync(f)))).slice(0, 12)}`)! : '';
 
 type Mode = 'accept' | 'reject';
 
@@ -113,9 +119,7 @@ const loOracle = new Map<string, Uint8Array | 'failed'>();
 const opened = new Map<string, boolean>();
 const tally = { baseline: [0, 0], libreoffice: [0, 0], doctext: [0, 0], known: 0, noOracle: [] as string[], structure: [0, 0], knownStructure: 0, markupLeft: [] as string[] };
 
-function sha1(bytes: Uint8Array): string {
-  return createHash('sha1').update(bytes).digest('hex');
-}
+const sha1 = cacheKey;
 
 const names = corpusFileNames();
 const baselineOf = (name: string, mode: Mode) => path.join(EXPECTED, `${name.replace(/\.docx$/, '')}-${mode === 'accept' ? 'Accepted' : 'Rejected'}.docx`);

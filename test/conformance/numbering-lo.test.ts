@@ -8,7 +8,6 @@
  * export writes its own bullet characters) is found in LibreOffice's lines, in order, by its text,
  * and the label before the text is compared. Outputs are cached in .tmp/lo-txt by the input's sha1.
  */
-import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,10 +16,12 @@ import { describe, expect, it } from 'vitest';
 import { openDocx } from '../../src/docx/index';
 import { visibleText } from '../../src/docx/revisions/preview';
 import { numberedSample } from '../support/numbered-docx';
+import { cacheKey, libreOfficeCacheDir, libreOfficeVersion } from '../support/libreoffice-cache';
 import { corpusFileNames, lacksShared, readCorpusFile } from '../support/shared-corpus';
 
-const CACHE = path.resolve(process.cwd(), '.tmp/lo-txt');
-const HAS_LO = spawnSync('soffice', ['--version']).status === 0;
+// LibreOffice's text of each input, kept between runs (test/support/libreoffice-cache.ts).
+const HAS_LO = libreOfficeVersion() !== null;
+const CACHE = HAS_LO ? libreOfficeCacheDir('txt')! : '';
 
 /**
  * Where LibreOffice (7.4 here) counts otherwise than Word on the sample, by paragraph text: the
@@ -40,7 +41,7 @@ const norm = (s: string) => s.replace(/[\s\u00a0]+/g, ' ').trim();
 /** LibreOffice's text export of each input (null where it cannot load it), converted in one run. */
 function loText(inputs: Map<string, Uint8Array>): Map<string, string | null> {
   mkdirSync(CACHE, { recursive: true });
-  const sha = new Map([...inputs].map(([name, bytes]) => [name, createHash('sha1').update(bytes).digest('hex')]));
+  const sha = new Map([...inputs].map(([name, bytes]) => [name, cacheKey(bytes)]));
   const missing = [...inputs].filter(([name]) => !existsSync(path.join(CACHE, `${sha.get(name)}.txt`)) && !existsSync(path.join(CACHE, `${sha.get(name)}.fail`)));
   if (missing.length) {
     const dir = mkdtempSync(path.join(tmpdir(), 'lo-txt-'));
