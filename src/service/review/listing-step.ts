@@ -5,7 +5,7 @@ import type { Revision } from '../../contract/revision';
 import type { Track, TrackEntry, TrackItem } from '../../contract/track';
 import { inBaselineEntry, trackEntries, withPage } from './baseline-entries';
 import type { DecisionStep } from './draft-commits';
-import { sameFlat, sameJson } from './listing-delta';
+import { sameFlat } from './listing-delta';
 import { decidedItem, effectiveState, openItem, type LogState } from './track-projection';
 
 /** The listing after a batch of decisions, and the delta to it from the listing the batch was planned on. */
@@ -96,7 +96,7 @@ export function stepListing(
   for (let i = 0; i < entries.length; i++) {
     const before = track.entries[i]!;
     if (entries[i]!.id !== before.id) return null;
-    if (sameJson(before, entries[i])) entries[i] = before;
+    if (sameEntry(before, entries[i]!)) entries[i] = before;
     else entriesDelta.changed.push(entries[i]!);
   }
 
@@ -109,3 +109,11 @@ export function stepListing(
     },
   };
 }
+
+/** Whether two entries read the same (what `trackEntries` sets), without listing their keys: compared for every entry after each batch. */
+function sameEntry(a: TrackEntry, b: TrackEntry): boolean {
+  return a.id === b.id && a.state === b.state && a.summary === b.summary && sameIds(a.members, b.members)
+    && (a.takes === undefined ? b.takes === undefined : b.takes !== undefined && sameIds(a.takes.accept, b.takes.accept) && sameIds(a.takes.reject, b.takes.reject));
+}
+
+const sameIds = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((id, i) => id === b[i]);
