@@ -5,7 +5,8 @@ import { regrouped } from './baseline-entries';
 import { loadProposals } from './decision-log';
 import type { IdempotentRequest } from './idempotency';
 import { batchVerdicts, namedVerdicts, recordOf } from './implied-decisions';
-import { requireListingVersion } from './listing-delta';
+import { decisionStep } from './draft-commits';
+import { listingVersion, requireListingVersion } from './listing-delta';
 import { withJustifications } from './review-answers';
 import { requireDraftIfQueued, uniq, type Actor, type AnswerShape, type ApplyAnswerOf, type ReviewParts } from './review-parts';
 import { checkNotes, engineProblem } from './review-problems';
@@ -68,7 +69,10 @@ export async function applyDecisions<S extends AnswerShape = 'full'>(
     } catch (error) {
       throw engineProblem(error);
     }
-    const before = projectTrack(state, regrouped(withJustifications(revisions, proposals), grouping));
+    // The listing the batch is planned on, as this service answered it (the client's, when it sent If-Match): its track is the one projected here otherwise.
+    const base = listingVersion(row.content_sha256!, state.lastSeq);
+    const held = parts.answers.listingAt(uploadId, base);
+    const before = held?.track ?? projectTrack(state, regrouped(withJustifications(revisions, proposals), grouping));
     const revisionById = new Map(revisions.map((r) => [r.change_id, r]));
     const anchors = predecessors(before);
     const byId = new Map(before.items.map((item) => [item.id, item]));
@@ -93,7 +97,12 @@ export async function applyDecisions<S extends AnswerShape = 'full'>(
         ...(item.move ? { move: true as const } : {}),
       };
     }
-    return { doc, ...(await parts.answers.writeAndAnalyse(doc, timing, shape)), log: { kind: 'decide', undoesSeq: null, accepted: accept, rejected: reject, decided, withdrawn, notes } };
+    const step = shape === 'minimal' ? decisionStep(base, held, { decided, withdrawn }, { facts, grouping, proposals }) : undefined;
+    return {
+      doc, ...(await parts.answers.writeAndAnalyse(doc, timing, shape)),
+      log: { kind: 'decide', undoesSeq: null, accepted: accept, rejected: reject, decided, withdrawn, notes },
+      ...(step ? { step } : {}),
+    };
   });
   return parts.answers.answer(result, timing, idempotency, shape, request.ifMatch);
 }

@@ -40,10 +40,20 @@ export function groupingOf(doc: OpenDocx): EntryGrouping {
 /** The items with their baseline page (TrackItem.page), where the baseline gives one. */
 export function withPages(items: readonly TrackItem[], grouping: EntryGrouping): TrackItem[] {
   if (!grouping.pageOf.size) return [...items];
-  return items.map((item) => {
-    const page = grouping.pageOf.get(item.id);
-    return page === undefined ? item : { ...item, page, pageLabel: grouping.pageLabels[page - 1] ?? String(page) };
-  });
+  return items.map((item) => withPage(item, grouping));
+}
+
+/** The item with its baseline page (TrackItem.page), where the baseline gives one. */
+export function withPage(item: TrackItem, grouping: EntryGrouping): TrackItem {
+  const page = grouping.pageOf.get(item.id);
+  return page === undefined ? item : { ...item, page, pageLabel: grouping.pageLabels[page - 1] ?? String(page) };
+}
+
+/** The revision with its baseline entry as its `group` (as `regrouped` gives it); undefined when the baseline does not hold it. */
+export function inBaselineEntry(revision: Revision, grouping: EntryGrouping): Revision | undefined {
+  const entry = grouping.entryOf.get(revision.change_id);
+  if (!entry) return undefined;
+  return revision.group === entry.id && revision.group_summary === entry.summary ? revision : { ...revision, group: entry.id, group_summary: entry.summary };
 }
 
 /** About what a cache holds of a grouping: an id and a reference per change. */
@@ -61,8 +71,8 @@ export function regrouped(revisions: readonly Revision[], grouping: EntryGroupin
   const mixed = new Set<string>();
   for (const r of revisions) if (grouping.entryOf.has(r.change_id)) mixed.add(r.group ?? r.change_id);
   return revisions.map((r) => {
-    const entry = grouping.entryOf.get(r.change_id);
-    if (entry) return r.group === entry.id && r.group_summary === entry.summary ? r : { ...r, group: entry.id, group_summary: entry.summary };
+    const inEntry = inBaselineEntry(r, grouping);
+    if (inEntry) return inEntry;
     if (!mixed.has(r.group ?? r.change_id)) return r;
     return { ...r, group: r.change_id, group_summary: r.text_preview };
   });

@@ -1,3 +1,4 @@
+import type { ReviewListing } from '../../contract/listing-delta';
 import type { Revision } from '../../contract/revision';
 import type { OpenDocx } from '../../docx';
 import { notFound, ProblemError } from '../http/problem';
@@ -6,13 +7,15 @@ import type { ContentStore } from '../store/content-store';
 import type { Database, Queryable } from '../store/database';
 import { findUpload, toDocumentRow, UPLOAD_COLUMNS, type UploadRecord } from '../uploads/upload-rows';
 import type { Analysis } from './analysis-cache';
+import type { EntryGrouping } from './baseline-entries';
+import type { DecisionFacts } from './decision-facts';
 import { appendLogEntry, recordProposals, type DecisionLogCache, type NewLogEntry, type StoredLogEntry } from './decision-log';
 import { DraftQueue } from './draft-queue';
 import { recordedResult, recordResult, type IdempotentRequest, type RecordedKey } from './idempotency';
 import type { ProjectionStore } from './projection-store';
 import { requireWorkingDraft } from './review-problems';
 import type { ReviewFaults } from './review-parts';
-import { replayLog, type LogState } from './track-projection';
+import { replayLog, type DecidedChange, type LogState } from './track-projection';
 
 interface Actor {
   orgId: string;
@@ -41,6 +44,37 @@ export interface PlannedChange {
   proposals?: { changeId: string; justification: string | null }[];
   /** The bytes were held to the upload caps where they were written (an engine thread): not checked again here. */
   capsChecked?: true;
+  /** A batch of decisions the answer's listing can be stepped with from the listing it was planned on (listing-step.ts). */
+  step?: DecisionStep;
+}
+
+/**
+ * What a batch of decisions did, for the answer to step the listing it was planned on instead
+ * of projecting the whole log again (listing-step.ts): the changes it decided, with the
+ * readings the track is made with (the baseline's facts and entries, the proposals).
+ */
+export interface DecisionStep {
+  /** The listing version the batch was planned on, and that listing as this service answered it. */
+  base: string;
+  previous: ReviewListing;
+  decided: Readonly<Record<string, DecidedChange>>;
+  facts: DecisionFacts;
+  grouping: EntryGrouping;
+  proposals: ReadonlyMap<string, { userId: string | null; justification: string | null }>;
+}
+
+/**
+ * The step of a batch, when the listing it was planned on is held (`previous`, at `base`) and
+ * the batch only decides: withdrawals take changes out of the track (their anchors move what
+ * hangs on them), so those batches are projected whole.
+ */
+export function decisionStep(
+  base: string, previous: ReviewListing | undefined,
+  log: { decided: Record<string, DecidedChange>; withdrawn: Record<string, string | null> },
+  readings: Pick<DecisionStep, 'facts' | 'grouping' | 'proposals'>,
+): DecisionStep | undefined {
+  if (!previous?.track?.entries || Object.keys(log.withdrawn).length > 0 || Object.keys(log.decided).length === 0) return undefined;
+  return { base, previous, decided: log.decided, ...readings };
 }
 
 export interface ChangeResult {

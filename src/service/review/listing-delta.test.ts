@@ -5,7 +5,8 @@
  * over random batches on generated drafts (implied decisions, entries, moves, tables). Undo and
  * redline edits answer the same way (issue 36.4), and a client that missed changes catches up
  * from a version it holds (GET review?since=). A change on a listing the draft has moved on from
- * is refused (412) and changes nothing.
+ * is refused (412) and changes nothing. A batch's listing is stepped from the held one
+ * (listing-step.ts); every stepped listing equals the one projected from the whole log.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,13 +17,24 @@ import { buildDemoContract } from '../../docx/fixture';
 import { Prng } from '../../docx/fixture/prng';
 import { generateFixture } from '../../../test/conformance/decision-fixtures';
 import { generateLabProtocol } from '../../../test/conformance/entry-fixtures';
+import type { ReviewFaults } from './review-parts';
 import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
 
 describe('the minimal answer as a delta of the listing', () => {
   let t: TestService;
   let lawyer: SessionGrant;
+  /** Batches whose listing was stepped from the held one (listing-step.ts); each also projected from the whole log, and the two must be equal. */
+  let stepped = 0;
+  const stepMismatches: string[] = [];
+  const faults: ReviewFaults = {
+    stepped(listing, rebuilt) {
+      stepped++;
+      const json = (value: unknown) => JSON.stringify(value, (_, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v));
+      if (json(listing) !== json(rebuilt)) stepMismatches.push(`stepped ${json(listing.track)}\nrebuilt ${json(rebuilt.track)}`);
+    },
+  };
   beforeAll(async () => {
-    t = await startTestService();
+    t = await startTestService({}, { faults });
     lawyer = await t.signUpAndSignIn('delta@firm.example');
   });
   afterAll(async () => t.destroy());
@@ -117,6 +129,9 @@ describe('the minimal answer as a delta of the listing', () => {
       }),
       { seed: 36, numRuns: 10 },
     );
+    // The batches were stepped from the held listing (not all projected again), and each stepped listing is the one the whole log projects.
+    expect(stepped).toBeGreaterThan(10);
+    expect(stepMismatches.slice(0, 1)).toEqual([]);
   }, 300_000);
 
   it('on the demo contract too, and refuses a batch on a listing the draft moved on from (412, nothing applied)', async () => {

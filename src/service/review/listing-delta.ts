@@ -90,7 +90,7 @@ function diffList<T>(previous: readonly T[], next: readonly T[], idOf: (item: T)
 }
 
 /** Equal as JSON says them: keys in any order, a key holding undefined as no key; `ignored`, a top-level key left out. */
-function sameJson(a: unknown, b: unknown, ignored?: string): boolean {
+export function sameJson(a: unknown, b: unknown, ignored?: string): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) || Array.isArray(b)) {
@@ -100,4 +100,19 @@ function sameJson(a: unknown, b: unknown, ignored?: string): boolean {
   const y = b as Record<string, unknown>;
   const keys = Object.keys(x).filter((k) => x[k] !== undefined && k !== ignored);
   return keys.length === Object.keys(y).filter((k) => y[k] !== undefined && k !== ignored).length && keys.every((k) => sameJson(x[k], y[k]));
+}
+
+/**
+ * `sameJson` for objects whose values are mostly plain (a revision, a track item), without
+ * listing their keys: what the listing step compares every revision with.
+ */
+export function sameFlat(a: object, b: object, ignored?: string): boolean {
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  for (const key in x) {
+    if (key === ignored || x[key] === y[key]) continue;
+    if (typeof x[key] !== 'object' || !sameJson(x[key], y[key])) return false;
+  }
+  for (const key in y) if (key !== ignored && !(key in x) && y[key] !== undefined) return false;
+  return true;
 }

@@ -14,6 +14,7 @@ import type { ChangeResult } from './draft-commits';
 import type { DraftReads } from './draft-reads';
 import type { IdempotentRequest, RecordedKey } from './idempotency';
 import { listingDelta, Listings, listingVersion } from './listing-delta';
+import { stepListing, type SteppedListing } from './listing-step';
 import type { ProjectionStore } from './projection-store';
 import type { AnswerShape, ApplyAnswerOf, ReviewFaults } from './review-parts';
 import { replayLog, type LogState } from './track-projection';
@@ -91,10 +92,12 @@ export class ReviewAnswers {
     const version = listingVersion(result.row.content_sha256!, result.state.lastSeq);
     if (minimal) {
       const revisions = await timing.measure('revisions', () => this.reads.revisionsAfter(result));
-      const listing = await timing.measure('track', () => this.respondMinimal(result.row, revisions, result));
+      const stepped = await this.stepped(result, revisions, version, timing);
+      const listing = stepped?.listing ?? await timing.measure('track', () => this.respondMinimal(result.row, revisions, result));
       // The client's listing (If-Match) as this service answered it: the delta from it, proportional to the batch.
       const previous = base === undefined ? undefined : this.listings.at(result.row.id, base);
-      const delta = previous && base !== undefined ? timing.measureSync('delta', () => listingDelta(base, previous, version, listing)) : null;
+      const delta = stepped && base === stepped.delta.base ? stepped.delta
+        : previous && base !== undefined ? timing.measureSync('delta', () => listingDelta(base, previous, version, listing)) : null;
       this.rememberListing(listing, version);
       return (delta ?? listing) as ApplyAnswerOf<S>;
     }
@@ -102,6 +105,27 @@ export class ReviewAnswers {
     const answer = await timing.measure('track', () => this.respond(result.row, analysis, result));
     this.rememberListing(answer, version);
     return answer as ApplyAnswerOf<S>;
+  }
+
+  /**
+   * The listing after a batch of decisions stepped from the one it was planned on (listing-step.ts),
+   * its track stored in the background as a projected one would be; null when the batch carries no
+   * step or the step cannot be exact (the whole log is projected then).
+   */
+  private async stepped(result: ChangeResult, engineRevisions: Revision[], version: string, timing: ServerTiming): Promise<SteppedListing | null> {
+    const step = result.planned?.step;
+    if (!step) return null;
+    const stepped = timing.measureSync('track', () =>
+      stepListing(step, result.state, toDocumentRow(result.row), withJustifications(engineRevisions, step.proposals), version));
+    if (!stepped) return null;
+    if (this.faults.stepped) await this.faults.stepped(stepped.listing, await this.respondMinimal(result.row, engineRevisions, result));
+    try {
+      await this.faults.projection?.();
+    } catch {
+      return null; // a failing decisions store: answered as the projection answers it (track: null)
+    }
+    this.projections.storeInBackground(result.row, result.state.lastSeq, stepped.listing.track!);
+    return stepped;
   }
 
   /**
@@ -169,7 +193,7 @@ export class ReviewAnswers {
 }
 
 /** The revisions with the justification each proposal recorded (the engine's own otherwise). */
-export function withJustifications(revisions: Revision[], proposals: Map<string, { justification: string | null }>): Revision[] {
+export function withJustifications(revisions: Revision[], proposals: ReadonlyMap<string, { justification: string | null }>): Revision[] {
   if (proposals.size === 0) return revisions;
   return revisions.map((r) => {
     const recorded = proposals.get(r.change_id)?.justification;

@@ -47,6 +47,8 @@ export interface ReviewFaults {
   projectionRead?: (uploadIds: string[]) => void | Promise<void>;
   /** Called after the new content is stored and before the transaction commits. */
   afterBlobWrite?: () => void | Promise<void>;
+  /** Called with a listing stepped after a batch (listing-step.ts) and the listing projected from the whole log, to compare them. */
+  stepped?: (stepped: ReviewMinimalResponse, rebuilt: ReviewMinimalResponse) => void | Promise<void>;
 }
 
 export interface Actor {

@@ -216,29 +216,39 @@ export function projectTrack(
     if (revision && !decision) {
       counts.open++;
       hereId ??= id;
-      return {
-        id, state: 'open', label: trackLabel(i), kind: revision.kind, textPreview: revision.text_preview,
-        justification: revision.justification ?? null, author: revision.author ?? null, date: revision.date ?? null,
-        ...(proposers.has(id) ? { proposedByUserId: proposers.get(id)!.userId } : {}),
-        ...(revision.document_wide ? { documentWide: true as const } : {}),
-        ...(revision.move ? { move: true as const } : {}),
-        group: revision.group ?? id, groupSummary: revision.group_summary ?? revision.text_preview, clause: revision.clause ?? null,
-      };
+      return openItem(revision, trackLabel(i), proposers);
     }
-    const d = decision!;
-    const shown = effectiveState(state.decided, id);
-    counts[shown]++;
-    return {
-      id, state: shown, label: trackLabel(i), kind: d.kind, textPreview: d.textPreview, author: d.author,
-      decidedAt: d.decidedAt, decidedByUserId: d.decidedByUserId, note: d.note ?? null,
-      ...(d.justification ? { justification: d.justification } : {}),
-      ...(d.move ? { move: true as const } : {}),
-      ...(d.implied ? { implied: true as const } : {}), ...(d.takenWith ? { takenWith: d.takenWith } : {}),
-      group: d.group ?? id, groupSummary: d.groupSummary ?? d.textPreview, clause: d.clause ?? null,
-    };
+    const item = decidedItem(id, decision!, trackLabel(i), effectiveState(state.decided, id));
+    counts[item.state as 'in' | 'back']++;
+    return item;
   });
   counts.total = items.length;
   return { items, hereId, counts };
+}
+
+/** The track item of a change still in the document (its revision, grouped into its entry). */
+export function openItem(revision: Revision, label: string, proposers: ReadonlyMap<string, { userId: string | null }>): TrackItem {
+  const id = revision.change_id;
+  return {
+    id, state: 'open', label, kind: revision.kind, textPreview: revision.text_preview,
+    justification: revision.justification ?? null, author: revision.author ?? null, date: revision.date ?? null,
+    ...(proposers.has(id) ? { proposedByUserId: proposers.get(id)!.userId } : {}),
+    ...(revision.document_wide ? { documentWide: true as const } : {}),
+    ...(revision.move ? { move: true as const } : {}),
+    group: revision.group ?? id, groupSummary: revision.group_summary ?? revision.text_preview, clause: revision.clause ?? null,
+  };
+}
+
+/** The track item of a decided change, shown `shown` (effectiveState). */
+export function decidedItem(id: string, d: DecidedChange, label: string, shown: 'in' | 'back'): TrackItem {
+  return {
+    id, state: shown, label, kind: d.kind, textPreview: d.textPreview, author: d.author,
+    decidedAt: d.decidedAt, decidedByUserId: d.decidedByUserId, note: d.note ?? null,
+    ...(d.justification ? { justification: d.justification } : {}),
+    ...(d.move ? { move: true as const } : {}),
+    ...(d.implied ? { implied: true as const } : {}), ...(d.takenWith ? { takenWith: d.takenWith } : {}),
+    group: d.group ?? id, groupSummary: d.groupSummary ?? d.textPreview, clause: d.clause ?? null,
+  };
 }
 
 /** For each id, the id before it in the track (null for the first): the anchors a new log entry records. */
