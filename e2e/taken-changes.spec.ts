@@ -50,6 +50,8 @@ for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) 
     const takenEntry = track.entries!.find((e) => e.members.includes(takenId))!;
 
     await signInThroughUi(page);
+    // Signed in before leaving: a navigation while the code is being verified cancels the request.
+    await expect(page.getByRole('heading', { name: 'Documents', level: 1 })).toBeVisible();
     await page.goto(`/documents/${draftId}`);
     await expect(page.locator('[data-testid=document-render][data-rendered=true]')).toBeAttached({ timeout: 20_000 });
     const phone = size.width < 768;
@@ -96,6 +98,7 @@ test('a human change with no justification shows no justification text', async (
   const plain = track.entries!.find((e) => e.state === 'open' && e.members.every((id) => !track.items.find((i) => i.id === id)?.justification));
   expect(plain).toBeTruthy();
   await signInThroughUi(page);
+  await expect(page.getByRole('heading', { name: 'Documents', level: 1 })).toBeVisible();
   await page.goto(`/documents/${draftId}`);
   await page.locator(`[role=option][data-change-id="${plain!.id}"]`).click();
   const current = page.getByRole('region', { name: 'Current change' });
