@@ -247,6 +247,8 @@ test('review: a long list (in chunks the browser may skip) keeps every change re
   const draftId = ((await drafted.json()) as { id: string }).id;
 
   await signInThroughUi(page, email);
+  // Signed in before leaving: a navigation while the code is being verified cancels the request.
+  await expect(page.getByRole('heading', { name: 'Documents', level: 1 })).toBeVisible();
   await page.goto(`/documents/${draftId}`);
   await expect(page.locator('[data-testid=document-render][data-rendered=true]')).toBeAttached({ timeout: 30_000 });
   const list = page.getByRole('listbox', { name: 'Changes' });
