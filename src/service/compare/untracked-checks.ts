@@ -7,6 +7,7 @@ import type { EngineThreads } from '../engine/engine-threads';
 import { compareUploads } from './comparison-engine';
 import type { ServerTiming } from '../http/server-timing';
 import { ByteBudgetLru } from '../review/byte-budget-lru';
+import { letWaitingWorkIn } from '../http/let-waiting-work-in';
 
 /** What a client is told to wait while a check runs. */
 export const UNTRACKED_RETRY_AFTER_SECONDS = 1;
@@ -187,8 +188,8 @@ export class UntrackedChecks {
   private launch(orgId: string, uploadId: string, againstId: string, committedAt: number | null): void {
     if (this.running.has(uploadId)) return;
     const work = (async () => {
-      // setImmediate runs after the answer in hand has been written to its socket.
-      if (committedAt !== null) await new Promise((resolve) => setImmediate(resolve));
+      // After the answer in hand has been written to its socket.
+      if (committedAt !== null) await letWaitingWorkIn();
       const began = performance.now();
       if (await this.claim(uploadId, againstId)) {
         await this.run(orgId, uploadId, againstId, { schedule: committedAt === null ? 0 : began - committedAt, began, claimed: performance.now() });

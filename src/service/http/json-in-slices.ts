@@ -11,6 +11,8 @@
  * engine's own.
  */
 
+import { letWaitingWorkIn } from './let-waiting-work-in';
+
 /** Work done between two turns of the event loop. */
 const SLICE_MS = 2;
 /** Values written between two looks at the clock (a look costs more than writing a short value). */
@@ -45,11 +47,6 @@ interface ObjectFrame {
 }
 
 type Frame = ArrayFrame | ObjectFrame;
-
-/** Lets the event loop run (timers, I/O, other requests) before the walk goes on. */
-function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
 
 /**
  * What JSON writes for the member `key` holding `value`: toJSON applied and boxed primitives
@@ -122,7 +119,7 @@ export async function stringifyInSlices(value: unknown): Promise<string | undefi
       if (performance.now() >= sliceEnds) {
         chunks.push(parts.join(''));
         parts = [];
-        await yieldToEventLoop();
+        await letWaitingWorkIn();
         sliceEnds = performance.now() + SLICE_MS;
       }
     }

@@ -11,6 +11,7 @@ import type { ContentStore } from '../store/content-store';
 import { docxProblem } from '../uploads/uploads-service';
 import { blocksOfChunk, paragraphsOf, type PackedTexts, type ViewRead } from './reading-work';
 import { compileSearch } from './search-pattern';
+import { letWaitingWorkIn } from '../http/let-waiting-work-in';
 
 /** Who reads: a member (or an API key, which has its own budget). */
 interface Actor {
@@ -153,7 +154,7 @@ function tooSlow(limitMs: number): ProblemError {
 async function readingOf(read: ViewRead): Promise<Reading> {
   const blocks: Block[] = [];
   for (const chunk of read.chunks) {
-    await new Promise((resolve) => setImmediate(resolve));
+    await letWaitingWorkIn();
     blocks.push(...blocksOfChunk(chunk));
   }
   return { blocks, paragraphs: paragraphsOf(blocks), texts: read.texts };

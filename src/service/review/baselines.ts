@@ -7,6 +7,7 @@ import { ByteBudgetLru } from './byte-budget-lru';
 import { baselineSha, factsBytes, factsOf, withNewChanges, type DecisionFacts } from './decision-facts';
 import type { StoredLogEntry } from './decision-log';
 import { projectTrack, type LogState } from './track-projection';
+import { letWaitingWorkIn } from '../http/let-waiting-work-in';
 
 /** The decision log as committed with a change: its entries and their replayed state. */
 export interface Committed {
@@ -122,18 +123,13 @@ export class Baselines {
     try {
       const grouping = await this.entryGrouping(entries, sha256, current);
       const track = projectTrack(state, regrouped(revisions, grouping), proposals);
-      await otherWorkFirst();
+      await letWaitingWorkIn();
       const facts = track.counts.open ? await this.decisionFacts(entries, sha256, revisions.map((r) => r.change_id), current) : null;
       const items = withPages(track.items, grouping);
-      await otherWorkFirst();
+      await letWaitingWorkIn();
       return { ...track, items, entries: trackEntries(track.items, facts, state.decided) };
     } finally {
       if (doc) this.engine.keep(sha256, doc);
     }
   }
-}
-
-/** Lets the requests waiting for this thread (a health check) in before the next step. */
-function otherWorkFirst(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -1,6 +1,7 @@
 import type { Queryable } from '../store/database';
 import type { CommentOp } from './comment-ops';
 import type { DecidedChange, LogEntry } from './track-projection';
+import { letWaitingWorkIn } from '../http/let-waiting-work-in';
 
 interface LogRow {
   seq: number;
@@ -108,7 +109,7 @@ export async function recordProposals(tx: Queryable, uploadId: string, userId: s
   // keeps its last justification, as one statement each did.
   const byChange = [...new Map(changes.map((c) => [c.changeId, c.justification]))];
   for (let from = 0; from < byChange.length; from += PROPOSALS_PER_STATEMENT) {
-    if (from > 0) await new Promise((resolve) => setImmediate(resolve));
+    if (from > 0) await letWaitingWorkIn();
     const chunk = byChange.slice(from, from + PROPOSALS_PER_STATEMENT);
     await tx.query(
       `INSERT INTO proposals (upload_id, change_id, user_id, justification, created_at)

@@ -1,6 +1,7 @@
 import type { Track } from '../../contract/track';
 import type { Database } from '../store/database';
 import type { UploadRecord } from '../uploads/upload-rows';
+import { letWaitingWorkIn } from '../http/let-waiting-work-in';
 
 /** How long a draft stays without changes before its newest track projection is stored (storeInBackground). */
 const PROJECTION_QUIET_MS = 250;
@@ -117,7 +118,7 @@ export class ProjectionStore {
       if (written.length === 0) return;
       for (const [name, list] of Object.entries(lists)) {
         for (let from = 0; from < list.length; from += LIST_ITEMS_PER_STATEMENT) {
-          await new Promise((resolve) => setImmediate(resolve));
+          await letWaitingWorkIn();
           await tx.query(
             `UPDATE track_projection SET track = jsonb_set(track, ARRAY[$2::text], (track -> $2::text) || $3::jsonb) WHERE upload_id = $1`,
             [row.id, name, JSON.stringify(list.slice(from, from + LIST_ITEMS_PER_STATEMENT))]);
