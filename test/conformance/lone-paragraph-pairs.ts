@@ -79,7 +79,9 @@ function documents(container: (typeof CONTAINERS)[number], before: Neighbour, af
     'two paragraphs': () => m.p('Two paragraphs stand here,') + m.empty(),
   }[lone]();
   const clause = (n: number): string => m.p(`${n}. The Supplier shall deliver the Services with reasonable skill and care.`);
-  const wrap = (inner: string): string[] => {
+  const wrap = (blocks: string): string[] => {
+    // A cell (and, as Word writes it, a control's content) ends with a paragraph after a table.
+    const inner = after === 'table' && container !== 'body' ? blocks + m.empty() : blocks;
     switch (container) {
       case 'body':
         // The container's start and end are the body's: no paragraph before or after.
