@@ -121,8 +121,11 @@ function joinUnsettled(p: XmlElement): boolean {
   }
   if (previous && previous.name !== 'w:p' && blockMayChange(previous)) return true;
   // Alone where it stands (no paragraph before or after it), it goes whole once empty: its
-  // content, all of it tracked, may still all go.
-  return mayEmpty(p) && standsAlone(p) !== null;
+  // content, all of it tracked, may still all go; or the paragraphs before it may still join it,
+  // emptied, leaving it alone.
+  const emptied = p.elements().every((c) => c.name === 'w:pPr' || BETWEEN.has(c.name));
+  if (!emptied && !mayEmpty(p)) return false;
+  return mayEmpty(p) ? standsAlone(p, true) !== null : standsAlone(p) === null && standsAlone(p, true) !== null;
 }
 
 /** The block after `block` in its container (range markers and emptied tables passed over), if any. */
@@ -341,7 +344,7 @@ function mayUnwrap(el: XmlElement): boolean {
 export function mayVanish(p: XmlElement): boolean {
   if (p.name !== 'w:p' || p.first('w:pPr')?.first('w:sectPr')) return false;
   const empty = mayEmpty(p) || p.elements().every((c) => c.name === 'w:pPr' || BETWEEN.has(c.name));
-  if (empty && standsAlone(p)) return true;
+  if (empty && standsAlone(p, true)) return true;
   if (!mayBecomeFirst(p)) return false;
   // Last in its story or cell, it keeps its mark (joinBackward): only a block after it lets it go.
   const next = blockAfter(p);
@@ -543,23 +546,31 @@ function joinBackward(p: XmlElement, stop: XmlElement | null): void {
  * table (RP049's baseline) it is so; alone between a control and a table, between two controls,
  * or after a control ending its container, a mark can join neither into the control nor across
  * it, and no paragraph is beside it to take the join instead. A paragraph carrying section
- * properties never goes.
+ * properties never goes. With `once`, whether it may come to stand alone: before a control,
+ * paragraphs before it whose tracked marks may still go, their content empty or all tracked, are
+ * passed over (joining it, emptied, they leave it alone), so that a paragraph whose mark went
+ * first waits for them.
  */
-function standsAlone(p: XmlElement): { before: XmlElement | null; after: XmlElement | null } | null {
+function standsAlone(p: XmlElement, once = false): { before: XmlElement | null; after: XmlElement | null } | null {
   if (p.first('w:pPr')?.first('w:sectPr')) return null;
   const container = p.parent!;
   const kids = container.children;
-  let before: XmlElement | null = null;
-  for (let i = kids.indexOf(p) - 1; i >= 0 && !before; i--) {
-    const k = kids[i]!;
-    if (k.kind === 1 && !BETWEEN.has(k.name) && !k.name.endsWith('Pr') && !isRowlessTable(k)) before = k;
-  }
   let after: XmlElement | null = null;
   for (let i = kids.indexOf(p) + 1; i < kids.length && !after; i++) {
     const k = kids[i]!;
     if (k.kind === 1 && !BETWEEN.has(k.name) && !isRowlessTable(k)) after = k;
   }
   if (after?.name === 'w:sectPr' && container.name === 'w:body') after = null;
+  // `once` before a control: alone once the paragraphs before it whose marks may still go join
+  // it, emptied (before a table or at its end it joins them backward instead, their marks with it).
+  const passing = once && (after?.name === 'w:sdt' || after?.name === 'w:customXml');
+  let before: XmlElement | null = null;
+  for (let i = kids.indexOf(p) - 1; i >= 0 && !before; i--) {
+    const k = kids[i]!;
+    if (k.kind !== 1 || BETWEEN.has(k.name) || k.name.endsWith('Pr') || isRowlessTable(k)) continue;
+    if (passing && k.name === 'w:p' && markTracked(k) && (mayEmpty(k) || k.elements().every((c) => c.name === 'w:pPr' || BETWEEN.has(c.name)))) continue;
+    before = k;
+  }
   const blocks = new Set(['w:tbl', 'w:sdt', 'w:customXml']);
   if ((before && !blocks.has(before.name)) || (after && !blocks.has(after.name))) return null;
   if (!before) return after ? { before, after } : null;

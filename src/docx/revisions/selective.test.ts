@@ -210,6 +210,21 @@ describe('a paragraph standing alone beside content controls (issue 34 item 3)',
     expect(bodyOf(decide(docx, [], ['c1', 'c2']))).toMatch(/<\/w:sdt><\/w:tc>/);
   });
 
+  it('its mark decided before a paragraph before it that may still join it, emptied: it waits, and the result is the same in any order', () => {
+    // c4/c5: an inserted paragraph (mark and text) before the lone one, first in the body.
+    const before = `<w:p><w:pPr><w:rPr><w:ins w:id="4" ${A}/></w:rPr></w:pPr><w:ins w:id="5" ${A}>${r('Before')}</w:ins></w:p>`;
+    const docx = minimalDocx(`${before}${lone()}${sdt('In')}<w:p>${r('Z')}</w:p>`);
+    const once = bodyOf(decide(docx, [], ['c1', 'c2', 'c4', 'c5']));
+    expect(once).toBe(bodyOf(minimalDocx(`${sdt('In')}<w:p>${r('Z')}</w:p>`)));
+    for (const order of [[['c1', 'c2'], ['c4', 'c5']], [['c4', 'c5'], ['c1', 'c2']], [['c1'], ['c5'], ['c2'], ['c4']]]) {
+      expect(bodyOf(inBatches(docx, ...order.map((reject) => ({ reject })))), order.join(' | ')).toBe(once);
+    }
+    // The paragraph before it keeps its text: the lone one, joined by it, stays, whichever came first.
+    const kept = bodyOf(decide(docx, ['c5'], ['c1', 'c2', 'c4']));
+    expect(kept).toContain('Before');
+    expect(bodyOf(inBatches(docx, { reject: ['c1', 'c2'] }, { accept: ['c5'], reject: ['c4'] }))).toBe(kept);
+  });
+
   it('stays where taking it away would leave two tables together, or a cell ending with a table', () => {
     const between = minimalDocx(`<w:p>${r('A')}</w:p>${table}${lone()}${table}<w:p>${r('Z')}</w:p>`);
     expect(bodyOf(decide(between, [], ['c1', 'c2'])).match(/<w:p[ >/]/g)).toHaveLength(5);
