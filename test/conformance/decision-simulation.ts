@@ -222,8 +222,10 @@ class Simulation {
    * Blocks of a container (body, cell, content control), joins done, from first to last. A
    * paragraph whose mark goes joins the paragraph right after it. With no paragraph after it (a
    * table next, or the container's end) the mark before it goes instead, as Word does: the
-   * paragraph before (if it is one) joins it; first in its container, an empty paragraph right
-   * before a table disappears, and any other stays. A paragraph ending a section (w:sectPr) never joins away.
+   * paragraph before (if it is one) joins it. Alone in its container's stretch (no paragraph
+   * before or after it: its edges, tables, content controls), an empty paragraph disappears,
+   * unless that leaves two tables together, its container empty or ending with a table; any
+   * other stays. A paragraph ending a section (w:sectPr) never joins away.
    */
   container(el: XmlElement, isStory: boolean, unsettledEnd = false): SimBlock[] {
     const items: Item[] = [];
@@ -252,14 +254,21 @@ class Simulation {
       // Joining backward, the block before may still go, or (first, before a table) whether it vanishes may still change.
       const before = out[out.length - 1];
       const backward = next === undefined || next.kind === 'table';
+      // Alone: no paragraph before or after it (the container's edge, a table or a control), and
+      // taking it away leaves no two tables together, no container empty or ending with a table.
+      const tableAtEnd = (o: Out | undefined): boolean => !!o && 'table' in o.block;
+      const tableAtStart = next === undefined || next.kind === 'table' || (next.kind === 'opaque' && !!next.blocks[0] && 'table' in next.blocks[0]);
+      const alone = !before?.para && next?.kind !== 'p' && (before ? !(tableAtEnd(before) && tableAtStart) : next !== undefined);
       const waits =
         (next === undefined ? unsettledEnd : next.kind === 'table' ? next.mayGo : next.kind === 'opaque' && !!next.unsettled) ||
-        (backward && !!before?.unsettled) ||
-        (backward && next !== undefined && before === undefined && item.mayEmpty);
+        ((backward || alone) && !!before?.unsettled) ||
+        (alone && item.mayEmpty);
       if (item.markGoes && waits) {
         out.push({ block: { p: item.text }, para: { ...item, markGoes: false } });
         continue;
       }
+      // Alone and bare, it goes whole, as Word takes away a paragraph whose mark and content all go.
+      if (item.markGoes && !item.sectPr && alone && item.bare) continue;
       if (item.markGoes && !item.sectPr && (next === undefined || next.kind === 'table')) {
         // What stands before it now (earlier joins done): a paragraph joins it; nothing, and it may vanish.
         const previous = out[out.length - 1];
@@ -268,8 +277,6 @@ class Simulation {
           out.push({ block: { p: previous.para.text + item.text }, para: { ...item, text: previous.para.text + item.text } });
           continue;
         }
-        // First in its container only: between two tables the paragraph stays (they would merge into one).
-        if (previous === undefined && next?.kind === 'table' && item.bare) continue;
       }
       out.push({ block: { p: item.text }, para: item });
     }

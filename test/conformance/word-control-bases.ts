@@ -27,7 +27,7 @@ const WORD_NAMESPACES: Record<string, string> = {
 const GOTHIC = '<w:rFonts w:ascii="MS Gothic" w:eastAsia="MS Gothic" w:hAnsi="MS Gothic"/>';
 
 /** Word's ids: paragraph ids and control ids, distinct and stable for a document. */
-class Ids {
+export class Ids {
   private n = 0;
   para(): string {
     return (0x1a2b0000 + ++this.n * 7919).toString(16).toUpperCase().slice(-8).padStart(8, '0');
@@ -37,9 +37,10 @@ class Ids {
   }
 }
 
-const run = (text: string, rPr = ''): string => `<w:r w:rsidRPr="00B31F2A">${rPr ? `<w:rPr>${rPr}</w:rPr>` : ''}<w:t xml:space="preserve">${text}</w:t></w:r>`;
+export const run = (text: string, rPr = ''): string => `<w:r w:rsidRPr="00B31F2A">${rPr ? `<w:rPr>${rPr}</w:rPr>` : ''}<w:t xml:space="preserve">${text}</w:t></w:r>`;
 
-function makers(ids: Ids) {
+/** Word's markup for paragraphs, controls and tables, numbered by `ids` (lone-paragraph-pairs.ts builds with them too). */
+export function makers(ids: Ids) {
   const para = (inner: string, pPr = ''): string =>
     `<w:p w14:paraId="${ids.para()}" w14:textId="77777777" w:rsidR="00B31F2A" w:rsidRDefault="00B31F2A" w:rsidP="00B31F2A">${pPr ? `<w:pPr>${pPr}</w:pPr>` : ''}${inner}</w:p>`;
   /** Word's empty paragraph: self-closing. */
@@ -174,7 +175,8 @@ function anchoredPicturesInCells(): Uint8Array {
   );
 }
 
-function build(blocks: string[], image = false): Uint8Array {
+/** A document of Word markup blocks, declaring Word's namespaces. */
+export function build(blocks: string[], image = false): Uint8Array {
   return buildBase(blocks.map((xml): BlockSpec => ({ type: 'xml', xml })), image, WORD_NAMESPACES, 'w14 w15 wp14');
 }
 

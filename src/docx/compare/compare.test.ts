@@ -11,6 +11,7 @@ import { storiesDocx, textBoxRun } from '../../../test/support/story-docx';
 import { nextVersion } from '../../../test/conformance/next-version';
 import { shapeBases } from '../../../test/conformance/next-version-bases';
 import { wordControlBases } from '../../../test/conformance/word-control-bases';
+import { documentStructure } from '../../../test/conformance/docstructure';
 import { buildDemoContract } from '../fixture';
 import { compareDocx, ingestDocx, openDocx, type CompareOptions } from '../index';
 
@@ -568,12 +569,15 @@ describe('compareDocx: paragraph marks beside content controls as Word builds th
   });
 
   const sdt = (inner: string) => `<w:sdt><w:sdtPr><w:id w:val="7"/></w:sdtPr><w:sdtEndPr/><w:sdtContent>${inner}</w:sdtContent></w:sdt>`;
-  it('a paragraph deleted between a control and a table goes into the control, whose last paragraph carries the deleted mark', () => {
-    const older = minimalDocx(p(r('A')) + sdt(p(r('In the control'))) + p(r('Deleted after the control')) + tbl(['cell', 'cell']) + p(r('Z')));
+  it('paragraphs deleted between a control and a table stay where older has them: accepted, the engine takes them away whole; rejected, older\'s blocks come back', () => {
+    const older = minimalDocx(p(r('A')) + sdt(p(r('In the control'))) + p(r('Deleted after the control')) + p(r('and its neighbour')) + tbl(['cell', 'cell']) + p(r('Z')));
     const newer = minimalDocx(p(r('A')) + sdt(p(r('In the control'))) + tbl(['cell', 'cell']) + p(r('Z')));
-    const { body } = compare(older, newer);
-    compare(older, newer, { view: 'rejected', keepNewerRevisions: true });
-    expect(body).toMatch(/<w:sdtContent><w:p><w:pPr><w:rPr><w:del [^>]*\/><\/w:rPr><\/w:pPr>.*In the control.*<\/w:p><w:p>.*Deleted after the control.*<\/w:sdtContent>/);
+    for (const opts of [{}, { view: 'rejected', keepNewerRevisions: true } as const]) {
+      const { result, body } = compare(older, newer, opts);
+      expect(body).toMatch(/<\/w:sdtContent><\/w:sdt><w:p><w:pPr><w:rPr><w:del [^>]*\/><\/w:rPr><\/w:pPr>.*Deleted after the control.*<\/w:p><w:p>.*and its neighbour.*<\/w:p><w:tbl>/);
+      expect(documentStructure(decideAll(result.bytes, 'reject'))).toEqual(documentStructure(older));
+      expect(documentStructure(decideAll(result.bytes, 'accept'))).toEqual(documentStructure(newer));
+    }
   });
 
   it('a paragraph split where newer nests a control at the start of the outer one: the runs of the same controls pair, the nested run is inserted whole', () => {

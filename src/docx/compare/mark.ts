@@ -149,7 +149,6 @@ export class Plan {
       this.splitOff = [];
     }
     for (const tail of this.backwardTails) this.settleBackwardJoin(tail);
-    this.moveDeletionsIntoControls();
     this.writeMarks();
     for (const owner of this.boxOwners) syncFallbacks(owner);
   }
@@ -368,45 +367,6 @@ export class Plan {
   }
 
   /**
-   * A stretch of deleted paragraphs (copied from older) that no paragraph follows in its container
-   * (a table follows, or the container's end), right after a content control: accepted, the last
-   * one's mark would join backward, and the engine does not join into a control (joins.ts,
-   * joinBackward), so it would stay, an empty paragraph after the control. Moved to the end of
-   * the control's content (after its last paragraph, through controls nested last), the stretch
-   * ends a container after a paragraph, where writeMarks lets that paragraph carry the change and
-   * the engine joins it exactly. Both views keep older's and newer's paragraphs in order; rejected,
-   * the deleted paragraphs stand inside the control.
-   */
-  private moveDeletionsIntoControls(): void {
-    const parents = new Set<XmlElement>();
-    for (const [p, kind] of this.marks) if (p.parent && this.fromOlder.has(p) && (kind === 'del' || kind === 'moveFrom')) parents.add(p.parent);
-    for (const parent of parents) {
-      const blocks = parent.elements().filter((e) => !BETWEEN_BLOCKS.has(e.name));
-      for (let i = 0; i < blocks.length; i++) {
-        if (!this.isDeletedParagraph(blocks[i]!)) continue;
-        let j = i;
-        while (j + 1 < blocks.length && this.isDeletedParagraph(blocks[j + 1]!)) j++;
-        const next = blocks[j + 1];
-        const prev = blocks[i - 1];
-        const target = next?.name !== 'w:p' && prev ? lastParagraphInControl(prev) : null;
-        if (target) {
-          let after = target;
-          for (const p of blocks.slice(i, j + 1)) {
-            target.parent!.insertAfter(p, after);
-            after = p;
-          }
-        }
-        i = j;
-      }
-    }
-  }
-
-  private isDeletedParagraph(el: XmlElement): boolean {
-    const kind = this.marks.get(el);
-    return el.name === 'w:p' && this.fromOlder.has(el) && (kind === 'del' || kind === 'moveFrom');
-  }
-
-  /**
    * Writes the planned paragraph marks. A mark cannot come or go where no paragraph follows in the
    * same container (the last paragraph of a cell or story, one before a table), so a stretch of
    * changed marks ending there is moved up by one: the paragraph before it carries the change, as
@@ -464,18 +424,6 @@ function isInsertedTable(el: XmlElement): boolean {
   if (el.name !== 'w:tbl') return false;
   const rows = el.elements().filter((c) => c.name === 'w:tr');
   return rows.length > 0 && rows.length === el.elements().filter((c) => c.name === 'w:tr' || c.name === 'w:sdt' || c.name === 'w:customXml').length && rows.every((tr) => !!tr.first('w:trPr')?.first('w:ins'));
-}
-/** The last paragraph of a block content control or custom XML element (through those nested last in it), if it ends with one. */
-function lastParagraphInControl(block: XmlElement): XmlElement | null {
-  for (let el: XmlElement | null = block, depth = 0; el && depth < 32; depth++) {
-    if (el.name !== 'w:sdt' && el.name !== 'w:customXml') return null;
-    const content: XmlElement | null = el.name === 'w:sdt' ? el.first('w:sdtContent') : el;
-    const blocks: XmlElement[] = content?.elements().filter((e) => !BETWEEN_BLOCKS.has(e.name) && e.name !== 'w:customXmlPr') ?? [];
-    const last: XmlElement | undefined = blocks[blocks.length - 1];
-    if (last?.name === 'w:p') return last;
-    el = last ?? null;
-  }
-  return null;
 }
 
 const BETWEEN_BLOCKS = new Set([

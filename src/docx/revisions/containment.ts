@@ -95,7 +95,8 @@ function removedBy(site: Site, path: JoinPath): Removal[] {
  * the paragraph's own properties (`own`); joining backward, a paragraph before it joins it and
  * loses its properties: the one right before, or, across blocks a later decision may unwrap or
  * remove, any it may then meet (paragraphsMaybeBefore), through paragraphs whose marks go too.
- * First in its container and possibly empty, it may vanish with its own properties (mayVanish).
+ * First in its container, or alone between controls and tables, and possibly empty, it may vanish
+ * with its own properties (mayVanish).
  * Each removal carries the condition under which the join goes that way (the controls and
  * revisions on the way unwrapped, the marks between gone); where no condition can say it yet (a
  * table that may lose every row) it is over-approximated: the service reads these once, on the
@@ -107,8 +108,9 @@ function joinRemoves(block: XmlElement, own: XmlElement | null, on: 'accept' | '
   const forward = path.wayOf(directions.forward);
   const backward = path.wayOf(directions.backward);
   const out: Removal[] = forward && own ? [{ el: own, on, ...when(forward) }] : [];
+  // Vanishing needs no way to join: alone between controls and tables it goes with none (joins.ts, standsAlone).
+  if (own && !forward && mayVanish(block)) out.push({ el: own, on, ...(backward ? when(backward) : {}) });
   if (!backward || own?.first('w:sectPr')) return out;
-  if (own && !forward && mayVanish(block)) out.push({ el: own, on, ...when(backward) });
   for (const { p: before, through, across } of paragraphsMaybeBefore(block)) {
     const beforePPr = before.first('w:pPr');
     if (!beforePPr || beforePPr.first('w:sectPr')) continue;

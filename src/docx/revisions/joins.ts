@@ -120,7 +120,12 @@ function joinUnsettled(p: XmlElement): boolean {
     if (isBlock(k)) previous = k;
   }
   if (previous && previous.name !== 'w:p' && blockMayChange(previous)) return true;
-  return !previous && next?.name === 'w:tbl' && mayEmpty(p);
+  // Alone where it stands (no paragraph before or after it), it goes whole once empty: its
+  // content, all of it tracked, may still all go; or the paragraphs before it may still join it,
+  // emptied, leaving it alone.
+  const emptied = p.elements().every((c) => c.name === 'w:pPr' || BETWEEN.has(c.name));
+  if (!emptied && !mayEmpty(p)) return false;
+  return mayEmpty(p) ? standsAlone(p, true) !== null : standsAlone(p) === null && standsAlone(p, true) !== null;
 }
 
 /** The block after `block` in its container (range markers and emptied tables passed over), if any. */
@@ -332,15 +337,19 @@ function mayUnwrap(el: XmlElement): boolean {
 
 /**
  * A paragraph first in its container, or that may become first (only blocks a later decision may
- * remove stand before it), with a block after it, whose content is empty or may all go: joining
- * backward with nothing before it, it disappears, its properties with it (joinBackward).
+ * remove stand before it), with a block after it, or one standing alone between blocks that are
+ * not paragraphs (standsAlone), whose content is empty or may all go: joining backward with
+ * nothing before it, it disappears, its properties with it (joinBackward).
  */
 export function mayVanish(p: XmlElement): boolean {
-  if (p.name !== 'w:p' || !mayBecomeFirst(p)) return false;
+  if (p.name !== 'w:p' || p.first('w:pPr')?.first('w:sectPr')) return false;
+  const empty = mayEmpty(p) || p.elements().every((c) => c.name === 'w:pPr' || BETWEEN.has(c.name));
+  if (empty && standsAlone(p, true)) return true;
+  if (!mayBecomeFirst(p)) return false;
   // Last in its story or cell, it keeps its mark (joinBackward): only a block after it lets it go.
   const next = blockAfter(p);
   if (!next || next.name === 'w:sectPr') return false;
-  return mayEmpty(p) || p.elements().every((c) => c.name === 'w:pPr' || BETWEEN.has(c.name));
+  return empty;
 }
 
 /** Whether only range markers, and blocks a later decision may remove, stand before `p` in its container. */
@@ -471,9 +480,24 @@ function isRowlessTable(el: XmlElement): boolean {
 function joinBackward(p: XmlElement, stop: XmlElement | null): void {
   const pPr = p.first('w:pPr');
   if (pPr?.first('w:sectPr')) return;
+  const content = p.children.filter((c) => !(c.kind === 1 && c.name === 'w:pPr'));
+  const emptied = content.every((c) => c.kind !== 1 || BETWEEN.has(c.name));
+  // Alone between blocks that are not paragraphs (issue 34 item 3), an emptied paragraph goes
+  // whole, as Word takes away a paragraph whose mark and content are all rejected.
+  const alone = emptied ? standsAlone(p) : null;
+  if (alone) {
+    // Its range markers stay at block level; at its container's end they go before the block
+    // there, so that the container still ends with that block (a cell ends with a paragraph or a control).
+    const markers = content.filter((c): c is XmlElement => c.kind === 1);
+    if (alone.after || !alone.before) replaceWith(p, markers);
+    else {
+      remove(p);
+      for (const m of markers) alone.before.parent!.insertBefore(m, alone.before);
+    }
+    return;
+  }
   const atEnd = stop === null || (stop.name === 'w:sectPr' && p.parent?.name === 'w:body');
   if (!atEnd && stop?.name !== 'w:tbl') return;
-  const content = p.children.filter((c) => !(c.kind === 1 && c.name === 'w:pPr'));
   const previous = paragraphBefore(p);
   if (previous?.name === 'w:p') {
     const previousPPr = previous.first('w:pPr');
@@ -509,22 +533,61 @@ function joinBackward(p: XmlElement, stop: XmlElement | null): void {
       p.parent!.insertAfter(end, after);
       after = end;
     }
-  } else if (firstBlock(p) && !atEnd && content.every((c) => c.kind !== 1 || BETWEEN.has(c.name))) {
-    replaceWith(p, content.filter((c) => c.kind === 1));
   }
+}
+
+/**
+ * Whether a paragraph whose mark goes stands alone, so that, emptied, it goes whole (joinBackward),
+ * and the blocks either side of it (null: its container's start or end):
+ * no paragraph before it in its container (its start, a table or a content control there) and none
+ * after it (its end, a table or a control), and taking it away leaves its container as valid as
+ * before: not empty, no two tables side by side, not ending with a table (a cell and the body end
+ * with a paragraph), tables inside controls at their edge counted. First in its container before a
+ * table (RP049's baseline) it is so; alone between a control and a table, between two controls,
+ * or after a control ending its container, a mark can join neither into the control nor across
+ * it, and no paragraph is beside it to take the join instead. A paragraph carrying section
+ * properties never goes. With `once`, whether it may come to stand alone: before a control,
+ * paragraphs before it whose tracked marks may still go, their content empty or all tracked, are
+ * passed over (joining it, emptied, they leave it alone), so that a paragraph whose mark went
+ * first waits for them.
+ */
+function standsAlone(p: XmlElement, once = false): { before: XmlElement | null; after: XmlElement | null } | null {
+  if (p.first('w:pPr')?.first('w:sectPr')) return null;
+  const container = p.parent!;
+  const kids = container.children;
+  let after: XmlElement | null = null;
+  for (let i = kids.indexOf(p) + 1; i < kids.length && !after; i++) {
+    const k = kids[i]!;
+    if (k.kind === 1 && !BETWEEN.has(k.name) && !isRowlessTable(k)) after = k;
+  }
+  if (after?.name === 'w:sectPr' && container.name === 'w:body') after = null;
+  // `once` before a control: alone once the paragraphs before it whose marks may still go join
+  // it, emptied (before a table or at its end it joins them backward instead, their marks with it).
+  const passing = once && (after?.name === 'w:sdt' || after?.name === 'w:customXml');
+  let before: XmlElement | null = null;
+  for (let i = kids.indexOf(p) - 1; i >= 0 && !before; i--) {
+    const k = kids[i]!;
+    if (k.kind !== 1 || BETWEEN.has(k.name) || k.name.endsWith('Pr') || isRowlessTable(k)) continue;
+    if (passing && k.name === 'w:p' && markTracked(k) && (mayEmpty(k) || k.elements().every((c) => c.name === 'w:pPr' || BETWEEN.has(c.name)))) continue;
+    before = k;
+  }
+  const blocks = new Set(['w:tbl', 'w:sdt', 'w:customXml']);
+  if ((before && !blocks.has(before.name)) || (after && !blocks.has(after.name))) return null;
+  if (!before) return after ? { before, after } : null;
+  return edgeTable(before, 'last') && (after === null || edgeTable(after, 'first')) ? null : { before, after };
+}
+
+/** Whether a block is a table, or a control or custom XML whose first (or last) block is one, through nested ones. */
+function edgeTable(block: XmlElement, edge: 'first' | 'last'): boolean {
+  if (block.name === 'w:tbl') return true;
+  if (block.name !== 'w:sdt' && block.name !== 'w:customXml') return false;
+  const inner = block.name === 'w:sdt' ? block.first('w:sdtContent') : block;
+  const blocks = inner?.children.filter(isBlock) ?? [];
+  const at = edge === 'first' ? blocks[0] : blocks[blocks.length - 1];
+  return !!at && edgeTable(at, edge);
 }
 
 const MARK_REVISIONS: ReadonlySet<string> = new Set(['w:ins', 'w:del', 'w:moveFrom', 'w:moveTo']);
-
-/** Whether nothing but range markers comes before `p` in its container. */
-function firstBlock(p: XmlElement): boolean {
-  const kids = p.parent!.children;
-  for (let i = kids.indexOf(p) - 1; i >= 0; i--) {
-    const k = kids[i]!;
-    if (k.kind === 1 && !BETWEEN.has(k.name) && !k.name.endsWith('Pr')) return false;
-  }
-  return true;
-}
 
 /** The paragraph-like block (w:p, or a block control or custom XML holding one) directly before `p`, if any. */
 function paragraphBefore(p: XmlElement): XmlElement | null {

@@ -168,6 +168,71 @@ describe('paragraph marks next to empty paragraphs', () => {
   });
 });
 
+describe('a paragraph standing alone beside content controls (issue 34 item 3)', () => {
+  // The lone paragraph: its mark inserted (c1), its text inserted (c2), its properties changed (c3);
+  // no paragraph before or after it in its container, only controls and tables.
+  const sdt = (text: string) => `<w:sdt><w:sdtPr><w:id w:val="7"/></w:sdtPr><w:sdtEndPr/><w:sdtContent><w:p>${r(text)}</w:p></w:sdtContent></w:sdt>`;
+  const table = `<w:tbl><w:tblPr/><w:tblGrid><w:gridCol w:w="3000"/></w:tblGrid><w:tr><w:tc><w:p>${r('cell')}</w:p></w:tc></w:tr></w:tbl>`;
+  const lone = (mark = 'ins', content = `<w:ins w:id="2" ${A}>${r('Lone')}</w:ins>`) =>
+    `<w:p><w:pPr><w:jc w:val="center"/><w:rPr><w:${mark} w:id="1" ${A}/></w:rPr><w:pPrChange w:id="3" ${A}><w:pPr/></w:pPrChange></w:pPr>${content}</w:p>`;
+  const shapes: [string, (l: string) => string][] = [
+    ['between a control and a table', (l) => `<w:p>${r('A')}</w:p>${sdt('In')}${l}${table}<w:p>${r('Z')}</w:p>`],
+    ['between a table and a control', (l) => `<w:p>${r('A')}</w:p>${table}${l}${sdt('In')}<w:p>${r('Z')}</w:p>`],
+    ['between two controls', (l) => `<w:p>${r('A')}</w:p>${sdt('In')}${l}${sdt('Two')}<w:p>${r('Z')}</w:p>`],
+    ['first in the body, before a control', (l) => `${l}${sdt('In')}<w:p>${r('Z')}</w:p>`],
+    ['after a control ending a cell', (l) => `<w:p>${r('A')}</w:p>${table.replace('</w:tc>', `${sdt('In')}${l}</w:tc>`)}<w:p>${r('Z')}</w:p>`],
+    ['after a control ending the body', (l) => `<w:p>${r('A')}</w:p>${sdt('In')}${l}`],
+  ];
+
+  it.each(shapes)('%s: rejected whole it goes, in one batch or mark and text apart in either order', (_, make) => {
+    const docx = minimalDocx(make(lone()));
+    const once = bodyOf(decide(docx, [], ['c1', 'c2']));
+    expect(once).toBe(bodyOf(minimalDocx(make(''))));
+    expect(bodyOf(inBatches(docx, { reject: ['c1'] }, { reject: ['c2'] }))).toBe(once);
+    expect(bodyOf(inBatches(docx, { reject: ['c2'] }, { reject: ['c1'] }))).toBe(once);
+    // Its text accepted, it stays (nothing to join), whichever came first.
+    const kept = bodyOf(decide(docx, ['c2'], ['c1']));
+    expect(kept).toContain('Lone');
+    expect(bodyOf(inBatches(docx, { reject: ['c1'] }, { accept: ['c2'] }))).toBe(kept);
+    // Its properties' change goes with it: the mark's rejection takes it.
+    expect(openDocx(docx).takers().get('c3')).toContainEqual({ changeId: 'c1', removedOn: 'reject' });
+  });
+
+  it.each(shapes)('%s: a deleted one accepted goes too', (_, make) => {
+    const docx = minimalDocx(make(lone('del', `<w:del w:id="2" ${A}><w:r><w:delText>Lone</w:delText></w:r></w:del>`)));
+    expect(bodyOf(decide(docx, ['c1', 'c2']))).toBe(bodyOf(minimalDocx(make(''))));
+    expect(bodyOf(inBatches(docx, { accept: ['c1'] }, { accept: ['c2'] }))).toBe(bodyOf(minimalDocx(make(''))));
+  });
+
+  it('at its container\'s end its bookmark goes before the control, and the cell still ends with the control', () => {
+    const docx = minimalDocx(`${table.replace('</w:tc>', `${sdt('In')}${lone('ins', `<w:bookmarkStart w:id="9" w:name="B"/><w:ins w:id="2" ${A}>${r('Lone')}</w:ins><w:bookmarkEnd w:id="9"/>`)}</w:tc>`)}<w:p/>`);
+    expect(bodyOf(decide(docx, [], ['c1', 'c2']))).toContain('<w:bookmarkStart w:id="9" w:name="B"/><w:bookmarkEnd w:id="9"/><w:sdt>');
+    expect(bodyOf(decide(docx, [], ['c1', 'c2']))).toMatch(/<\/w:sdt><\/w:tc>/);
+  });
+
+  it('its mark decided before a paragraph before it that may still join it, emptied: it waits, and the result is the same in any order', () => {
+    // c4/c5: an inserted paragraph (mark and text) before the lone one, first in the body.
+    const before = `<w:p><w:pPr><w:rPr><w:ins w:id="4" ${A}/></w:rPr></w:pPr><w:ins w:id="5" ${A}>${r('Before')}</w:ins></w:p>`;
+    const docx = minimalDocx(`${before}${lone()}${sdt('In')}<w:p>${r('Z')}</w:p>`);
+    const once = bodyOf(decide(docx, [], ['c1', 'c2', 'c4', 'c5']));
+    expect(once).toBe(bodyOf(minimalDocx(`${sdt('In')}<w:p>${r('Z')}</w:p>`)));
+    for (const order of [[['c1', 'c2'], ['c4', 'c5']], [['c4', 'c5'], ['c1', 'c2']], [['c1'], ['c5'], ['c2'], ['c4']]]) {
+      expect(bodyOf(inBatches(docx, ...order.map((reject) => ({ reject })))), order.join(' | ')).toBe(once);
+    }
+    // The paragraph before it keeps its text: the lone one, joined by it, stays, whichever came first.
+    const kept = bodyOf(decide(docx, ['c5'], ['c1', 'c2', 'c4']));
+    expect(kept).toContain('Before');
+    expect(bodyOf(inBatches(docx, { reject: ['c1', 'c2'] }, { accept: ['c5'], reject: ['c4'] }))).toBe(kept);
+  });
+
+  it('stays where taking it away would leave two tables together, or a cell ending with a table', () => {
+    const between = minimalDocx(`<w:p>${r('A')}</w:p>${table}${lone()}${table}<w:p>${r('Z')}</w:p>`);
+    expect(bodyOf(decide(between, [], ['c1', 'c2'])).match(/<w:p[ >/]/g)).toHaveLength(5);
+    const cellEnd = minimalDocx(`${table.replace('</w:tc>', `${table}${lone()}</w:tc>`)}<w:p/>`);
+    expect(bodyOf(decide(cellEnd, [], ['c1', 'c2']))).toMatch(/<\/w:tbl><w:p[ >/].*<\/w:tc>/);
+  });
+});
+
 describe('w:numberingChange', () => {
   const para = (numPrExtra: string, pPrTail = '') =>
     minimalDocx(`<w:p><w:pPr><w:numPr><w:ilvl w:val="1"/><w:numId w:val="2"/>${numPrExtra}</w:numPr>${pPrTail}</w:pPr>${r('Item')}</w:p>`);
