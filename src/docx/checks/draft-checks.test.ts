@@ -119,9 +119,9 @@ describe('checks of a draft: both views and what brings each finding', () => {
 /** The checks as checkDraft ran them before the lean reading: every view read with the full blocks() (revision listing, recorded pages). */
 const checkDraftFullReading = (bytes: Uint8Array) => checkDraftReading(bytes, (doc) => doc.blocks());
 
-/** Blocks without what the lean reading leaves out (each change's author and date, the recorded pages). */
+/** Blocks without what the lean reading leaves out (each change's author and date, the recorded pages, the versions). */
 function withoutListingFacts(blocks: readonly Block[]): unknown {
-  return JSON.parse(JSON.stringify(blocks, (key, value: unknown) => (key === 'author' || key === 'date' || key === 'page' || key === 'pageLabel' ? undefined : value)));
+  return JSON.parse(JSON.stringify(blocks, (key, value: unknown) => (key === 'author' || key === 'date' || key === 'page' || key === 'pageLabel' || key === 'version' ? undefined : value)));
 }
 
 /** Drafts as the checks meet them: generated contracts with many revisions, and tracked edits of every shape the fixtures write. */
