@@ -60,9 +60,8 @@ export interface DocumentViews {
  * Each change named comes with the rest of its edit group (a deleted paragraph's text and its
  * mark, a replacement's deletion and insertion): the review decides an edit as one entry.
  */
-export function checkDocument(views: DocumentViews): Record<CheckView, CheckFinding[]> {
+export function checkDocument(views: DocumentViews, reads: ParagraphReads = new ParagraphReads()): Record<CheckView, CheckFinding[]> {
   const markup = paragraphsOf(views.markup);
-  const reads = new ParagraphReads();
   const read = (blocks: readonly Block[], view: CheckView) => {
     const paragraphs = paragraphsOf(blocks);
     return { paragraphs, analysis: analyseView(paragraphs, reads), alignment: new Alignment(paragraphs, markup, view) };

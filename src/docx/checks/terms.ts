@@ -92,6 +92,8 @@ type Definition = Quoted & { pointer?: true; party?: true };
 const PARTIES_NAMED = /\b(?:between|among|by and between|entered into|is made|made (?:on|as of|this))\b/iu;
 
 interface Read {
+  /** What the paragraph's text alone decides, shared by the views (ParagraphReads). */
+  read: ParagraphRead;
   /** The paragraph's words (read once per text: both views share them). */
   words: WordList;
   quotes: Quoted[];
@@ -149,7 +151,52 @@ function preambleEnd(paragraphs: readonly CheckParagraph[]): number {
 }
 
 /** A paragraph's quotes and definitions, and whether it is a heading: what its text alone decides. */
-type ParagraphRead = Omit<Read, 'from'> & { heading: boolean };
+type ParagraphRead = Omit<Read, 'from' | 'read'> & {
+  heading: boolean;
+  /** The term scan made last of this paragraph (TermChecks.scanParagraph): another view may take it (ParagraphReads.scanOf). */
+  scan?: ParagraphScan;
+};
+
+/** What a view's term checks know: its defined terms and the preamble's names. */
+interface Vocabulary {
+  firstWords: ReadonlySet<string>;
+  defined: ReadonlyMap<string, DefinedTerm>;
+  names: ReadonlySet<string>;
+  maxWords: number;
+}
+
+interface TermEvent {
+  kind: 'use' | 'opening' | 'candidate';
+  /** The term key (a use's defined term; a candidate's phrase folded). */
+  key: string;
+  /** The phrase (an opening's or a candidate's). */
+  text: string;
+  start: number;
+  end: number;
+  /** A candidate after a determiner. */
+  determined: boolean;
+}
+
+/** A paragraph's term scan, and what it asked of the vocabulary: each first word's key, each phrase's key looked up, each name. */
+interface ParagraphScan {
+  from: number;
+  vocabulary: Vocabulary;
+  events: TermEvent[];
+  firstKeys: string[];
+  phraseKeys: string[];
+  names: string[];
+}
+
+/** Whether vocabulary `b` answers every question the scan asked of its own as that one did: then the scan is b's too. */
+function answersAlike(scan: ParagraphScan, b: Vocabulary): boolean {
+  const a = scan.vocabulary;
+  if (a === b) return true;
+  if (scan.phraseKeys.length > 0 && a.maxWords !== b.maxWords) return false;
+  for (const k of scan.firstKeys) if (a.firstWords.has(k) !== b.firstWords.has(k)) return false;
+  for (const k of scan.phraseKeys) if (a.defined.get(k)?.term !== b.defined.get(k)?.term) return false;
+  for (const n of scan.names) if (a.names.has(n) !== b.names.has(n)) return false;
+  return true;
+}
 
 /**
  * Paragraph reads shared by the views of one draft: accepting and rejecting every change leave
@@ -159,6 +206,22 @@ type ParagraphRead = Omit<Read, 'from'> & { heading: boolean };
 export class ParagraphReads {
   private readonly reads = new Map<string, ParagraphRead>();
   private readonly ordinary = new Map<string, boolean>();
+
+  /** `reuseScans: false` scans every paragraph of every view afresh (the straightforward path the tests compare with). */
+  constructor(private readonly options: { reuseScans?: boolean } = {}) {}
+
+  /**
+   * A paragraph's term scan: the one made for the same text in the other view (or earlier in this
+   * one) when it started from the same place and this view's vocabulary answers every question
+   * it asked alike (answersAlike), else `scan()`'s, kept for the next.
+   */
+  scanOf(read: ParagraphRead, from: number, vocabulary: Vocabulary, scan: () => ParagraphScan): ParagraphScan {
+    const kept = read.scan;
+    if (kept && this.options.reuseScans !== false && kept.from === from && answersAlike(kept, vocabulary)) return kept;
+    const fresh = scan();
+    read.scan = fresh;
+    return fresh;
+  }
 
   /** isOrdinaryPhrase, once per phrase: the same few terms are met thousands of times in both views. */
   ordinaryPhrase(phrase: string): boolean {
@@ -194,8 +257,9 @@ export class TermChecks {
   constructor(private readonly paragraphs: readonly CheckParagraph[], private readonly shared: ParagraphReads = new ParagraphReads()) {
     this.preamble = preambleEnd(paragraphs);
     this.reads = paragraphs.map((p, i) => {
-      const { words, quotes, firstParen, definitions, heading } = shared.of(p);
-      return { words, quotes, firstParen, definitions, from: heading || i < this.preamble ? Infinity : runInHeadingEnd(p.text) };
+      const read = shared.of(p);
+      const { words, quotes, firstParen, definitions, heading } = read;
+      return { read, words, quotes, firstParen, definitions, from: heading || i < this.preamble ? Infinity : runInHeadingEnd(p.text) };
     });
     const defined = new Map<string, DefinedTerm>();
     this.reads.forEach((r, block) => {
@@ -228,52 +292,26 @@ export class TermChecks {
     const capitalisedCount = new Map<string, number>();
     const maxWords = Math.max(1, ...[...defined.values()].map((d) => d.term.split(/\s+/).length));
 
+    const vocabulary: Vocabulary = { firstWords: this.firstWords, defined, names: this.index.names, maxWords };
     this.reads.forEach((r, block) => {
-      const p = this.paragraphs[block]!;
-      const inQuote = (at: number) => r.quotes.length > 0 && r.quotes.some((q) => at >= q.start && at < q.end);
-      const inDefinition = (at: number) => r.definitions.length > 0 && r.definitions.some((q) => at >= q.start && at < q.end);
-      const { words } = r;
-      for (let i = 0; i < words.length; i++) {
-        if (!words.capitalised(i) && !words.allCaps(i)) continue;
-        const wStart = words.start(i);
-        // The longest defined term starting here.
-        const match = this.longestDefined(words, i, maxWords);
-        if (match) {
-          const end = words.end(match.last);
-          if (!inDefinition(wStart)) {
-            const list = uses.get(match.key) ?? [];
-            list.push({ block, start: wStart, end });
-            uses.set(match.key, list);
-            capitalisedCount.set(match.key, (capitalisedCount.get(match.key) ?? 0) + 1);
-          }
-          i = match.last;
-          continue;
+      const scan = this.shared.scanOf(r.read, r.from, vocabulary, () => this.scanParagraph(block, r, vocabulary));
+      for (const e of scan.events) {
+        const place = { block, start: e.start, end: e.end };
+        if (e.kind === 'use') {
+          const list = uses.get(e.key);
+          if (list) list.push(place);
+          else uses.set(e.key, [place]);
+          capitalisedCount.set(e.key, (capitalisedCount.get(e.key) ?? 0) + 1);
+        } else if (e.kind === 'opening') {
+          variantsSeen.push({ text: e.text, place });
+        } else {
+          variantsSeen.push({ text: e.text, place });
+          const entry = candidates.get(e.key) ?? { forms: new Map<string, number>(), places: [] as Place[], determined: 0 };
+          entry.forms.set(e.text, (entry.forms.get(e.text) ?? 0) + 1);
+          entry.places.push(place);
+          if (e.determined) entry.determined++;
+          candidates.set(e.key, entry);
         }
-        if (wStart < r.from || inQuote(wStart) || p.story === 'header' || p.story === 'footer' || p.story === 'comment') continue;
-        if (words.sentenceStart(i)) {
-          // A sentence's first word is no term use ("Payment shall…"); a determiner leaves the next word to be read as one
-          // ("The Supplier"). The phrase it opens may still be a misspelt term or name ("Licencee shall…").
-          if (DETERMINERS.has(words.text(i).toLowerCase())) continue;
-          const opening = capitalisedRunAt(words, i, true);
-          if (opening) {
-            variantsSeen.push({ text: opening.text, place: { block, start: wStart, end: words.end(opening.last) } });
-            i = opening.last;
-          }
-          continue;
-        }
-        const run = capitalisedRunAt(words, i, false);
-        if (!run) continue;
-        i = run.last;
-        if (this.isOrdinary(run, words, p.text, r.firstParen)) continue;
-        const place = { block, start: words.start(run.first), end: words.end(run.last) };
-        variantsSeen.push({ text: run.text, place });
-        const key = termKey(run.text);
-        const entry = candidates.get(key) ?? { forms: new Map<string, number>(), places: [] as Place[], determined: 0 };
-        entry.forms.set(run.text, (entry.forms.get(run.text) ?? 0) + 1);
-        entry.places.push(place);
-        const before = words.before(run.first);
-        if (before !== null && DETERMINERS.has(before) && words.joined(run.first)) entry.determined++;
-        candidates.set(key, entry);
       }
     });
 
@@ -338,6 +376,53 @@ export class TermChecks {
   }
 
   /**
+   * What one paragraph gives the term checks, in order: the uses of defined terms, the phrases
+   * opening sentences (read for misspellings only) and the capitalised phrases used as terms
+   * (candidates). With what it asked of the vocabulary, so that another view can tell whether its
+   * own vocabulary would answer the same (ParagraphReads.scanOf).
+   */
+  private scanParagraph(block: number, r: Read, vocabulary: Vocabulary): ParagraphScan {
+    const p = this.paragraphs[block]!;
+    const scan: ParagraphScan = { from: r.from, vocabulary, events: [], firstKeys: [], phraseKeys: [], names: [] };
+    const inQuote = (at: number) => r.quotes.length > 0 && r.quotes.some((q) => at >= q.start && at < q.end);
+    const inDefinition = (at: number) => r.definitions.length > 0 && r.definitions.some((q) => at >= q.start && at < q.end);
+    const { words } = r;
+    for (let i = 0; i < words.length; i++) {
+      if (!words.capitalised(i) && !words.allCaps(i)) continue;
+      const wStart = words.start(i);
+      // The longest defined term starting here.
+      const match = this.longestDefined(words, i, vocabulary.maxWords, scan);
+      if (match) {
+        if (!inDefinition(wStart)) scan.events.push({ kind: 'use', key: match.key, text: '', start: wStart, end: words.end(match.last), determined: false });
+        i = match.last;
+        continue;
+      }
+      if (wStart < r.from || inQuote(wStart) || p.story === 'header' || p.story === 'footer' || p.story === 'comment') continue;
+      if (words.sentenceStart(i)) {
+        // A sentence's first word is no term use ("Payment shall…"); a determiner leaves the next word to be read as one
+        // ("The Supplier"). The phrase it opens may still be a misspelt term or name ("Licencee shall…").
+        if (DETERMINERS.has(words.text(i).toLowerCase())) continue;
+        const opening = capitalisedRunAt(words, i, true);
+        if (opening) {
+          scan.events.push({ kind: 'opening', key: '', text: opening.text, start: wStart, end: words.end(opening.last), determined: false });
+          i = opening.last;
+        }
+        continue;
+      }
+      const run = capitalisedRunAt(words, i, false);
+      if (!run) continue;
+      i = run.last;
+      if (this.isOrdinary(run, words, p.text, r.firstParen, scan)) continue;
+      const before = words.before(run.first);
+      scan.events.push({
+        kind: 'candidate', key: termKey(run.text), text: run.text, start: words.start(run.first), end: words.end(run.last),
+        determined: before !== null && DETERMINERS.has(before) && words.joined(run.first),
+      });
+    }
+    return scan;
+  }
+
+  /**
    * A term with a sign the word reader does not keep ("US$", "C++", "R&D"): used when written as
    * defined anywhere outside its definitions ("US$100" uses "US$").
    */
@@ -397,14 +482,17 @@ export class TermChecks {
     return out;
   }
 
-  private longestDefined(words: WordList, i: number, maxWords: number): { key: string; last: number } | null {
-    if (!this.firstWords.has(termKey(words.text(i)))) return null;
+  private longestDefined(words: WordList, i: number, maxWords: number, scan: ParagraphScan): { key: string; last: number } | null {
+    const first = termKey(words.text(i));
+    scan.firstKeys.push(first);
+    if (!this.firstWords.has(first)) return null;
     let phrase = '';
     let best: { key: string; last: number } | null = null;
     for (let j = i; j < words.length && j < i + maxWords; j++) {
       if (j > i && !words.joined(j)) break;
       phrase = j === i ? words.text(j) : `${phrase} ${words.text(j)}`;
       const key = termKey(phrase);
+      scan.phraseKeys.push(key);
       if (this.index.defined.has(key)) {
         // A term is matched with its own capitalisation, or in capitals (a heading's "CONFIDENTIAL INFORMATION" is still the term).
         const term = this.index.defined.get(key)!.term;
@@ -416,7 +504,7 @@ export class TermChecks {
   }
 
   /** A capitalised phrase that names something rather than using a term: by the phrase (ordinaryPhrase) or by what is around it. */
-  private isOrdinary(run: Run, words: WordList, text: string, firstParen: number): boolean {
+  private isOrdinary(run: Run, words: WordList, text: string, firstParen: number, scan: ParagraphScan): boolean {
     if (this.shared.ordinaryPhrase(run.text)) return true;
     const after = words.end(run.last);
     // Part of a longer name joined by "and" ("the Health and Safety Code").
@@ -426,6 +514,7 @@ export class TermChecks {
     if (next < words.length && words.joined(next) && words.capitalised(next) && COMPANY_SUFFIXES.has(words.text(next).toLowerCase())) return true;
     // A citation or a statute: followed by a number or a year ("Schedule 3", "Companies Act 2006", "Form 10-K").
     if (/^[\s,]*(?:\(?\d|[IVX]+\b|[A-Z]\b)/u.test(text.slice(after, after + 6))) return true;
+    scan.names.push(run.text);
     if (this.index.names.has(run.text)) return true;
     // A clause's title given with its citation: "Section 14.3 (Distributions of Distributable Proceeds)".
     const start = words.start(run.first);
