@@ -27,9 +27,10 @@ export function paragraphsOf(blocks: readonly Block[]): ParagraphBlock[] {
 /** The findings of one view of a document, with the facts another view's findings are weighed against. */
 export function analyseView(paragraphs: readonly CheckParagraph[], reads: ParagraphReads = new ParagraphReads()): ViewAnalysis {
   const facts: ViewFacts = { terms: new Map(), clauses: new Map() };
+  const terms = new TermChecks(paragraphs, reads);
   const findings = [
-    ...new TermChecks(paragraphs, reads).run(facts),
-    ...crossReferenceFindings(paragraphs, facts),
+    ...terms.run(facts),
+    ...crossReferenceFindings(paragraphs, facts, (block) => terms.citationsOf(block)),
     ...numberingFindings(paragraphs),
     ...placeholderFindings(paragraphs),
   ];

@@ -1,4 +1,5 @@
 import type { CheckParagraph, Place, ViewFacts, ViewFinding } from './model';
+import { citationMatches, type CitationMatch } from './references';
 import { isAllCaps, isCapitalised, looksLikeHeading, MINOR_WORDS, quotedSpans, runInHeadingEnd, WordList, type Quoted } from './text';
 
 /**
@@ -152,7 +153,12 @@ function preambleEnd(paragraphs: readonly CheckParagraph[]): number {
 
 /** A paragraph's quotes and definitions, and whether it is a heading: what its text alone decides. */
 type ParagraphRead = Omit<Read, 'from' | 'read'> & {
+  /** The paragraph's story and heading level, which with its text make the read (ParagraphReads.of). */
+  story: CheckParagraph['story'];
+  headingLevel: number | undefined;
   heading: boolean;
+  /** The citations in its text (references.ts), read on the first view's ask. */
+  citations?: CitationMatch[];
   /** The term scan made last of this paragraph (TermChecks.scanParagraph): another view may take it (ParagraphReads.scanOf). */
   scan?: ParagraphScan;
 };
@@ -204,7 +210,8 @@ function answersAlike(scan: ParagraphScan, b: Vocabulary): boolean {
  * bytes a word), so the second view reads none of the words the first view read.
  */
 export class ParagraphReads {
-  private readonly reads = new Map<string, ParagraphRead>();
+  /** By text (a text's hash is kept on the string), then by story and heading level. */
+  private readonly reads = new Map<string, ParagraphRead[]>();
   private readonly ordinary = new Map<string, boolean>();
 
   /** `reuseScans: false` scans every paragraph of every view afresh (the straightforward path the tests compare with). */
@@ -234,19 +241,21 @@ export class ParagraphReads {
   }
 
   of(p: CheckParagraph): ParagraphRead {
-    const key = `${p.story}\u0001${p.heading ?? ''}\u0001${p.text}`;
-    let read = this.reads.get(key);
-    if (!read) {
-      const quotes = quotedSpans(p.text);
-      const definitions = findDefinitions(p, quotes);
-      read = {
-        words: new WordList(p.text), quotes, firstParen: p.text.indexOf('('), definitions,
-        heading: p.story === 'body' && looksLikeHeading(p.text, p.heading) && definitions.length === 0,
-      };
-      this.reads.set(key, read);
-    }
+    let list = this.reads.get(p.text);
+    const kept = list?.find((r) => r.story === p.story && r.headingLevel === p.heading);
+    if (kept) return kept;
+    const quotes = quotedSpans(p.text);
+    const definitions = findDefinitions(p, quotes);
+    const read: ParagraphRead = {
+      story: p.story, headingLevel: p.heading,
+      words: new WordList(p.text), quotes, firstParen: p.text.indexOf('('), definitions,
+      heading: p.story === 'body' && looksLikeHeading(p.text, p.heading) && definitions.length === 0,
+    };
+    if (list) list.push(read);
+    else this.reads.set(p.text, list = [read]);
     return read;
   }
+
 }
 
 export class TermChecks {
@@ -278,6 +287,12 @@ export class TermChecks {
     }
     this.index = { defined, names };
     for (const d of defined.values()) this.firstWords.add(termKey(d.term.split(/\s+/)[0]!));
+  }
+
+  /** Paragraph `block`'s citations (references.ts), read once per text for both views. */
+  citationsOf(block: number): CitationMatch[] {
+    const read = this.reads[block]!.read;
+    return read.citations ??= citationMatches(this.paragraphs[block]!.text);
   }
 
   /** The first word of every defined term (as termKey folds it): only a word among them can open a use. */
