@@ -249,7 +249,8 @@ export class OpenDocx {
    * labels and changes (kind, place, group) as blocks(), without what the checks never read and
    * blocks() pays for: the revision listing (previews, justifications, group summaries, each
    * change's clause) and the pages Word last laid out (a walk of the body for its rendered page
-   * breaks). Each change's author and date are null here.
+   * breaks), and the blocks' versions (''; a table holding a nested table has another id, made
+   * from the nested one's version). Each change's author and date are null here.
    */
   blocksForChecks(): Block[] {
     const info = new Map<string, { kind: Change['kind']; author: null; date: null; group: string }>();
@@ -257,7 +258,7 @@ export class OpenDocx {
       const group = members[0]!.changeId;
       for (const c of members) info.set(c.changeId, { kind: c.kind, author: null, date: null, group });
     }
-    return readBlocks(this.readInput(info));
+    return readBlocks({ ...this.readInput(info), withoutVersions: true });
   }
 
   /** What the reader needs (the listing's facts of each change, where the caller wants them). */

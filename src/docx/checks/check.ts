@@ -27,9 +27,10 @@ export function paragraphsOf(blocks: readonly Block[]): ParagraphBlock[] {
 /** The findings of one view of a document, with the facts another view's findings are weighed against. */
 export function analyseView(paragraphs: readonly CheckParagraph[], reads: ParagraphReads = new ParagraphReads()): ViewAnalysis {
   const facts: ViewFacts = { terms: new Map(), clauses: new Map() };
+  const terms = new TermChecks(paragraphs, reads);
   const findings = [
-    ...new TermChecks(paragraphs, reads).run(facts),
-    ...crossReferenceFindings(paragraphs, facts),
+    ...terms.run(facts),
+    ...crossReferenceFindings(paragraphs, facts, (block) => terms.citationsOf(block)),
     ...numberingFindings(paragraphs),
     ...placeholderFindings(paragraphs),
   ];
@@ -60,9 +61,8 @@ export interface DocumentViews {
  * Each change named comes with the rest of its edit group (a deleted paragraph's text and its
  * mark, a replacement's deletion and insertion): the review decides an edit as one entry.
  */
-export function checkDocument(views: DocumentViews): Record<CheckView, CheckFinding[]> {
+export function checkDocument(views: DocumentViews, reads: ParagraphReads = new ParagraphReads()): Record<CheckView, CheckFinding[]> {
   const markup = paragraphsOf(views.markup);
-  const reads = new ParagraphReads();
   const read = (blocks: readonly Block[], view: CheckView) => {
     const paragraphs = paragraphsOf(blocks);
     return { paragraphs, analysis: analyseView(paragraphs, reads), alignment: new Alignment(paragraphs, markup, view) };
@@ -83,10 +83,18 @@ interface ReadView {
 }
 
 function settle(a: ReadView, b: ReadView, markup: readonly ParagraphBlock[], groups: EditGroupsOf): CheckFinding[] {
-  const others = new Map<string, ViewFinding[]>();
+  // B's findings by key; a place finding's twins by the markup paragraph they lie in (as samePlace compares them).
+  const others = new Map<string, Map<number, MarkupPlace[]>>();
   for (const f of b.analysis.findings) {
     const key = sameKey(f);
-    others.set(key, [...(others.get(key) ?? []), f]);
+    let byParagraph = others.get(key);
+    if (!byParagraph) others.set(key, byParagraph = new Map());
+    if (f.identity === 'term') continue;
+    const at = b.alignment.toMarkup(f.at);
+    if (!at) continue;
+    const list = byParagraph.get(at.markup);
+    if (list) list.push(at);
+    else byParagraph.set(at.markup, [at]);
   }
   const pages = pagesOf(a.paragraphs);
   const clauses = clausesOf(a.paragraphs);
@@ -94,8 +102,12 @@ function settle(a: ReadView, b: ReadView, markup: readonly ParagraphBlock[], gro
   // The changes that insert, delete or renumber numbered paragraphs: read once, on the first finding that needs them.
   let structural: string[] | undefined;
   return a.analysis.findings.map((f): CheckFinding => {
-    const twins = others.get(sameKey(f)) ?? [];
-    const stands = f.identity === 'term' ? twins.length > 0 : twins.some((t) => samePlace(a.alignment.toMarkup(f.at), b.alignment.toMarkup(t.at)));
+    const twins = others.get(sameKey(f));
+    let stands = twins !== undefined;
+    if (twins && f.identity !== 'term') {
+      const at = a.alignment.toMarkup(f.at);
+      stands = at !== null && (twins.get(at.markup) ?? []).some((t) => samePlace(at, t));
+    }
     let causedBy: string[] = [];
     if (!stands) {
       const ids = new Set<string>([...changesAt(a.alignment, f.evidence), ...changesAt(b.alignment, undoing(f, b))]);
@@ -190,7 +202,13 @@ function sameKey(f: ViewFinding): string {
   return f.identity === 'term' ? `${f.kind}\u0001${termKey(f.term ?? '')}` : `${f.kind}\u0001${f.term ?? ''}\u0001${f.reference ?? ''}\u0001${f.excerpt}`;
 }
 
-function samePlace(x: { markup: number; start: number; end: number } | null, y: { markup: number; start: number; end: number } | null): boolean {
+interface MarkupPlace {
+  markup: number;
+  start: number;
+  end: number;
+}
+
+function samePlace(x: MarkupPlace | null, y: MarkupPlace | null): boolean {
   return x !== null && y !== null && x.markup === y.markup && x.start < Math.max(y.end, y.start + 1) && y.start < Math.max(x.end, x.start + 1);
 }
 

@@ -1,10 +1,12 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildBenchmarkContract, buildDocx, by, del, ins, listItem, p, para, type ParagraphSpec } from '../fixture';
+import { buildBenchmarkContract, buildDemoContract, buildDocx, by, del, ins, listItem, p, para, type ParagraphSpec } from '../fixture';
 import { openDocx } from '../index';
 import { OpenDocx } from '../document';
 import type { Block } from '../../contract/reading';
 import type { CheckFinding, CheckView } from '../../contract/checks';
-import { checkDocument } from './check';
+import { checkDocument, type DocumentViews } from './check';
+import { ParagraphReads } from './terms';
 import { checkDraft, checkDraftReading } from './draft-checks';
 import { corpusFileNames, lacksShared, readCorpusFile } from '../../../test/support/shared-corpus';
 
@@ -119,9 +121,9 @@ describe('checks of a draft: both views and what brings each finding', () => {
 /** The checks as checkDraft ran them before the lean reading: every view read with the full blocks() (revision listing, recorded pages). */
 const checkDraftFullReading = (bytes: Uint8Array) => checkDraftReading(bytes, (doc) => doc.blocks());
 
-/** Blocks without what the lean reading leaves out (each change's author and date, the recorded pages). */
+/** Blocks without what the lean reading leaves out (each change's author and date, the recorded pages, the versions). */
 function withoutListingFacts(blocks: readonly Block[]): unknown {
-  return JSON.parse(JSON.stringify(blocks, (key, value: unknown) => (key === 'author' || key === 'date' || key === 'page' || key === 'pageLabel' ? undefined : value)));
+  return JSON.parse(JSON.stringify(blocks, (key, value: unknown) => (key === 'author' || key === 'date' || key === 'page' || key === 'pageLabel' || key === 'version' ? undefined : value)));
 }
 
 /** Drafts as the checks meet them: generated contracts with many revisions, and tracked edits of every shape the fixtures write. */
@@ -160,6 +162,104 @@ describe('the lean reading (OpenDocx.blocksForChecks) gives the checks exactly w
         continue; // a file the engine refuses (the corpus holds a few on purpose)
       }
       expect(checkDraft(bytes), name).toEqual(full);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(0);
+  }, 300_000);
+});
+
+/** The three views as checkDraft reads them. */
+function viewsOf(bytes: Uint8Array): DocumentViews {
+  const doc = OpenDocx.open(bytes);
+  const markup = doc.blocksForChecks();
+  const copy = doc.copy();
+  const rejected = copy.apply({ accept: [], reject: copy.changeIds() }).blocksForChecks();
+  return { markup, accepted: doc.apply({ accept: doc.changeIds(), reject: [] }).blocksForChecks(), rejected };
+}
+
+/** The checks with each paragraph's term scan taken from the other view where its vocabulary answers alike, and with every paragraph scanned afresh. */
+function expectScansReusedAlike(bytes: Uint8Array, name: string): void {
+  const views = viewsOf(bytes);
+  expect(checkDocument(views), name).toEqual(checkDocument(views, new ParagraphReads({ reuseScans: false })));
+}
+
+/** Pieces of contract text that make and unmake terms, names, uses, misspellings and citations, plain or tracked. */
+const PIECES = [
+  '“Affiliate” means any entity controlling a party.', ' the Affiliate', ' each Affiliate’s', ' Affiliates', ' the affiliate', ' Afiliate',
+  ' The Licensee', ' the Licensee shall pay', ' Licencee', ' (the “Licensee”)', ' (the “Licensor”)', ' the Licensor',
+  ' the Escrow Agent', ' The Escrow Agent', ' (the “Escrow Agent”)', ' Escrow Agents', ' “Confidential Information” means secrets.',
+  ' Confidential Information', ' the Confidential Information', ' CONFIDENTIAL INFORMATION', ' in Clause 2.', ' Schedule 3', ' [●]',
+  ' Acme Widgets Corporation', ' Beta Labs Limited', ' the Companies Act 2006', ' “Fee” has the meaning given in Clause 1.', ' the Fees', '.',
+];
+
+/** Pieces of a preamble: the parties' names, which are names (not terms) wherever the body uses them. */
+const PREAMBLE_PIECES = [' Acme Widgets Corporation', ' (the “Licensee”)', ' and Gamma Holdings', ' Delta Partners', ' and Beta Labs Limited', ' (the “Licensor”)'];
+
+const track = fc.constantFrom('plain', 'plain', 'ins', 'del');
+const partsOf = (pieces: string[]) => fc.array(fc.record({ piece: fc.constantFrom(...pieces), track }), { minLength: 1, maxLength: 6 });
+
+/** A draft's paragraphs: a preamble, then numbered clauses and plain paragraphs, each piece plain, inserted or deleted. */
+const draftSpec = fc.record({
+  preamble: partsOf(PREAMBLE_PIECES),
+  body: fc.array(fc.record({ numbered: fc.boolean(), parts: partsOf([...PIECES, ' the Gamma Holdings', ' Delta Partners shall', ' Gamma Holdings']) }), { minLength: 1, maxLength: 12 }),
+});
+
+function draftOf({ preamble, body }: typeof draftSpec extends fc.Arbitrary<infer T> ? T : never): Uint8Array {
+  const contentOf = (parts: { piece: string; track: string }[]) => parts.map(({ piece, track: how }) => (how === 'ins' ? ins(alex, piece) : how === 'del' ? del(alex, piece) : piece));
+  return buildDocx({
+    body: [
+      p('This Agreement is made between', ...contentOf(preamble), '.'),
+      ...body.map(({ numbered, parts }) => (numbered ? clause(...contentOf(parts)) : p(...contentOf(parts)))),
+    ],
+  });
+}
+
+describe('a paragraph\'s term scan taken from the other view (ParagraphReads.scanOf) gives the findings of scanning it again', () => {
+  it('on generated drafts whose changes make and unmake definitions, the preamble\'s names and uses', () => {
+    fc.assert(fc.property(draftSpec, (spec) => expectScansReusedAlike(draftOf(spec), 'generated')), { numRuns: 80, seed: 35 });
+  });
+
+  it('where a view names a party the other does not, or defines a longer term on the same first word', () => {
+    const names = buildDocx({
+      body: [
+        p('This Agreement is made between Acme Widgets Corporation (the “Licensee”)', ins(alex, ' and Gamma Holdings'), '.'),
+        clause('The fee is paid to the Gamma Holdings and the Gamma Holdings shall report.'),
+      ],
+    });
+    const longer = buildDocx({
+      body: [
+        PREAMBLE,
+        clause('“Escrow” means the account. ', ins(alex, '“Escrow Agent” means the bank.')),
+        // A two-word term in both views: the longest term is as long in each.
+        clause('“Service Credit” means a credit. The Licensee pays the Licensor, and the Escrow Agent shall hold each Service Credit.'),
+      ],
+    });
+    // The views differ here (so a scan taken across wrongly would show).
+    expect(checkDraft(names).rejected.filter((f) => f.kind === 'undefined_term').map((f) => f.term)).toEqual(['Gamma Holdings']);
+    expect(checkDraft(names).accepted.filter((f) => f.kind === 'undefined_term')).toEqual([]);
+    // "Escrow" is used only where accepting makes the longer term of it.
+    expect(checkDraft(longer).accepted.filter((f) => f.kind === 'unused_definition').map((f) => f.term)).toEqual(['Escrow']);
+    expect(checkDraft(longer).rejected.filter((f) => f.kind === 'unused_definition')).toEqual([]);
+    expectScansReusedAlike(names, 'names');
+    expectScansReusedAlike(longer, 'longer');
+  });
+
+  it('on benchmark contracts, the demo and the drafts above', () => {
+    for (const [name, bytes] of generatedDrafts()) expectScansReusedAlike(bytes, name);
+    expectScansReusedAlike(buildDemoContract(), 'demo');
+  });
+
+  it.skipIf(lacksShared('reused term scans on the corpus', 'files'))('on the corpus\'s real files', () => {
+    let compared = 0;
+    for (const name of corpusFileNames()) {
+      let bytes: Uint8Array;
+      try {
+        bytes = readCorpusFile(name);
+        viewsOf(bytes);
+      } catch {
+        continue; // a file the engine refuses (the corpus holds a few on purpose)
+      }
+      expectScansReusedAlike(bytes, name);
       compared++;
     }
     expect(compared).toBeGreaterThan(0);

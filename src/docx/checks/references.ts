@@ -87,7 +87,26 @@ function annexWord(w: string): string {
   return 'attachment';
 }
 
-export function crossReferenceFindings(paragraphs: readonly CheckParagraph[], facts: ViewFacts): ViewFinding[] {
+/** A citation as the pattern matches it in a paragraph's text: where, the whole match and its groups. */
+export interface CitationMatch {
+  index: number;
+  match: string;
+  word: string;
+  first: string;
+  rest: string | undefined;
+}
+
+/** The citations the pattern finds in a text: none without a citation word's stem. What the text alone decides (the views share it). */
+export function citationMatches(text: string): CitationMatch[] {
+  if (!CITATION_STEM.test(text)) return [];
+  return [...text.matchAll(CITATION)].map((m) => ({ index: m.index, match: m[0], word: m[1]!, first: m[2]!, rest: m[3] }));
+}
+
+/** `citations` gives paragraph `block`'s citationMatches (kept across views by the caller, or read afresh). */
+export function crossReferenceFindings(
+  paragraphs: readonly CheckParagraph[], facts: ViewFacts,
+  citations: (block: number) => readonly CitationMatch[] = (block) => citationMatches(paragraphs[block]!.text),
+): ViewFinding[] {
   const tails = clauseIndex(paragraphs, facts);
   const hasClauses = [...facts.clauses.keys()].some((k) => /^[\d(]/.test(k));
   // Every clause's heads ("7" and "7.3" of "7.3(a)"): a citation of a head cites the clause that opens it.
@@ -98,29 +117,29 @@ export function crossReferenceFindings(paragraphs: readonly CheckParagraph[], fa
   const resolved = new Set<string>();
   const missing = new Set<string>();
   paragraphs.forEach((p, block) => {
-    if (p.story === 'comment' || !CITATION_STEM.test(p.text)) return;
-    for (const m of p.text.matchAll(CITATION)) {
-      const word = m[1]!.toLowerCase();
-      const end = m.index + m[0].length;
+    if (p.story === 'comment') return;
+    for (const m of citations(block)) {
+      const word = m.word.toLowerCase();
+      const end = m.index + m.match.length;
       if (FOREIGN.test(p.text.slice(end, end + 60)) || FOREIGN_BEFORE.test(p.text.slice(Math.max(0, m.index - 40), m.index))) continue;
-      if (FOREIGN_NUMBER.test(p.text.slice(m.index + m[1]!.length + 1, end + 2))) continue;
+      if (FOREIGN_NUMBER.test(p.text.slice(m.index + m.word.length + 1, end + 2))) continue;
       // "Article 5" in a title is the article itself, not a citation.
       if (m.index === 0 && numberOf(p) === null && ARTICLE_TITLE.test(p.text) || ANNEX_TITLE.test(p.text) && m.index <= 2) continue;
       const annex = ANNEX_WORD.test(word);
       // "schedule to", "schedules or": a lower-case word after it is no letter of a schedule.
-      if (annex && /^\p{Ll}/u.test(m[2]!)) continue;
+      if (annex && /^\p{Ll}/u.test(m.first)) continue;
       // A tax form's schedule ("Schedule K-1 (Form 1065)", "IRS Schedule K-1"): another document's.
       if (annex && (TAX_FORM_AFTER.test(p.text.slice(end, end + 20)) || TAX_FORM_BEFORE.test(p.text.slice(Math.max(0, m.index - 40), m.index)))) continue;
-      const numbers = [m[2]!, ...[...(m[3] ?? '').matchAll(NUMBERS)].map((x) => x[0])];
-      const range = /\bto\b|\bthrough\b/.test(m[3] ?? '');
+      const numbers = [m.first, ...[...(m.rest ?? '').matchAll(NUMBERS)].map((x) => x[0])];
+      const range = /\bto\b|\bthrough\b/.test(m.rest ?? '');
       for (const [k, number] of numbers.entries()) {
         if (range && k > 0 && k < numbers.length - 1) continue;
         const found = annex ? facts.clauses.has(`${annexWord(word)} ${number.toLowerCase()}`) : this_(number, facts, heads, tails, hasClauses);
         if (!annex && found !== null && !number.startsWith('(')) (found ? resolved : missing).add(normaliseClause(number));
         if (found !== false) continue;
-        const at = k === 0 ? m.index : m.index + m[0].lastIndexOf(number);
-        const place: Place = { block, start: at, end: k === 0 ? m.index + m[1]!.length + 1 + number.length : at + number.length };
-        const reference = k === 0 ? p.text.slice(at, place.end) : `${m[1]!} ${number}`;
+        const at = k === 0 ? m.index : m.index + m.match.lastIndexOf(number);
+        const place: Place = { block, start: at, end: k === 0 ? m.index + m.word.length + 1 + number.length : at + number.length };
+        const reference = k === 0 ? p.text.slice(at, place.end) : `${m.word} ${number}`;
         const what = annex ? annexWord(word) : /paragraph/i.test(word) ? 'paragraph' : /article/i.test(word) ? 'article' : /section/i.test(word) ? 'section' : 'clause';
         out.push({
           kind: 'broken_cross_reference', term: null, reference, at: place, excerpt: p.text.slice(place.start, place.end),

@@ -1,5 +1,6 @@
 import type { CheckParagraph, Place, ViewFacts, ViewFinding } from './model';
-import { isAllCaps, isCapitalised, looksLikeHeading, MINOR_WORDS, quotedSpans, runInHeadingEnd, wordsOf, type Quoted, type Word } from './text';
+import { citationMatches, type CitationMatch } from './references';
+import { isAllCaps, isCapitalised, looksLikeHeading, MINOR_WORDS, quotedSpans, runInHeadingEnd, WordList, type Quoted } from './text';
 
 /**
  * The defined-term checks: undefined_term, unused_definition, duplicate_definition and
@@ -92,7 +93,13 @@ type Definition = Quoted & { pointer?: true; party?: true };
 const PARTIES_NAMED = /\b(?:between|among|by and between|entered into|is made|made (?:on|as of|this))\b/iu;
 
 interface Read {
+  /** What the paragraph's text alone decides, shared by the views (ParagraphReads). */
+  read: ParagraphRead;
+  /** The paragraph's words (read once per text: both views share them). */
+  words: WordList;
   quotes: Quoted[];
+  /** Where the first "(" is, -1 for none: most paragraphs have none before most words. */
+  firstParen: number;
   definitions: Definition[];
   /** Where the words that may be terms start (after a run-in heading); Infinity for a heading. */
   from: number;
@@ -145,31 +152,110 @@ function preambleEnd(paragraphs: readonly CheckParagraph[]): number {
 }
 
 /** A paragraph's quotes and definitions, and whether it is a heading: what its text alone decides. */
-type ParagraphRead = Omit<Read, 'from'> & { heading: boolean };
+type ParagraphRead = Omit<Read, 'from' | 'read'> & {
+  /** The paragraph's story and heading level, which with its text make the read (ParagraphReads.of). */
+  story: CheckParagraph['story'];
+  headingLevel: number | undefined;
+  heading: boolean;
+  /** The citations in its text (references.ts), read on the first view's ask. */
+  citations?: CitationMatch[];
+  /** The term scan made last of this paragraph (TermChecks.scanParagraph): another view may take it (ParagraphReads.scanOf). */
+  scan?: ParagraphScan;
+};
+
+/** What a view's term checks know: its defined terms and the preamble's names. */
+interface Vocabulary {
+  firstWords: ReadonlySet<string>;
+  defined: ReadonlyMap<string, DefinedTerm>;
+  names: ReadonlySet<string>;
+  maxWords: number;
+}
+
+interface TermEvent {
+  kind: 'use' | 'opening' | 'candidate';
+  /** The term key (a use's defined term; a candidate's phrase folded). */
+  key: string;
+  /** The phrase (an opening's or a candidate's). */
+  text: string;
+  start: number;
+  end: number;
+  /** A candidate after a determiner. */
+  determined: boolean;
+}
+
+/** A paragraph's term scan, and what it asked of the vocabulary: each first word's key, each phrase's key looked up, each name. */
+interface ParagraphScan {
+  from: number;
+  vocabulary: Vocabulary;
+  events: TermEvent[];
+  firstKeys: string[];
+  phraseKeys: string[];
+  names: string[];
+}
+
+/** Whether vocabulary `b` answers every question the scan asked of its own as that one did: then the scan is b's too. */
+function answersAlike(scan: ParagraphScan, b: Vocabulary): boolean {
+  const a = scan.vocabulary;
+  if (a === b) return true;
+  if (scan.phraseKeys.length > 0 && a.maxWords !== b.maxWords) return false;
+  for (const k of scan.firstKeys) if (a.firstWords.has(k) !== b.firstWords.has(k)) return false;
+  for (const k of scan.phraseKeys) if (a.defined.get(k)?.term !== b.defined.get(k)?.term) return false;
+  for (const n of scan.names) if (a.names.has(n) !== b.names.has(n)) return false;
+  return true;
+}
 
 /**
  * Paragraph reads shared by the views of one draft: accepting and rejecting every change leave
- * most paragraphs alike. Read only. A paragraph's words are not kept here but read again where
- * they are walked (TermChecks.run): kept for every paragraph of both views, they were most of
- * the heap the garbage collector copied, and reading them costs less than that.
+ * most paragraphs alike. Read only. A paragraph's words are kept as offsets (WordList: a few
+ * bytes a word), so the second view reads none of the words the first view read.
  */
 export class ParagraphReads {
-  private readonly reads = new Map<string, ParagraphRead>();
+  /** By text (a text's hash is kept on the string), then by story and heading level. */
+  private readonly reads = new Map<string, ParagraphRead[]>();
+  private readonly ordinary = new Map<string, boolean>();
+
+  /** `reuseScans: false` scans every paragraph of every view afresh (the straightforward path the tests compare with). */
+  constructor(private readonly options: { reuseScans?: boolean } = {}) {}
+
+  /**
+   * A paragraph's term scan: the one made for the same text in the other view (or earlier in this
+   * one) when it started from the same place and this view's vocabulary answers every question
+   * it asked alike (answersAlike), else `scan()`'s, kept for the next.
+   */
+  scanOf(read: ParagraphRead, from: number, vocabulary: Vocabulary, scan: () => ParagraphScan): ParagraphScan {
+    const kept = read.scan;
+    if (kept && this.options.reuseScans !== false && kept.from === from && answersAlike(kept, vocabulary)) return kept;
+    const fresh = scan();
+    read.scan = fresh;
+    return fresh;
+  }
+
+  /** isOrdinaryPhrase, once per phrase: the same few terms are met thousands of times in both views. */
+  ordinaryPhrase(phrase: string): boolean {
+    let ordinary = this.ordinary.get(phrase);
+    if (ordinary === undefined) {
+      ordinary = isOrdinaryPhrase(phrase);
+      this.ordinary.set(phrase, ordinary);
+    }
+    return ordinary;
+  }
 
   of(p: CheckParagraph): ParagraphRead {
-    const key = `${p.story}\u0001${p.heading ?? ''}\u0001${p.text}`;
-    let read = this.reads.get(key);
-    if (!read) {
-      const quotes = quotedSpans(p.text);
-      const definitions = findDefinitions(p, quotes);
-      read = {
-        quotes, definitions,
-        heading: p.story === 'body' && looksLikeHeading(p.text, p.heading) && definitions.length === 0,
-      };
-      this.reads.set(key, read);
-    }
+    let list = this.reads.get(p.text);
+    const kept = list?.find((r) => r.story === p.story && r.headingLevel === p.heading);
+    if (kept) return kept;
+    const quotes = quotedSpans(p.text);
+    const definitions = findDefinitions(p, quotes);
+    const read: ParagraphRead = {
+      story: p.story, headingLevel: p.heading,
+      words: new WordList(p.text), quotes, firstParen: p.text.indexOf('('), definitions,
+      heading: p.story === 'body' && looksLikeHeading(p.text, p.heading) && definitions.length === 0,
+    };
+    if (list) list.push(read);
+    else this.reads.set(p.text, list = [read]);
     return read;
   }
+
 }
 
 export class TermChecks {
@@ -177,11 +263,12 @@ export class TermChecks {
   readonly index: TermIndex;
   private readonly preamble: number;
 
-  constructor(private readonly paragraphs: readonly CheckParagraph[], shared: ParagraphReads = new ParagraphReads()) {
+  constructor(private readonly paragraphs: readonly CheckParagraph[], private readonly shared: ParagraphReads = new ParagraphReads()) {
     this.preamble = preambleEnd(paragraphs);
     this.reads = paragraphs.map((p, i) => {
-      const { quotes, definitions, heading } = shared.of(p);
-      return { quotes, definitions, from: heading || i < this.preamble ? Infinity : runInHeadingEnd(p.text) };
+      const read = shared.of(p);
+      const { words, quotes, firstParen, definitions, heading } = read;
+      return { read, words, quotes, firstParen, definitions, from: heading || i < this.preamble ? Infinity : runInHeadingEnd(p.text) };
     });
     const defined = new Map<string, DefinedTerm>();
     this.reads.forEach((r, block) => {
@@ -196,10 +283,16 @@ export class TermChecks {
     });
     const names = new Set<string>();
     for (let i = 0; i < this.preamble; i++) {
-      for (const run of capitalisedRuns(wordsOf(this.paragraphs[i]!.text), 0)) names.add(run.text);
+      for (const run of capitalisedRuns(this.reads[i]!.words, 0)) names.add(run.text);
     }
     this.index = { defined, names };
     for (const d of defined.values()) this.firstWords.add(termKey(d.term.split(/\s+/)[0]!));
+  }
+
+  /** Paragraph `block`'s citations (references.ts), read once per text for both views. */
+  citationsOf(block: number): CitationMatch[] {
+    const read = this.reads[block]!.read;
+    return read.citations ??= citationMatches(this.paragraphs[block]!.text);
   }
 
   /** The first word of every defined term (as termKey folds it): only a word among them can open a use. */
@@ -214,52 +307,26 @@ export class TermChecks {
     const capitalisedCount = new Map<string, number>();
     const maxWords = Math.max(1, ...[...defined.values()].map((d) => d.term.split(/\s+/).length));
 
+    const vocabulary: Vocabulary = { firstWords: this.firstWords, defined, names: this.index.names, maxWords };
     this.reads.forEach((r, block) => {
-      const p = this.paragraphs[block]!;
-      const inQuote = (at: number) => r.quotes.length > 0 && r.quotes.some((q) => at >= q.start && at < q.end);
-      const inDefinition = (at: number) => r.definitions.length > 0 && r.definitions.some((q) => at >= q.start && at < q.end);
-      const words = wordsOf(p.text);
-      for (let i = 0; i < words.length; i++) {
-        const w = words[i]!;
-        if (!isCapitalised(w.text) && !isAllCaps(w.text)) continue;
-        // The longest defined term starting here.
-        const match = this.longestDefined(words, i, maxWords);
-        if (match) {
-          const end = words[match.last]!.end;
-          if (!inDefinition(w.start)) {
-            const list = uses.get(match.key) ?? [];
-            list.push({ block, start: w.start, end });
-            uses.set(match.key, list);
-            capitalisedCount.set(match.key, (capitalisedCount.get(match.key) ?? 0) + 1);
-          }
-          i = match.last;
-          continue;
+      const scan = this.shared.scanOf(r.read, r.from, vocabulary, () => this.scanParagraph(block, r, vocabulary));
+      for (const e of scan.events) {
+        const place = { block, start: e.start, end: e.end };
+        if (e.kind === 'use') {
+          const list = uses.get(e.key);
+          if (list) list.push(place);
+          else uses.set(e.key, [place]);
+          capitalisedCount.set(e.key, (capitalisedCount.get(e.key) ?? 0) + 1);
+        } else if (e.kind === 'opening') {
+          variantsSeen.push({ text: e.text, place });
+        } else {
+          variantsSeen.push({ text: e.text, place });
+          const entry = candidates.get(e.key) ?? { forms: new Map<string, number>(), places: [] as Place[], determined: 0 };
+          entry.forms.set(e.text, (entry.forms.get(e.text) ?? 0) + 1);
+          entry.places.push(place);
+          if (e.determined) entry.determined++;
+          candidates.set(e.key, entry);
         }
-        if (w.start < r.from || inQuote(w.start) || p.story === 'header' || p.story === 'footer' || p.story === 'comment') continue;
-        if (w.sentenceStart) {
-          // A sentence's first word is no term use ("Payment shall…"); a determiner leaves the next word to be read as one
-          // ("The Supplier"). The phrase it opens may still be a misspelt term or name ("Licencee shall…").
-          if (DETERMINERS.has(w.text.toLowerCase())) continue;
-          const opening = capitalisedRunAt(words, i, true);
-          if (opening) {
-            variantsSeen.push({ text: opening.text, place: { block, start: w.start, end: words[opening.last]!.end } });
-            i = opening.last;
-          }
-          continue;
-        }
-        const run = capitalisedRunAt(words, i, false);
-        if (!run) continue;
-        i = run.last;
-        if (this.isOrdinary(run, words, p.text)) continue;
-        const place = { block, start: words[run.first]!.start, end: words[run.last]!.end };
-        variantsSeen.push({ text: run.text, place });
-        const key = termKey(run.text);
-        const entry = candidates.get(key) ?? { forms: new Map<string, number>(), places: [] as Place[], determined: 0 };
-        entry.forms.set(run.text, (entry.forms.get(run.text) ?? 0) + 1);
-        entry.places.push(place);
-        const head = words[run.first]!;
-        if (head.before !== null && DETERMINERS.has(head.before) && head.joined) entry.determined++;
-        candidates.set(key, entry);
       }
     });
 
@@ -324,6 +391,53 @@ export class TermChecks {
   }
 
   /**
+   * What one paragraph gives the term checks, in order: the uses of defined terms, the phrases
+   * opening sentences (read for misspellings only) and the capitalised phrases used as terms
+   * (candidates). With what it asked of the vocabulary, so that another view can tell whether its
+   * own vocabulary would answer the same (ParagraphReads.scanOf).
+   */
+  private scanParagraph(block: number, r: Read, vocabulary: Vocabulary): ParagraphScan {
+    const p = this.paragraphs[block]!;
+    const scan: ParagraphScan = { from: r.from, vocabulary, events: [], firstKeys: [], phraseKeys: [], names: [] };
+    const inQuote = (at: number) => r.quotes.length > 0 && r.quotes.some((q) => at >= q.start && at < q.end);
+    const inDefinition = (at: number) => r.definitions.length > 0 && r.definitions.some((q) => at >= q.start && at < q.end);
+    const { words } = r;
+    for (let i = 0; i < words.length; i++) {
+      if (!words.capitalised(i) && !words.allCaps(i)) continue;
+      const wStart = words.start(i);
+      // The longest defined term starting here.
+      const match = this.longestDefined(words, i, vocabulary.maxWords, scan);
+      if (match) {
+        if (!inDefinition(wStart)) scan.events.push({ kind: 'use', key: match.key, text: '', start: wStart, end: words.end(match.last), determined: false });
+        i = match.last;
+        continue;
+      }
+      if (wStart < r.from || inQuote(wStart) || p.story === 'header' || p.story === 'footer' || p.story === 'comment') continue;
+      if (words.sentenceStart(i)) {
+        // A sentence's first word is no term use ("Payment shall…"); a determiner leaves the next word to be read as one
+        // ("The Supplier"). The phrase it opens may still be a misspelt term or name ("Licencee shall…").
+        if (DETERMINERS.has(words.text(i).toLowerCase())) continue;
+        const opening = capitalisedRunAt(words, i, true);
+        if (opening) {
+          scan.events.push({ kind: 'opening', key: '', text: opening.text, start: wStart, end: words.end(opening.last), determined: false });
+          i = opening.last;
+        }
+        continue;
+      }
+      const run = capitalisedRunAt(words, i, false);
+      if (!run) continue;
+      i = run.last;
+      if (this.isOrdinary(run, words, p.text, r.firstParen, scan)) continue;
+      const before = words.before(run.first);
+      scan.events.push({
+        kind: 'candidate', key: termKey(run.text), text: run.text, start: words.start(run.first), end: words.end(run.last),
+        determined: before !== null && DETERMINERS.has(before) && words.joined(run.first),
+      });
+    }
+    return scan;
+  }
+
+  /**
    * A term with a sign the word reader does not keep ("US$", "C++", "R&D"): used when written as
    * defined anywhere outside its definitions ("US$100" uses "US$").
    */
@@ -383,14 +497,17 @@ export class TermChecks {
     return out;
   }
 
-  private longestDefined(words: Word[], i: number, maxWords: number): { key: string; last: number } | null {
-    if (!this.firstWords.has(termKey(words[i]!.text))) return null;
+  private longestDefined(words: WordList, i: number, maxWords: number, scan: ParagraphScan): { key: string; last: number } | null {
+    const first = termKey(words.text(i));
+    scan.firstKeys.push(first);
+    if (!this.firstWords.has(first)) return null;
     let phrase = '';
     let best: { key: string; last: number } | null = null;
     for (let j = i; j < words.length && j < i + maxWords; j++) {
-      if (j > i && !words[j]!.joined) break;
-      phrase = j === i ? words[j]!.text : `${phrase} ${words[j]!.text}`;
+      if (j > i && !words.joined(j)) break;
+      phrase = j === i ? words.text(j) : `${phrase} ${words.text(j)}`;
       const key = termKey(phrase);
+      scan.phraseKeys.push(key);
       if (this.index.defined.has(key)) {
         // A term is matched with its own capitalisation, or in capitals (a heading's "CONFIDENTIAL INFORMATION" is still the term).
         const term = this.index.defined.get(key)!.term;
@@ -401,33 +518,44 @@ export class TermChecks {
     return best;
   }
 
-  private isOrdinary(run: Run, words: Word[], text: string): boolean {
-    const parts = run.text.split(' ');
-    const last = parts[parts.length - 1]!.toLowerCase().replace(/\.$/, '');
-    // A statute or a body of rules by its name ("the California Coastal Act", "the Internal Revenue Code"); a single letter ("U.S.").
-    if (STATUTE_ENDINGS.has(last) || last === 'code' && parts.length >= 3 || parts.length === 1 && parts[0]!.length === 1) return true;
-    // A tax authority's published instrument by its kind ("the proposed Revenue Procedure set forth in Notice 2005-43").
-    if (OFFICIAL_INSTRUMENT.test(run.text)) return true;
-    // An institution by its name, two words or more: a name, not a term the document must define.
-    if (parts.length >= 2 && INSTITUTION_ENDINGS.has(last)) return true;
+  /** A capitalised phrase that names something rather than using a term: by the phrase (ordinaryPhrase) or by what is around it. */
+  private isOrdinary(run: Run, words: WordList, text: string, firstParen: number, scan: ParagraphScan): boolean {
+    if (this.shared.ordinaryPhrase(run.text)) return true;
+    const after = words.end(run.last);
     // Part of a longer name joined by "and" ("the Health and Safety Code").
-    if (/^\s+(?:and|&)\s+\p{Lu}/u.test(text.slice(words[run.last]!.end, words[run.last]!.end + 8))) return true;
-    if (COMPANY_SUFFIXES.has(last) || COMPANY_SUFFIXES.has((words[run.last + 1]?.text ?? '').toLowerCase()) && words[run.last + 1]!.joined && isCapitalised(words[run.last + 1]!.text)) return true;
-    if (parts.every((w) => ORDINARY.has(w.toLowerCase()) || MINOR_WORDS.has(w))) return true;
-    if (CITATION_WORDS.has(parts[0]!.toLowerCase()) && parts.length === 1) return true;
-    // A citation by a roman numeral or a letter: "Title I of ERISA", "Part IV", "Schedule B".
-    if (CITATION_WORDS.has(parts[0]!.toLowerCase()) && parts.length === 2 && /^(?:[IVXLC]+|[A-Z])$/.test(parts[1]!)) return true;
+    if (/^\s+(?:and|&)\s+\p{Lu}/u.test(text.slice(after, after + 8))) return true;
+    // A company's name: "Acme Widgets Corp".
+    const next = run.last + 1;
+    if (next < words.length && words.joined(next) && words.capitalised(next) && COMPANY_SUFFIXES.has(words.text(next).toLowerCase())) return true;
     // A citation or a statute: followed by a number or a year ("Schedule 3", "Companies Act 2006", "Form 10-K").
-    if (/^[\s,]*(?:\(?\d|[IVX]+\b|[A-Z]\b)/u.test(text.slice(words[run.last]!.end, words[run.last]!.end + 6))) return true;
+    if (/^[\s,]*(?:\(?\d|[IVX]+\b|[A-Z]\b)/u.test(text.slice(after, after + 6))) return true;
+    scan.names.push(run.text);
     if (this.index.names.has(run.text)) return true;
     // A clause's title given with its citation: "Section 14.3 (Distributions of Distributable Proceeds)".
-    const start = words[run.first]!.start;
-    const open = text.lastIndexOf('(', start);
-    if (open > text.lastIndexOf(')', start) && CITED_TITLE.test(text.slice(Math.max(0, open - 40), open))) return true;
+    const start = words.start(run.first);
+    const open = firstParen >= 0 && firstParen < start ? text.lastIndexOf('(', start) : -1;
+    if (open >= 0 && open > text.lastIndexOf(')', start) && CITED_TITLE.test(text.slice(Math.max(0, open - 40), open))) return true;
     // "this Agreement", "this Deed": the document itself, defined or not.
-    if (parts.length === 1 && words[run.first]!.before === 'this') return true;
+    if (!run.text.includes(' ') && words.before(run.first) === 'this') return true;
     return false;
   }
+}
+
+/** A capitalised phrase that is a name by its words alone: a statute, an institution, a company, a month or a place, a bare citation. */
+export function isOrdinaryPhrase(phrase: string): boolean {
+  const parts = phrase.split(' ');
+  const last = parts[parts.length - 1]!.toLowerCase().replace(/\.$/, '');
+  // A statute or a body of rules by its name ("the California Coastal Act", "the Internal Revenue Code"); a single letter ("U.S.").
+  if (STATUTE_ENDINGS.has(last) || last === 'code' && parts.length >= 3 || parts.length === 1 && parts[0]!.length === 1) return true;
+  // A tax authority's published instrument by its kind ("the proposed Revenue Procedure set forth in Notice 2005-43").
+  if (OFFICIAL_INSTRUMENT.test(phrase)) return true;
+  // An institution by its name, two words or more: a name, not a term the document must define.
+  if (parts.length >= 2 && INSTITUTION_ENDINGS.has(last)) return true;
+  if (COMPANY_SUFFIXES.has(last)) return true;
+  if (parts.every((w) => ORDINARY.has(w.toLowerCase()) || MINOR_WORDS.has(w))) return true;
+  if (CITATION_WORDS.has(parts[0]!.toLowerCase()) && parts.length === 1) return true;
+  // A citation by a roman numeral or a letter: "Title I of ERISA", "Part IV", "Schedule B".
+  return CITATION_WORDS.has(parts[0]!.toLowerCase()) && parts.length === 2 && /^(?:[IVXLC]+|[A-Z])$/.test(parts[1]!);
 }
 
 interface Run {
@@ -437,33 +565,45 @@ interface Run {
 }
 
 /** The capitalised phrase starting at word i (its sentence-start word dropped), or null. */
-function capitalisedRunAt(words: Word[], i: number, withFirst: boolean): Run | null {
+function capitalisedRunAt(words: WordList, i: number, withFirst: boolean): Run | null {
   let first = i;
-  if (words[i]!.sentenceStart && !withFirst) {
+  if (!withFirst && words.sentenceStart(i)) {
     first = i + 1;
-    if (first >= words.length || !words[first]!.joined || !isCapitalised(words[first]!.text) || isAllCaps(words[first]!.text)) return null;
+    if (first >= words.length || !words.joined(first) || !words.capitalised(first) || words.allCaps(first)) return null;
   }
-  if (isAllCaps(words[first]!.text) || !isCapitalised(words[first]!.text) || /^\p{N}/u.test(words[first]!.text) || !withFirst && OPENERS.has(words[first]!.text.toLowerCase())) return null;
+  if (words.allCaps(first) || !words.capitalised(first) || words.startsWithNumber(first) || !withFirst && OPENERS.has(words.text(first).toLowerCase())) return null;
   let last = first;
+  let text = words.text(first);
   for (let j = first + 1; j < words.length; j++) {
-    const w = words[j]!;
-    if (!w.joined) break;
-    if (isCapitalised(w.text) && !isAllCaps(w.text) && !/^\p{N}/u.test(w.text) && !OPENERS.has(w.text.toLowerCase())) {
-      last = j;
-      continue;
+    if (!words.joined(j)) break;
+    if (words.capitalised(j) && !words.allCaps(j) && !words.startsWithNumber(j)) {
+      const word = words.text(j);
+      if (!OPENERS.has(word.toLowerCase())) {
+        for (let k = last + 1; k <= j; k++) text += ` ${words.text(k)}`;
+        last = j;
+        continue;
+      }
+      break;
     }
     // "of" and "for" join two capitalised words ("Statement of Work"), nothing else does.
-    if ((w.text === 'of' || w.text === 'for') && words[j + 1]?.joined && isCapitalised(words[j + 1]!.text) && !isAllCaps(words[j + 1]!.text)) continue;
+    if (isOfOrFor(words, j) && j + 1 < words.length && words.joined(j + 1) && words.capitalised(j + 1) && !words.allCaps(j + 1)) continue;
     break;
   }
-  const text = words.slice(first, last + 1).map((w) => w.text).join(' ').replace(/['’]s$/u, '');
-  return { first, last, text };
+  return { first, last, text: text.replace(/['’]s$/u, '') };
 }
 
-function capitalisedRuns(words: Word[], from: number): Run[] {
+/** Word j is "of" or "for" (read in place: most words are neither). */
+function isOfOrFor(words: WordList, j: number): boolean {
+  const length = words.end(j) - words.start(j);
+  if (length !== 2 && length !== 3) return false;
+  const word = words.text(j);
+  return word === 'of' || word === 'for';
+}
+
+function capitalisedRuns(words: WordList, from: number): Run[] {
   const out: Run[] = [];
   for (let i = from; i < words.length; i++) {
-    if (!isCapitalised(words[i]!.text)) continue;
+    if (!words.capitalised(i)) continue;
     const run = capitalisedRunAt(words, i, true);
     if (run) {
       out.push(run);

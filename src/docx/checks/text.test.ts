@@ -4,7 +4,7 @@ import { buildBenchmarkContract, buildDemoContract } from '../fixture';
 import { openDocx } from '../index';
 import { corpusFileNames, lacksShared, readCorpusFile } from '../../../test/support/shared-corpus';
 import { paragraphsOf } from './check';
-import { endsSentence, isAllCaps, isCapitalised, wordsOf, type Word } from './text';
+import { endsSentence, isAllCaps, isCapitalised, WordList, wordsOf, type Word } from './text';
 
 /**
  * The word reader is scanned by character code for speed (issue 35: the checks' first ask); the
@@ -68,6 +68,26 @@ describe('the word reader reads the words the pattern did', () => {
       expect(isCapitalised(w)).toBe(capitalisedByCase(w));
       expect(isAllCaps(w)).toBe(allCapsByCase(w));
     }), { numRuns: 2000, seed: 35 });
+  });
+
+  it('read lazily (WordList, as the term checks walk it): each word\'s facts, asked in any order, are the pattern\'s', () => {
+    fc.assert(fc.property(fc.oneof(contractText, fc.string({ unit: 'binary', maxLength: 40 })), fc.array(fc.nat(), { maxLength: 30 }), (text, asks) => {
+      const expected = wordsByPattern(text);
+      const list = new WordList(text);
+      expect(list.length).toBe(expected.length);
+      // Sentence starts are worked out on demand and remembered: ask them out of order first, then read every word.
+      for (const k of asks) if (expected.length > 0) expect(list.sentenceStart(k % expected.length), text).toBe(expected[k % expected.length]!.sentenceStart);
+      for (let i = expected.length - 1; i >= 0; i--) {
+        const w = expected[i]!;
+        expect(list.word(i), text).toEqual(w);
+        expect(list.capitalised(i), w.text).toBe(capitalisedByCase(w.text));
+        expect(list.allCaps(i), w.text).toBe(allCapsByCase(w.text));
+        expect(list.startsWithNumber(i), w.text).toBe(/^\p{N}/u.test(w.text));
+      }
+    }), { numRuns: 2000, seed: 35 });
+    // A long run of manual numbers ("a a a …") is read back without recursion.
+    const numbers = `${'a '.repeat(50_000)}Supplier`;
+    expect(new WordList(numbers).sentenceStart(50_000)).toBe(wordsByPattern(numbers)[50_000]!.sentenceStart);
   });
 
   it('on the generated contracts\' paragraphs in the three views', () => {

@@ -53,48 +53,159 @@ export function endsSentence(text: string, at: number): boolean {
 const MANUAL_NUMBER_WORD = /^\d+$|^[ivxlc]+$|^[a-z]$/i;
 const MANUAL_NUMBER_GAP = /^[.)]?\s+$|^\.\d/;
 
+/** Word positions are scanned into this buffer, then copied out at their count (grown as needed). */
+let scratch = new Int32Array(256);
+
+const JOINED = 1;
+const SENTENCE_KNOWN = 2;
+const SENTENCE_START = 4;
+
 /**
  * A paragraph's words: a letter or digit and the letters, digits, apostrophes, ampersands and
  * hyphens after it, without the apostrophes, ampersands and hyphens that end it ("Suppliers'" is
- * "Suppliers"). Scanned by character code rather than with a pattern: every paragraph of both
- * views is read, and a match object per word was most of the checks' garbage.
+ * "Suppliers"). Scanned by character code rather than with a pattern, and kept as offsets: every
+ * paragraph of both views is read, most words are lower case and the term checks skip them on
+ * their first letter, so a word's text, the word before it and whether it starts a sentence are
+ * read only when asked (a string and an object per word were most of the checks' garbage).
+ * wordsOf gives the same words as objects.
  */
-export function wordsOf(text: string): Word[] {
-  const out: Word[] = [];
-  let previous: Word | null = null;
-  const n = text.length;
-  let at = 0;
-  while (at < n) {
-    const code = text.charCodeAt(at);
-    if (!isWordStart(text, at, code)) {
-      at += width(text, at, code);
-      continue;
+export class WordList {
+  readonly length: number;
+  /** Start and end of each word, in pairs. */
+  private readonly bounds: Int32Array;
+  /** JOINED, and SENTENCE_START once SENTENCE_KNOWN. */
+  private readonly flags: Uint8Array;
+
+  constructor(readonly source: string) {
+    const text = source;
+    const n = text.length;
+    let count = 0;
+    let at = 0;
+    while (at < n) {
+      const code = text.charCodeAt(at);
+      if (!isWordStart(text, at, code)) {
+        at += width(text, at, code);
+        continue;
+      }
+      const start = at;
+      // The match runs on over letters, digits and ' ’ & -; its end, trimmed of those marks, is the word's.
+      let end = start;
+      let k = start;
+      while (k < n) {
+        const c = text.charCodeAt(k);
+        if (!continuesWord(text, k, c)) break;
+        k += width(text, k, c);
+        if (c !== 39 && c !== 0x2019 && c !== 38 && c !== 45) end = k;
+      }
+      at = k;
+      if (2 * count + 2 > scratch.length) {
+        const grown = new Int32Array(scratch.length * 2);
+        grown.set(scratch);
+        scratch = grown;
+      }
+      scratch[2 * count] = start;
+      scratch[2 * count + 1] = end;
+      count++;
     }
-    const start = at;
-    // The match runs on over letters, digits and ' ’ & -; its end, trimmed of those marks, is the word's.
-    let end = start;
-    let k = start;
-    while (k < n) {
-      const c = text.charCodeAt(k);
-      if (!continuesWord(text, k, c)) break;
-      const step = width(text, k, c);
-      k += step;
-      if (c !== 39 && c !== 0x2019 && c !== 38 && c !== 45) end = k;
+    this.length = count;
+    this.bounds = scratch.slice(0, 2 * count);
+    this.flags = new Uint8Array(count);
+    for (let i = 1; i < count; i++) {
+      const gapStart = this.bounds[2 * i - 1]!;
+      const start = this.bounds[2 * i]!;
+      if (start - gapStart === 1 && (text.charCodeAt(gapStart) === 32 || text.charCodeAt(gapStart) === 0xa0)) this.flags[i] = JOINED;
     }
-    at = k;
-    const gapStart = previous ? previous.end : 0;
-    const singleSpace = start - gapStart === 1 && (text.charCodeAt(gapStart) === 32 || text.charCodeAt(gapStart) === 0xa0);
-    const word: Word = {
-      text: text.slice(start, end), start, end,
-      sentenceStart: endsSentence(text, start),
-      joined: previous !== null && singleSpace,
-      before: previous ? previous.text.toLowerCase() : null,
-    };
-    // A manual number ("7.3", "(b)") at the paragraph's start is not the sentence: the word after it starts one.
-    if (previous && previous.sentenceStart && MANUAL_NUMBER_WORD.test(previous.text) && MANUAL_NUMBER_GAP.test(text.slice(gapStart, start))) word.sentenceStart = true;
-    out.push(word);
-    previous = word;
   }
+
+  start(i: number): number {
+    return this.bounds[2 * i]!;
+  }
+
+  end(i: number): number {
+    return this.bounds[2 * i + 1]!;
+  }
+
+  text(i: number): string {
+    return this.source.slice(this.bounds[2 * i], this.bounds[2 * i + 1]);
+  }
+
+  /** Only a single space (or no-break space) separates word i from the word before. */
+  joined(i: number): boolean {
+    return (this.flags[i]! & JOINED) !== 0;
+  }
+
+  /** The word before word i, lower-cased, or null for the first. */
+  before(i: number): string | null {
+    return i > 0 ? this.text(i - 1).toLowerCase() : null;
+  }
+
+  /** Word i starts a sentence (paragraph start, after . ! ? : or a list marker, or after a manual number that does). */
+  sentenceStart(i: number): boolean {
+    const f = this.flags[i]!;
+    if (f & SENTENCE_KNOWN) return (f & SENTENCE_START) !== 0;
+    // A manual number ("7.3", "(b)") at the paragraph's start is not the sentence: the word after it starts one when
+    // the number does. Read back over such numbers without recursion ("a a a …" would be deep), then forward.
+    const waiting: number[] = [];
+    for (let k = i; ;) {
+      const known = this.flags[k]!;
+      if (known & SENTENCE_KNOWN) break;
+      const start = this.start(k);
+      if (endsSentence(this.source, start)) this.flags[k] = known | SENTENCE_KNOWN | SENTENCE_START;
+      else if (k === 0 || !MANUAL_NUMBER_WORD.test(this.text(k - 1)) || !MANUAL_NUMBER_GAP.test(this.source.slice(this.end(k - 1), start))) this.flags[k] = known | SENTENCE_KNOWN;
+      else {
+        waiting.push(k);
+        k--;
+        continue;
+      }
+      break;
+    }
+    for (let w = waiting.length - 1; w >= 0; w--) {
+      const k = waiting[w]!;
+      this.flags[k] = this.flags[k]! | SENTENCE_KNOWN | (this.flags[k - 1]! & SENTENCE_START);
+    }
+    return (this.flags[i]! & SENTENCE_START) !== 0;
+  }
+
+  /** isCapitalised of word i, read on its first letter. */
+  capitalised(i: number): boolean {
+    const code = this.source.charCodeAt(this.bounds[2 * i]!);
+    if (code < 128) return code >= 65 && code <= 90;
+    return isCapitalised(this.text(i));
+  }
+
+  /** isAllCaps of word i, read on its letters in place. */
+  allCaps(i: number): boolean {
+    const start = this.bounds[2 * i]!;
+    const end = this.bounds[2 * i + 1]!;
+    if (end - start < 2) return false;
+    let capital = false;
+    for (let k = start; k < end; k++) {
+      const c = this.source.charCodeAt(k);
+      if (c >= 128) return isAllCaps(this.text(i));
+      if (c >= 97 && c <= 122) return false;
+      if (c >= 65 && c <= 90) capital = true;
+    }
+    return capital;
+  }
+
+  /** Word i opens with a number (/^\p{N}/u). */
+  startsWithNumber(i: number): boolean {
+    const code = this.source.charCodeAt(this.bounds[2 * i]!);
+    if (code < 128) return code >= 48 && code <= 57;
+    return /^\p{N}/u.test(this.text(i));
+  }
+
+  /** Word i as an object. */
+  word(i: number): Word {
+    return { text: this.text(i), start: this.start(i), end: this.end(i), sentenceStart: this.sentenceStart(i), joined: this.joined(i), before: this.before(i) };
+  }
+}
+
+/** A paragraph's words as objects (see WordList). */
+export function wordsOf(text: string): Word[] {
+  const list = new WordList(text);
+  const out: Word[] = [];
+  for (let i = 0; i < list.length; i++) out.push(list.word(i));
   return out;
 }
 

@@ -34,6 +34,12 @@ export interface ReadInput {
   numberingOf?: (p: XmlElement) => { clause: string; level: number } | undefined;
   /** The body's pages as Word last laid them out (pages/recorded-pages.ts): each body block's page and the label it prints. */
   pages?: RecordedPages | null;
+  /**
+   * Leave out every block's version ('' instead), and the index of paragraphs by id: for a reader
+   * that never compares versions or resolves edits, such as the checks. Paragraph ids are the same;
+   * a table holding a nested table has another id (made from the nested table's version).
+   */
+  withoutVersions?: boolean;
 }
 
 const STORY_OF: Partial<Record<PartRole, Story>> = {
@@ -183,7 +189,7 @@ class Reader {
     });
     const tableChanges = this.containerChanges.get(tbl);
     return {
-      id, version: contentTag(JSON.stringify(rows) + (tableChanges ?? []).join(',')), type: 'table', story, rows, ...this.pageOf(tbl, story),
+      id, version: this.input.withoutVersions ? '' : contentTag(JSON.stringify(rows) + (tableChanges ?? []).join(',')), type: 'table', story, rows, ...this.pageOf(tbl, story),
       ...(tableChanges ? { changeIds: tableChanges } : {}),
     };
   }
@@ -221,7 +227,7 @@ class Reader {
     const block: ParagraphBlock = {
       id,
       ...this.pageOf(p, story),
-      version: contentTag(`${text.value}\u0001${numbering ?? ''}\u0001${style ?? ''}\u0001${changes.map((c) => `${c.change_id}:${c.start}:${c.end}`).join(',')}`),
+      version: this.input.withoutVersions ? '' : contentTag(`${text.value}\u0001${numbering ?? ''}\u0001${style ?? ''}\u0001${changes.map((c) => `${c.change_id}:${c.start}:${c.end}`).join(',')}`),
       type: 'paragraph',
       text: text.value,
       ...(numbering ? { numbering } : {}),
@@ -233,7 +239,7 @@ class Reader {
     };
     out.push(block);
     this.last = block;
-    this.index.set(id, { el: p, version: block.version, text: block.text });
+    if (!this.input.withoutVersions) this.index.set(id, { el: p, version: block.version, text: block.text });
     for (const box of boxes) this.container(box, story, around, out);
   }
 
