@@ -13,6 +13,9 @@ describe('font stand-ins', () => {
     expect(standIn({ name: 'Verdana', family: 'swiss' })).toBe('DejaVu Sans');
     // Named by a style, not in the font table: known by its name only.
     expect(standIn({ name: 'Inter' })).toBe('DejaVu Sans');
+    // An Arabic or Hebrew font (of no class in the table): one that has the script's glyphs.
+    expect(standIn({ name: 'Traditional Arabic', family: 'auto' })).toBe('DejaVu Sans');
+    expect(standIn({ name: 'David', family: 'swiss' })).toBe('DejaVu Sans');
     expect(standIn({ name: 'Wingdings', family: 'auto' })).toBeNull();
     expect(standIn({ family: 'swiss' })).toBeNull();
   });

@@ -27,6 +27,16 @@ const BY_NAME: Record<string, string> = {
   'century schoolbook': 'Liberation Serif',
   consolas: 'Liberation Mono',
   'lucida console': 'Liberation Mono',
+  // Windows' Arabic and Hebrew fonts (a run's complex-script font, w:rFonts/@w:cs, drawn by the render
+  // variant): DejaVu Sans has both scripts, and is LibreOffice's fallback for them too.
+  'traditional arabic': 'DejaVu Sans',
+  'simplified arabic': 'DejaVu Sans',
+  'arabic typesetting': 'DejaVu Sans',
+  'sakkal majalla': 'DejaVu Sans',
+  andalus: 'DejaVu Sans',
+  david: 'DejaVu Sans',
+  miriam: 'DejaVu Sans',
+  narkisim: 'DejaVu Sans',
 };
 
 /** Stand-ins by w:family. */
