@@ -8,6 +8,7 @@
  *   BENCH_PAGES_AGAINST=<file.json>          and BENCH_PAGES_SHOTS=<dir>: for each file, screenshots of
  *                                            the first page that opens differently from the saved run,
  *                                            ours and LibreOffice's (pdftoppm), side by side
+ *   BENCH_PAGES_SHOOT=<k,k...>               with BENCH_PAGES_SHOTS: those pages of each file, ours and LibreOffice's
  *
  * For every shared corpus file LibreOffice sets on more than one page or where Word recorded its
  * page breaks, opens the file's working draft in Chromium through the app and counts the laid-out
@@ -136,6 +137,9 @@ async function main(): Promise<void> {
         if (word.breaks > 0) {
           const stale = f.lo !== null && word.breaks + 1 < 0.6 * Math.min(f.lo, app) ? ' stale?' : '';
           starts = `${startsMatched(word.starts, keys)}/${word.starts.length}${stale}`;
+        }
+        for (const k of (process.env.BENCH_PAGES_SHOOT ?? '').split(',').map(Number).filter((n) => n > 0 && n <= keys.length)) {
+          if (shots) console.log(`      page ${k}: ${(await shoot(page, f.name, k, shots)).join(' ')}`);
         }
         const before = against?.[f.name];
         if (before && shots) {

@@ -160,8 +160,18 @@ test('an empty paragraph whose only change is its mark keeps its line, as Word k
   const untracked = await distance(page, 'PLAINA', 'PLAINB');
   // An untracked empty paragraph is one line of the paragraph mark's font: more than nothing.
   expect(untracked).toBeGreaterThan(10);
-  // Its pilcrow is drawn at the end of the paragraph before, and its own line stays empty (all markup, as Word).
+  // Its line stays, with its pilcrow on it, not at the end of the paragraph before (all markup, as Word).
   expect(await distance(page, 'INSA', 'INSB')).toBeCloseTo(untracked, 0);
   expect(await distance(page, 'DELA', 'DELB')).toBeCloseTo(untracked, 0);
-  await expect(page.locator('[data-page-number] article p', { hasText: 'INSA' }).locator('ins, del').filter({ hasText: '¶' })).toHaveCount(1);
+  for (const [before, after] of [['INSA', 'INSB'], ['DELA', 'DELB']] as const) {
+    await expect(page.locator('[data-page-number] article p', { hasText: before }).locator('ins, del').filter({ hasText: '¶' })).toHaveCount(0);
+    const lines = await page.evaluate(({ a, b }) => {
+      const ps = [...document.querySelectorAll('[data-page-number] article p')];
+      const at = ps.findIndex((p) => p.textContent?.includes(a));
+      const [own, next] = [ps[at + 1]!, ps[at + 2]!];
+      const top = (el: Element) => el.getBoundingClientRect().top;
+      return { pilcrow: own.textContent?.trim(), next: next.textContent?.includes(b), between: top(own) > top(ps[at]!) && top(own) < top(next), visible: getComputedStyle(own).visibility };
+    }, { a: before, b: after });
+    expect(lines).toEqual({ pilcrow: '¶', next: true, between: true, visible: 'visible' });
+  }
 });
