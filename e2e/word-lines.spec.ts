@@ -175,3 +175,17 @@ test('an empty paragraph whose only change is its mark keeps its line, as Word k
     expect(lines).toEqual({ pilcrow: '¶', next: true, between: true, visible: 'visible' });
   }
 });
+
+test('a right-to-left run is set in its complex-script size and font (w:szCs, w:rFonts/@w:cs), a Latin run beside it in its own', async ({ page }) => {
+  const arabic = 'المؤتمر العالمي للاتصالات الراديوية '.repeat(12);
+  const run = (tag: string, rtl: boolean) => ({
+    type: 'xml' as const,
+    xml: `<w:p><w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/></w:pPr><w:r><w:rPr><w:rFonts w:ascii="Times New Roman" w:hAnsi="Times New Roman" w:cs="Traditional Arabic"/><w:sz w:val="22"/><w:szCs w:val="30"/>${rtl ? '<w:rtl/>' : ''}</w:rPr><w:t xml:space="preserve">${tag} ${rtl ? arabic : TEXT}</w:t></w:r></w:p>`,
+  });
+  await openDocx(page, 'Complex script.docx', buildDocx({ body: [run('LATINRUN', false), run('RTLRUN', true)] }));
+  // Latin: Times New Roman 11 pt. Right to left: Traditional Arabic (DejaVu Sans standing in) at 15 pt.
+  expect(await linePitch(page, 'LATINRUN')).toBeCloseTo(await naturalLine(page, 'Times New Roman', 11 * PT), 0);
+  expect(await linePitch(page, 'RTLRUN')).toBeCloseTo(await naturalLine(page, 'DejaVu Sans', 15 * PT), 0);
+  const fonts = await page.locator('[data-page-number] article p', { hasText: 'RTLRUN' }).locator('span').first().evaluate((el) => [getComputedStyle(el).fontFamily, getComputedStyle(el).fontSize]);
+  expect(fonts).toEqual(['"Traditional Arabic"', '20px']);
+});
