@@ -189,7 +189,7 @@ function themeFonts(pkg: DocxPackage | null): Map<string, string> {
 /** A visitor for the render variant's walk over each part (part-walk.ts); `pkg` gives the theme's fonts. */
 export function showComplexScript(overlay: XmlOverlay, scans: readonly PartScan[], pkg: DocxPackage | null = null): PartVisitor {
   const styles = scans.find((s) => s.role === 'styles')?.doc.root ?? null;
-  let properties: RunProperties | null = null; // read from the styles at the first complex-script run
+  let properties: RunProperties | null = null; // read from the styles when a run first asks
   let theme: Map<string, string> | null = null;
   return {
     reads: (scan) => scan.role !== 'styles' && scan.role !== 'numbering',
