@@ -8,6 +8,7 @@
  *   BENCH_PAGES_AGAINST=<file.json>          and BENCH_PAGES_SHOTS=<dir>: for each file, screenshots of
  *                                            the first page that opens differently from the saved run,
  *                                            ours and LibreOffice's (pdftoppm), side by side
+ *   BENCH_PAGES_SHOOT=<k,k...>               with BENCH_PAGES_SHOTS: those pages of each file, ours and LibreOffice's
  *
  * For every shared corpus file LibreOffice sets on more than one page or where Word recorded its
  * page breaks, opens the file's working draft in Chromium through the app and counts the laid-out
@@ -117,6 +118,7 @@ async function main(): Promise<void> {
   let within5 = 0;
   let within10 = 0;
   let counted = 0;
+  const wordStarts = { matched: 0, of: 0 };
   try {
     const grant = await signIn(BASE);
     const page = await signedInPage(browser, grant);
@@ -135,7 +137,15 @@ async function main(): Promise<void> {
         const word = wordPageStartsOf(f.bytes);
         if (word.breaks > 0) {
           const stale = f.lo !== null && word.breaks + 1 < 0.6 * Math.min(f.lo, app) ? ' stale?' : '';
-          starts = `${startsMatched(word.starts, keys)}/${word.starts.length}${stale}`;
+          const matched = startsMatched(word.starts, keys);
+          starts = `${matched}/${word.starts.length}${stale}`;
+          if (!stale) {
+            wordStarts.matched += matched;
+            wordStarts.of += word.starts.length;
+          }
+        }
+        for (const k of (process.env.BENCH_PAGES_SHOOT ?? '').split(',').map(Number).filter((n) => n > 0 && n <= keys.length)) {
+          if (shots) console.log(`      page ${k}: ${(await shoot(page, f.name, k, shots)).join(' ')}`);
         }
         const before = against?.[f.name];
         if (before && shots) {
@@ -157,6 +167,7 @@ async function main(): Promise<void> {
       console.log(`${String(app).padStart(4)} / ${String(f.lo ?? '?').padStart(4)} / ${String(word > 0 ? word + 1 : '-').padStart(4)}  ${starts.padEnd(12)} ${ok5 ? 'yes' : 'NO '}          ${ok10 ? 'yes' : 'NO '}     ${f.name}`);
     }
     console.log(`\n${within5} of ${counted} files within max(1, 5%) of LibreOffice's page count, ${within10} within 10%.`);
+    if (wordStarts.of > 0) console.log(`Word's page starts that open one of our pages (files not stale): ${wordStarts.matched} of ${wordStarts.of} (${Math.round((100 * wordStarts.matched) / wordStarts.of)}%).`);
     if (process.env.BENCH_PAGES_SAVE) writeFileSync(process.env.BENCH_PAGES_SAVE, JSON.stringify(saved));
   } finally {
     await browser.close();

@@ -53,7 +53,7 @@ test('the review page: no empty band above the list, and nothing about a justifi
   await expect(page.getByText('Justification', { exact: true })).toHaveCount(0);
 });
 
-test('a paragraph-mark change on an empty list item shows as a pilcrow at the end of the paragraph before, not as an empty numbered item', async ({ page, request }) => {
+test('a paragraph-mark change on an empty list item shows its pilcrow on the item\'s own line, as Word, without a number standing for nothing', async ({ page, request }) => {
   const api = await signInThroughApi(request);
   const author = by('Priya Nair', '2025-02-03T10:00:00Z');
   const docx = buildDocx({
@@ -73,10 +73,16 @@ test('a paragraph-mark change on an empty list item shows as a pilcrow at the en
   await page.goto(`/documents/${((await draft.json()) as { id: string }).id}`);
   const rendered = page.locator('[data-testid=document-render][data-rendered=true]');
   await expect(rendered).toBeAttached({ timeout: 20_000 });
-  await expect(rendered.locator('p', { hasText: 'The Supplier delivers the Goods.' })).toContainText('¶');
-  const emptyItems = await rendered.locator('p:visible').evaluateAll((ps) => ps.filter((el) => (el.textContent ?? '').replaceAll('¶', '').trim() === '' && (el.textContent ?? '').includes('¶')).length);
-  expect(emptyItems).toBe(0);
+  await expect(rendered.locator('p', { hasText: 'The Supplier delivers the Goods.' })).not.toContainText('¶');
+  const item = rendered.locator('p.rl-mark-only');
+  await expect(item).toHaveText('¶');
+  await expect(item).toBeVisible();
+  // Its line is between the two clauses, and its list label is not drawn.
+  const [supplier, own, customer] = await Promise.all([rendered.locator('p', { hasText: 'The Supplier delivers' }), item, rendered.locator('p', { hasText: 'The Customer pays' })].map(async (l) => (await l.boundingBox())!.y));
+  expect(own).toBeGreaterThan(supplier!);
+  expect(own).toBeLessThan(customer!);
+  expect(await item.evaluate((el) => getComputedStyle(el, '::before').visibility)).toBe('hidden');
   // The change is still found: choosing it marks the pilcrow's place.
   await page.getByRole('listbox', { name: 'Changes' }).getByRole('option').filter({ hasText: 'Paragraph mark' }).click();
-  await expect(rendered.locator('p', { hasText: 'The Supplier delivers the Goods.' }).locator('.rl-here-mark')).toHaveCount(1);
+  await expect(item.locator('.rl-here-mark')).toHaveCount(1);
 });

@@ -160,8 +160,32 @@ test('an empty paragraph whose only change is its mark keeps its line, as Word k
   const untracked = await distance(page, 'PLAINA', 'PLAINB');
   // An untracked empty paragraph is one line of the paragraph mark's font: more than nothing.
   expect(untracked).toBeGreaterThan(10);
-  // Its pilcrow is drawn at the end of the paragraph before, and its own line stays empty (all markup, as Word).
+  // Its line stays, with its pilcrow on it, not at the end of the paragraph before (all markup, as Word).
   expect(await distance(page, 'INSA', 'INSB')).toBeCloseTo(untracked, 0);
   expect(await distance(page, 'DELA', 'DELB')).toBeCloseTo(untracked, 0);
-  await expect(page.locator('[data-page-number] article p', { hasText: 'INSA' }).locator('ins, del').filter({ hasText: '¶' })).toHaveCount(1);
+  for (const [before, after] of [['INSA', 'INSB'], ['DELA', 'DELB']] as const) {
+    await expect(page.locator('[data-page-number] article p', { hasText: before }).locator('ins, del').filter({ hasText: '¶' })).toHaveCount(0);
+    const lines = await page.evaluate(({ a, b }) => {
+      const ps = [...document.querySelectorAll('[data-page-number] article p')];
+      const at = ps.findIndex((p) => p.textContent?.includes(a));
+      const [own, next] = [ps[at + 1]!, ps[at + 2]!];
+      const top = (el: Element) => el.getBoundingClientRect().top;
+      return { pilcrow: own.textContent?.trim(), next: next.textContent?.includes(b), between: top(own) > top(ps[at]!) && top(own) < top(next), visible: getComputedStyle(own).visibility };
+    }, { a: before, b: after });
+    expect(lines).toEqual({ pilcrow: '¶', next: true, between: true, visible: 'visible' });
+  }
+});
+
+test('a right-to-left run is set in its complex-script size and font (w:szCs, w:rFonts/@w:cs), a Latin run beside it in its own', async ({ page }) => {
+  const arabic = 'المؤتمر العالمي للاتصالات الراديوية '.repeat(12);
+  const run = (tag: string, rtl: boolean) => ({
+    type: 'xml' as const,
+    xml: `<w:p><w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/></w:pPr><w:r><w:rPr><w:rFonts w:ascii="Times New Roman" w:hAnsi="Times New Roman" w:cs="Traditional Arabic"/><w:sz w:val="22"/><w:szCs w:val="30"/>${rtl ? '<w:rtl/>' : ''}</w:rPr><w:t xml:space="preserve">${tag} ${rtl ? arabic : TEXT}</w:t></w:r></w:p>`,
+  });
+  await openDocx(page, 'Complex script.docx', buildDocx({ body: [run('LATINRUN', false), run('RTLRUN', true)] }));
+  // Latin: Times New Roman 11 pt. Right to left: Traditional Arabic (DejaVu Sans standing in) at 15 pt.
+  expect(await linePitch(page, 'LATINRUN')).toBeCloseTo(await naturalLine(page, 'Times New Roman', 11 * PT), 0);
+  expect(await linePitch(page, 'RTLRUN')).toBeCloseTo(await naturalLine(page, 'DejaVu Sans', 15 * PT), 0);
+  const fonts = await page.locator('[data-page-number] article p', { hasText: 'RTLRUN' }).locator('span').first().evaluate((el) => [getComputedStyle(el).fontFamily, getComputedStyle(el).fontSize]);
+  expect(fonts).toEqual(['"Traditional Arabic"', '20px']);
 });

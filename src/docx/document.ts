@@ -327,7 +327,7 @@ export class OpenDocx {
     markObjects(overlay, this.scans);
     mapSymbols(overlay, this.scans, this.pkg);
     // One walk over each part for the rewrites that look at elements one by one.
-    walkParts(this.scans, [showSimpleFields(overlay), showComplexScript(overlay, this.scans)]);
+    walkParts(this.scans, [showSimpleFields(overlay), showComplexScript(overlay, this.scans, this.pkg)]);
     return overlay;
   }
 

@@ -13,6 +13,7 @@ const RELATED_PARTS: Record<string, [string, string]> = {
   'comments.xml': ['application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml', 'comments'],
   'numbering.xml': ['application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml', 'numbering'],
   'styles.xml': ['application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml', 'styles'],
+  'theme1.xml': ['application/vnd.openxmlformats-officedocument.theme+xml', 'theme'],
 };
 const relatedPart = (name: string) => RELATED_PARTS[name.slice(name.lastIndexOf('/') + 1)];
 

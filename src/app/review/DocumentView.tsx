@@ -7,7 +7,7 @@ import type { Slicer } from './layout/paginate';
 import { renderDraft } from './layout/render';
 import { showAsAccepted } from './accepted-view';
 import { entryHighlight, type EntryMember } from './highlight-target';
-import { foldEmptyMarkParagraphs } from './paragraph-marks';
+import { markEmptyMarkParagraphs } from './paragraph-marks';
 import { uncompressedSize } from './zip-size';
 import type { PageCitation } from './labels';
 
@@ -151,7 +151,7 @@ export function DocumentView({
   const swapIn = useRef(async (bytes: Uint8Array, markupView: MarkupView, kind: 'window' | 'full', isCurrent: () => boolean): Promise<boolean> => {
     const { styles, body, layOut, phases } = await renderDraft(bytes, markupView === 'all');
     const marksAt = performance.now();
-    foldEmptyMarkParagraphs(body);
+    markEmptyMarkParagraphs(body);
     if (markupView === 'none') showAsAccepted(body);
     showMarks(body);
     showObjects(body);

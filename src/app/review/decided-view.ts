@@ -49,7 +49,7 @@ function showDecided(anchor: HTMLElement, change: DecidedChange, classes: Map<El
       classes.set(structure, 'rl-decided-gone');
       if (holder === 'row') rowsGone.add(structure);
     }
-  } else if (holder === 'paragraph' && anchor.dataset.folded !== 'true') {
+  } else if (holder === 'paragraph') {
     // A deleted mark has its "gone" bookmark in its paragraph (the render variant's); an inserted one has none.
     const p = anchor.closest('p');
     const deleted = p?.querySelector(`span[id^="${MARK_PREFIX.markGone}"]`) != null;

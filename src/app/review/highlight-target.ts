@@ -7,7 +7,7 @@ import { isMarkerOnly, MARKER_GLYPHS, marksOf } from './change-marks';
  * a table's, row's or cell's property change (a row inserted or deleted is one) its table, row or
  * cell; a paragraph mark its paragraph, or the cell when the paragraph shows no text of its own
  * (an empty paragraph, the last mark of a cell). And whatever was chosen, if it shows nothing
- * (a run hidden in "No markup" or once decided, a paragraph folded away), the nearest
+ * (a run hidden in "No markup" or once decided), the nearest
  * enclosing paragraph, cell, row or table that does.
  */
 export type ChangeHolder = 'paragraph' | 'cell' | 'row' | 'table';

@@ -81,6 +81,46 @@ describe('complex-script runs in the render variant', () => {
     expect(runOf(body, `${ARABIC} as is`)).toContain('<w:rPr><w:b/><w:bCs/><w:iCs w:val="0"/></w:rPr>');
   });
 
+  it("sets a run of Arabic in its resolved complex-script font (w:rFonts/@w:cs, w:csTheme through the theme) as its Latin fonts; Latin runs keep theirs", () => {
+    const styles = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:styles xmlns:w="${W}">` +
+      '<w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii="CG Times" w:hAnsi="CG Times" w:cs="Times New Roman"/></w:rPr></w:rPrDefault></w:docDefaults>' +
+      '<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/><w:rPr><w:rFonts w:ascii="Times New Roman" w:hAnsi="Times New Roman" w:cs="Traditional Arabic"/></w:rPr></w:style>' +
+      '<w:style w:type="paragraph" w:styleId="Plain"><w:name w:val="Plain"/><w:rPr><w:rFonts w:ascii="Arial"/></w:rPr></w:style></w:styles>';
+    const theme = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><a:theme xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" name="T"><a:themeElements><a:fontScheme name="F">' +
+      '<a:majorFont><a:latin typeface="Cambria"/><a:ea typeface=""/><a:cs typeface="Times New Roman"/></a:majorFont>' +
+      '<a:minorFont><a:latin typeface="Calibri"/><a:ea typeface=""/><a:cs typeface="Arial"/></a:minorFont></a:fontScheme></a:themeElements></a:theme>';
+    const docx = minimalDocx(
+      `<w:p><w:r><w:t>${ARABIC} one</w:t></w:r><w:r><w:t>Latin stays</w:t></w:r></w:p>` +
+        `<w:p><w:pPr><w:pStyle w:val="Plain"/></w:pPr><w:r><w:rPr><w:rFonts w:hint="cs" w:ascii="Courier New"/></w:rPr><w:t>${ARABIC} two</w:t></w:r></w:p>` +
+        `<w:p><w:r><w:rPr><w:rFonts w:csTheme="minorBidi"/></w:rPr><w:t>${ARABIC} three</w:t></w:r></w:p>`,
+      { 'word/styles.xml': styles, 'word/theme/theme1.xml': theme },
+    );
+    const body = bodyOf(buildRenderVariant(docx));
+    expect(runOf(body, `${ARABIC} one`)).toContain('<w:rFonts w:ascii="Traditional Arabic" w:hAnsi="Traditional Arabic"/>');
+    expect(runOf(body, 'Latin stays')).not.toContain('w:rFonts');
+    // Plain (not based on Normal) sets only a Latin font: the defaults' cs font; the run's hint stays.
+    expect(runOf(body, `${ARABIC} two`)).toContain('<w:rFonts w:ascii="Times New Roman" w:hAnsi="Times New Roman" w:hint="cs"/>');
+    expect(runOf(body, `${ARABIC} three`)).toContain('<w:rFonts w:ascii="Arial" w:hAnsi="Arial" w:csTheme="minorBidi"/>');
+  });
+
+  it('sets a run marked w:rtl or w:cs (directly or by its style) with its complex-script size, font and bold whatever its characters; unmarked Latin runs and runs marked off keep theirs', () => {
+    const styles = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:styles xmlns:w="${W}">` +
+      '<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/><w:rPr><w:rFonts w:ascii="Times New Roman" w:cs="Traditional Arabic"/><w:sz w:val="22"/><w:szCs w:val="30"/></w:rPr></w:style>' +
+      '<w:style w:type="character" w:styleId="Rtl"><w:name w:val="Rtl"/><w:rPr><w:bCs/><w:rtl/></w:rPr></w:style></w:styles>';
+    const docx = minimalDocx(
+      '<w:p><w:r><w:rPr><w:rtl/></w:rPr><w:t>(12) rtl</w:t></w:r><w:r><w:rPr><w:cs/></w:rPr><w:t>42 cs</w:t></w:r>' +
+        '<w:r><w:rPr><w:rStyle w:val="Rtl"/></w:rPr><w:t>by style</w:t></w:r><w:r><w:rPr><w:rStyle w:val="Rtl"/><w:rtl w:val="0"/></w:rPr><w:t>marked off</w:t></w:r>' +
+        '<w:r><w:t>plain Latin</w:t></w:r></w:p>',
+      { 'word/styles.xml': styles },
+    );
+    const body = bodyOf(buildRenderVariant(docx));
+    expect(runOf(body, '(12) rtl')).toContain('<w:rPr><w:rFonts w:ascii="Traditional Arabic" w:hAnsi="Traditional Arabic"/><w:sz w:val="30"/><w:rtl/></w:rPr>');
+    expect(runOf(body, '42 cs')).toContain('<w:sz w:val="30"/><w:cs/>');
+    expect(runOf(body, 'by style')).toContain('<w:rPr><w:rStyle w:val="Rtl"/><w:rFonts w:ascii="Traditional Arabic" w:hAnsi="Traditional Arabic"/><w:b/><w:sz w:val="30"/></w:rPr>');
+    expect(runOf(body, 'marked off')).toContain('<w:rPr><w:rStyle w:val="Rtl"/><w:rtl w:val="0"/></w:rPr>');
+    expect(runOf(body, 'plain Latin')).not.toContain('<w:rPr>');
+  });
+
   const VALIDATOR = sharedTool('ooxml-validate.py');
   const ARABIC_FILE = sharedPath('files/TestFiles__RP__RP051-Arabic.docx');
   it.skipIf(lacksShared('the Arabic file\'s schema check', 'files/TestFiles__RP__RP051-Arabic.docx', '../tools/ooxml-validate.py') || schemaCheckMissing(VALIDATOR) !== null)('adds no schema error to a real Arabic file', () => {

@@ -1,3 +1,4 @@
+import type { DocxPackage } from '../package/package';
 import type { PartScan } from '../revisions/sites';
 import { ancestorNamed } from '../ooxml/paragraphs';
 import { schemaRank } from '../ooxml/schema-order';
@@ -17,6 +18,14 @@ import type { PartVisitor } from './part-walk';
  * the paragraph style (each through w:basedOn), then the document defaults. A complex-script
  * property set nowhere changes nothing, as for szCs: Word would draw such a run plain, but files
  * that set only w:b and w:i (not made by Word) mean them for all their text.
+ *
+ * The font too: such text is set in the run's complex-script font (`w:rFonts/@w:cs`, or the
+ * theme's `a:cs` typeface by `w:csTheme`), which docx-preview never reads (it draws the Latin
+ * font): a run holding it gets that font written as its w:ascii and w:hAnsi, so its glyphs and
+ * its line height (the layout measures a run's line from its font) are the complex-script font's.
+ * And a run marked `w:rtl` or `w:cs` (directly or by its styles) is complex-script text whatever
+ * its characters (ECMA-376 Part 1, 17.3.2.7 and 17.3.2.30): the digits and Latin letters of a
+ * right-to-left run are set with its complex-script size, font, bold and italic as well.
  */
 const COMPLEX_SCRIPT = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFC]/;
 
@@ -28,9 +37,14 @@ interface RunProps {
   bCs: boolean | null;
   i: boolean | null;
   iCs: boolean | null;
+  /** w:rtl and w:cs: the run is complex-script text. */
+  rtl: boolean | null;
+  cs: boolean | null;
+  /** The complex-script font: w:rFonts/@w:cs, or `theme:` and w:csTheme's value (it wins at its level). */
+  font: string | null;
 }
 
-const UNSET: RunProps = { sz: null, szCs: null, b: null, bCs: null, i: null, iCs: null };
+const UNSET: RunProps = { sz: null, szCs: null, b: null, bCs: null, i: null, iCs: null, rtl: null, cs: null, font: null };
 
 /**
  * Each property from the first of `levels` that sets it, nearest (direct formatting) first. Word
@@ -46,6 +60,9 @@ function resolve(levels: readonly RunProps[]): RunProps {
     out.bCs ??= l.bCs;
     out.i ??= l.i;
     out.iCs ??= l.iCs;
+    out.rtl ??= l.rtl;
+    out.cs ??= l.cs;
+    out.font ??= l.font;
   }
   return out;
 }
@@ -57,16 +74,21 @@ class RunProperties {
   private readonly inherited = new Map<string, RunProps>();
   private readonly defaults: RunProps;
   private readonly defaultParagraphStyle: string | null = null;
+  /** Whether the defaults or any style mark runs w:rtl or w:cs. */
+  readonly marksAny: boolean;
 
   constructor(styles: XmlElement | null) {
     const rPrDefault = styles?.first('w:docDefaults')?.first('w:rPrDefault')?.first('w:rPr') ?? null;
     this.defaults = own(rPrDefault);
+    let marks = markedComplex(rPrDefault) === true;
     for (const s of styles?.elements() ?? []) {
       const id = s.name === 'w:style' ? s.attr('w:styleId') : null;
       if (!id) continue;
       this.styles.set(id, s);
       if (s.attr('w:type') === 'paragraph' && isOn(s.attr('w:default'))) this.defaultParagraphStyle = id;
+      marks ||= markedComplex(s.first('w:rPr') ?? null) === true;
     }
+    this.marksAny = marks;
   }
 
   /** A style's properties through its w:basedOn chain. */
@@ -112,6 +134,13 @@ function own(rPr: XmlElement | null): RunProps {
       case 'w:bCs': out.bCs = onOff(val); break;
       case 'w:i': out.i = onOff(val); break;
       case 'w:iCs': out.iCs = onOff(val); break;
+      case 'w:rtl': out.rtl = onOff(val); break;
+      case 'w:cs': out.cs = onOff(val); break;
+      case 'w:rFonts': {
+        const theme = c.attr('w:csTheme');
+        out.font = theme ? `theme:${theme}` : c.attr('w:cs');
+        break;
+      }
     }
   }
   return out;
@@ -143,19 +172,44 @@ function holdsComplexScript(el: XmlElement): boolean {
   return false;
 }
 
-/** A visitor for the render variant's walk over each part (part-walk.ts). */
-export function showComplexScript(overlay: XmlOverlay, scans: readonly PartScan[]): PartVisitor {
+const THEME_REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/theme';
+
+/** The theme's complex-script typefaces (a:majorFont and a:minorFont's a:cs), by w:csTheme value; none without a theme. */
+function themeFonts(pkg: DocxPackage | null): Map<string, string> {
+  const out = new Map<string, string>();
+  const name = pkg?.relatedPart(THEME_REL) ?? null;
+  const scheme = name && pkg!.has(name) ? pkg!.xml(name).root.first('a:themeElements')?.first('a:fontScheme') : null;
+  for (const [kind, el] of [['major', 'a:majorFont'], ['minor', 'a:minorFont']] as const) {
+    const typeface = scheme?.first(el)?.first('a:cs')?.attr('typeface');
+    if (typeface) out.set(`${kind}Bidi`, typeface);
+  }
+  return out;
+}
+
+/** A visitor for the render variant's walk over each part (part-walk.ts); `pkg` gives the theme's fonts. */
+export function showComplexScript(overlay: XmlOverlay, scans: readonly PartScan[], pkg: DocxPackage | null = null): PartVisitor {
   const styles = scans.find((s) => s.role === 'styles')?.doc.root ?? null;
-  let properties: RunProperties | null = null; // read from the styles at the first complex-script run
+  let properties: RunProperties | null = null; // read from the styles when a run first asks
+  let theme: Map<string, string> | null = null;
   return {
     reads: (scan) => scan.role !== 'styles' && scan.role !== 'numbering',
     enter(el) {
       if (el.name !== 'w:r') return true;
-      if (!holdsComplexScript(el)) return false;
+      const marked = markedComplex(el.first('w:rPr'));
+      if (marked !== true && !holdsComplexScript(el)) {
+        // Marked by its styles only where its own w:rtl and w:cs are unset, and only asked when a style marks any run.
+        if (marked === false) return false;
+        properties ??= new RunProperties(styles);
+        if (!properties.marksAny) return false;
+        const p = properties.of(el);
+        if (!p.rtl && !p.cs) return false;
+      }
       properties ??= new RunProperties(styles);
       const p = properties.of(el);
       const written: XmlElement[] = [];
-      // docx-preview draws an unset w:b or w:i as off.
+      // In schema order (setProperties keeps it). docx-preview draws an unset w:b or w:i as off.
+      const font = p.font?.startsWith('theme:') ? (theme ??= themeFonts(pkg)).get(p.font.slice(6)) ?? null : p.font;
+      if (font) written.push(fontsElement(el.first('w:rPr')?.first('w:rFonts') ?? null, font));
       if (p.bCs !== null && p.bCs !== (p.b ?? false)) written.push(toggleElement('w:b', p.bCs));
       if (p.iCs !== null && p.iCs !== (p.i ?? false)) written.push(toggleElement('w:i', p.iCs));
       if (p.szCs !== null && p.szCs !== p.sz) written.push(XmlElement.create('w:sz', { 'w:val': p.szCs }));
@@ -163,6 +217,27 @@ export function showComplexScript(overlay: XmlOverlay, scans: readonly PartScan[
       return false;
     },
   };
+}
+
+/** Whether the run's own properties mark it complex-script (w:rtl or w:cs on), say it is not (both off), or neither (null). */
+function markedComplex(rPr: XmlElement | null): boolean | null {
+  let off = false;
+  for (const c of rPr?.children ?? []) {
+    if (c.kind !== 1 || (c.name !== 'w:rtl' && c.name !== 'w:cs')) continue;
+    if (onOff(c.attr('w:val'))) return true;
+    off = true;
+  }
+  return off ? false : null;
+}
+
+/** The run's w:rFonts with its Latin fonts (w:ascii, w:hAnsi, their themes' left out) the complex-script `font`. */
+function fontsElement(own: XmlElement | null, font: string): XmlElement {
+  const attrs: Record<string, string> = {};
+  for (const name of ['w:hint', 'w:eastAsia', 'w:eastAsiaTheme', 'w:cs', 'w:csTheme']) {
+    const v = own?.attr(name);
+    if (v != null) attrs[name] = v;
+  }
+  return XmlElement.create('w:rFonts', { 'w:ascii': font, 'w:hAnsi': font, ...attrs });
 }
 
 function toggleElement(name: string, on: boolean): XmlElement {

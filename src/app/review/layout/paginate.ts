@@ -291,7 +291,7 @@ export async function paginate(wrapper: HTMLElement, ctx: PageContext, slicer: S
       let shown = -1;
       for (let i = start; i < end; i++) {
         const el = chunk.blocks[i]!;
-        // A hidden block (a folded paragraph mark) has no box: it sits where the block before ends.
+        // A hidden block (display: none) has no box: it sits where the block before ends.
         const hidden = el.getClientRects().length === 0;
         const before = chunk.flow[i - 1]?.bottom ?? 0;
         const block = hidden ? { top: before, bottom: before, notes: [], keepNext: false } : measureBlock(chunk, el, offset, range);
