@@ -8,7 +8,12 @@
  * one left. Prints p50/p95 of each against the targets, the answer sizes and where the service
  * spent the time (Server-Timing); never fails.
  *
- *   npm run bench:apply [-- --batches 40] [--changes 3000] [--pages 100]
+ *   npm run bench:apply [-- --batches 40] [--changes 3000] [--pages 100] [--pace 400]
+ *
+ * `--pace ms` pauses after each answer, as a reviewer would: past the service's quiet time its
+ * track projection is stored between batches, and the CPU a batch costs includes that store.
+ * BENCH_APPLY_KINDS=minimal (or full) runs that kind only (a CPU profile of it: BENCH_CPU_PROF).
+ * Beside the main thread's CPU it prints the busiest other threads' (the codec's, the collector's).
  *
  * `--changes n` sizes the draft to about n changes on the issue's 100-page (4,500-paragraph)
  * contract unless `--pages` says otherwise (issue 36 measures 1,000 and 3,000).
@@ -20,7 +25,7 @@
  */
 import http from 'node:http';
 import path from 'node:path';
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { unzipSync } from 'fflate';
 import { buildBenchmarkContract } from '../src/docx/fixture';
 import { applyListingDelta, isReviewDelta, type ReviewDelta } from '../src/contract/listing-delta';
@@ -39,6 +44,9 @@ const PAGES = pagesAt >= 0 ? Number(process.argv[pagesAt + 1]) : undefined;
 const changesAt = process.argv.indexOf('--changes');
 const CHANGES = changesAt >= 0 ? Number(process.argv[changesAt + 1]) : undefined;
 const PER_BATCH = 50;
+// --pace ms: a pause after each answer, as a reviewer's pace: past the service's quiet time (250 ms) its track projection is stored between batches.
+const paceAt = process.argv.indexOf('--pace');
+const PACE_MS = paceAt >= 0 ? Number(process.argv[paceAt + 1]) : 0;
 
 interface Review {
   revisions: { change_id: string }[];
@@ -60,6 +68,31 @@ function cpuMs(pid: number): { main: number; all: number } {
   } catch {
     return { main: NaN, all: NaN }; // not Linux: wall times only
   }
+}
+
+/** CPU each of the service's threads has used so far, in ms, by thread id, the main one named `main` (from /proc/<pid>/task/<tid>/schedstat: Node names every thread "node"). */
+function threadCpuMs(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const name = tid === String(pid) ? 'main' : `thread ${tid}`;
+        const used = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+        byName.set(name, (byName.get(name) ?? 0) + used);
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
+  } catch {
+    // not Linux
+  }
+  return byName;
+}
+
+/** What each kind of thread used between two readings, per batch, the largest first. */
+function threadLine(from: Map<string, number>, to: Map<string, number>, batches: number): string {
+  const used = [...to].map(([name, ms]) => [name, (ms - (from.get(name) ?? 0)) / batches] as const).filter(([, ms]) => ms >= 0.5);
+  return used.sort((a, b) => b[1] - a[1]).slice(0, 6).map(([name, ms]) => `${name} ${ms.toFixed(0)}`).join(', ') || '(not read)';
 }
 
 /** The draft's size from the arguments: `--changes` on 100 pages (or `--pages`), else `--pages` with ten changes a page, else the default contract. */
@@ -101,6 +134,7 @@ async function main(): Promise<void> {
       let applied = 0;
       let deltas = 0;
       const cpuFrom = cpuMs(pid);
+      const threadsFrom = threadCpuMs(pid);
       for (let i = 0; i < BATCHES; i++) {
         const ids = spread(current.revisions.map((r) => r.change_id), PER_BATCH);
         if (!ids.length) break;
@@ -115,18 +149,22 @@ async function main(): Promise<void> {
         const answered = json<Review | ReviewDelta>(answer);
         if (isReviewDelta(answered)) deltas++;
         current = isReviewDelta(answered) ? applyListingDelta(current as ReviewMinimalResponse, answered) : answered;
+        if (PACE_MS > 0) await new Promise((r) => setTimeout(r, PACE_MS));
       }
       // Settle what the service still does after the last answer (it stores the track then).
       await new Promise((r) => setTimeout(r, 1_000));
       const cpuTo = cpuMs(pid);
+      const threads = threadLine(threadsFrom, threadCpuMs(pid), answers.length);
       const times = answers.map((a) => a.ms);
       const size = percentile(answers.map((a) => a.body.byteLength), 50);
-      const cpu = { main: mainCpu, allPerBatch: (cpuTo.all - cpuFrom.all) / answers.length };
+      const cpu = { main: mainCpu, mainPerBatch: (cpuTo.main - cpuFrom.main) / answers.length, allPerBatch: (cpuTo.all - cpuFrom.all) / answers.length, threads };
       return { times, answers, size, cpu, minimal: applied === 1, deltas };
     };
 
-    const minimal = await run('minimal', { prefer: 'return=minimal' });
-    const full = await run('full', {});
+    const kinds = (process.env.BENCH_APPLY_KINDS ?? 'minimal,full').split(',');
+    const skipped = { times: [NaN], answers: [], size: NaN, cpu: { main: [NaN], mainPerBatch: NaN, allPerBatch: NaN, threads: '' }, minimal: true, deltas: 0 };
+    const minimal = kinds.includes('minimal') ? await run('minimal', { prefer: 'return=minimal' }) : skipped;
+    const full = kinds.includes('full') ? await run('full', {}) : skipped;
     const kind = !minimal.minimal ? 'minimal asked, full answered' : minimal.deltas ? `minimal answer (${minimal.deltas} deltas)` : 'minimal answer (whole listing)';
     console.log(`${kind.padEnd(30)} ${latencyLine(minimal.times)} over ${minimal.times.length}, ${(minimal.size / 1e3).toFixed(0)} kB median (targets p50 <= 60 ms, p95 <= 120 ms)`);
     console.log(`  where the service spent it: ${serverTimingLine(minimal.answers)}`);
@@ -144,8 +182,9 @@ async function main(): Promise<void> {
 }
 
 /** The service's CPU per batch: its main thread's during each request (p50 / p95), and all threads' per batch including what it did after answering. */
-function cpuLine(cpu: { main: number[]; allPerBatch: number }): string {
-  return `main thread during the request p50 ${ms(percentile(cpu.main, 50))}, p95 ${ms(percentile(cpu.main, 95))}; all threads ${ms(cpu.allPerBatch)} a batch (with what follows the answer)`;
+function cpuLine(cpu: { main: number[]; mainPerBatch: number; allPerBatch: number; threads: string }): string {
+  return `main thread during the request p50 ${ms(percentile(cpu.main, 50))}, p95 ${ms(percentile(cpu.main, 95))}; main thread ${ms(cpu.mainPerBatch)} and all threads ${ms(cpu.allPerBatch)} a batch (with what follows the answer)`
+    + `\n  by thread (the busiest), ms a batch: ${cpu.threads}`;
 }
 
 main().catch((error: unknown) => {

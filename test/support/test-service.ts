@@ -89,6 +89,16 @@ export function multipartBody(fields: Record<string, string>, file?: { name: str
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
+/** Uploads `bytes` as `grant`'s source document and makes a working draft of it: the draft's Document row (throws on any other answer). */
+export async function newWorkingDraft(t: TestService, grant: SessionGrant, bytes: Uint8Array, name = 'Draft.docx'): Promise<{ id: string } & Record<string, unknown>> {
+  const body = multipartBody({ purpose: 'source_doc' }, { name, bytes });
+  const created = await t.app.inject({ method: 'POST', url: '/api/uploads', payload: body.payload, headers: { ...body.headers, ...t.headers(grant) } });
+  if (created.statusCode !== 201) throw new Error(`upload answered ${created.statusCode}: ${created.body}`);
+  const draft = await t.app.inject({ method: 'POST', url: `/api/uploads/${(created.json() as { id: string }).id}/working-draft`, headers: t.headers(grant) });
+  if (draft.statusCode !== 201) throw new Error(`working draft answered ${draft.statusCode}: ${draft.body}`);
+  return draft.json() as { id: string } & Record<string, unknown>;
+}
+
 /** A free TCP port on 127.0.0.1. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

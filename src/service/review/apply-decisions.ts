@@ -97,7 +97,7 @@ export async function applyDecisions<S extends AnswerShape = 'full'>(
         ...(item.move ? { move: true as const } : {}),
       };
     }
-    const step = shape === 'minimal' ? decisionStep(base, held, { decided, withdrawn }, { facts, grouping, proposals }) : undefined;
+    const step = shape === 'minimal' ? decisionStep(base, { logSeq: state.lastSeq, contentSha256: row.content_sha256! }, held, { decided, withdrawn }, { facts, grouping, proposals }) : undefined;
     return {
       doc, ...(await parts.answers.writeAndAnalyse(doc, timing, shape)),
       log: { kind: 'decide', undoesSeq: null, accepted: accept, rejected: reject, decided, withdrawn, notes },

@@ -54,8 +54,9 @@ export interface PlannedChange {
  * readings the track is made with (the baseline's facts and entries, the proposals).
  */
 export interface DecisionStep {
-  /** The listing version the batch was planned on, and that listing as this service answered it. */
+  /** The listing version the batch was planned on (and the log position and content it names), and that listing as this service answered it. */
   base: string;
+  baseAt: { logSeq: number; contentSha256: string };
   previous: ReviewListing;
   decided: Readonly<Record<string, DecidedChange>>;
   facts: DecisionFacts;
@@ -69,12 +70,12 @@ export interface DecisionStep {
  * hangs on them), so those batches are projected whole.
  */
 export function decisionStep(
-  base: string, previous: ReviewListing | undefined,
+  base: string, baseAt: DecisionStep['baseAt'], previous: ReviewListing | undefined,
   log: { decided: Record<string, DecidedChange>; withdrawn: Record<string, string | null> },
   readings: Pick<DecisionStep, 'facts' | 'grouping' | 'proposals'>,
 ): DecisionStep | undefined {
   if (!previous?.track?.entries || Object.keys(log.withdrawn).length > 0 || Object.keys(log.decided).length === 0) return undefined;
-  return { base, previous, decided: log.decided, ...readings };
+  return { base, baseAt, previous, decided: log.decided, ...readings };
 }
 
 export interface ChangeResult {

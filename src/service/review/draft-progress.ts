@@ -36,8 +36,9 @@ export function projectionReader(db: Database): ReadProjections {
   return async (ids) => {
     const rows = await db.query<{ upload_id: string; log_seq: number; content_sha256: string | null; items: { id: string; state: TrackState; group: string | null }[] | null }>(
       `SELECT upload_id, log_seq, content_sha256,
-              (SELECT jsonb_agg(jsonb_build_object('id', i->'id', 'state', i->'state', 'group', i->'group')) FROM jsonb_array_elements(track->'items') AS i) AS items
-       FROM track_projection WHERE upload_id = ANY($1::text[])`, [ids]);
+              (SELECT jsonb_agg(jsonb_build_object('id', i.value->'id', 'state', i.value->'state', 'group', i.value->'group') ORDER BY i.pos)
+               FROM track_projection_items i WHERE i.upload_id = p.upload_id AND i.list = 'items') AS items
+       FROM track_projection p WHERE upload_id = ANY($1::text[])`, [ids]);
     return new Map(rows.map((r) => [r.upload_id, {
       logSeq: r.log_seq, contentSha256: r.content_sha256,
       counts: countEntries((r.items ?? []).map((i) => ({ id: i.id, state: i.state, ...(i.group ? { group: i.group } : {}) }))),

@@ -18,7 +18,7 @@ import { Prng } from '../../docx/fixture/prng';
 import { generateFixture } from '../../../test/conformance/decision-fixtures';
 import { generateLabProtocol } from '../../../test/conformance/entry-fixtures';
 import type { ReviewFaults } from './review-parts';
-import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
+import { newWorkingDraft, startTestService, type TestService } from '../../../test/support/test-service';
 
 describe('the minimal answer as a delta of the listing', () => {
   let t: TestService;
@@ -42,14 +42,7 @@ describe('the minimal answer as a delta of the listing', () => {
   const call = (method: 'GET' | 'POST', url: string, payload?: object, headers: Record<string, string> = {}) =>
     t.app.inject({ method, url, headers: { ...t.headers(lawyer), ...headers }, ...(payload ? { payload } : {}) });
 
-  async function newDraft(bytes: Uint8Array): Promise<string> {
-    const body = multipartBody({ purpose: 'source_doc' }, { name: 'Draft.docx', bytes });
-    const created = await t.app.inject({ method: 'POST', url: '/api/uploads', payload: body.payload, headers: { ...body.headers, ...t.headers(lawyer) } });
-    expect(created.statusCode).toBe(201);
-    const draft = await call('POST', `/api/uploads/${(created.json() as { id: string }).id}/working-draft`);
-    expect(draft.statusCode).toBe(201);
-    return (draft.json() as { id: string }).id;
-  }
+  const newDraft = async (bytes: Uint8Array): Promise<string> => (await newWorkingDraft(t, lawyer, bytes)).id;
   /** The listing a review read answers now, and its ETag. */
   async function listing(id: string): Promise<{ listing: ReviewMinimalResponse; etag: string }> {
     const res = await call('GET', `/api/documents/${id}/review`, undefined, { prefer: 'return=minimal' });

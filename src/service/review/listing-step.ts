@@ -12,6 +12,8 @@ import { decidedItem, effectiveState, openItem, type LogState } from './track-pr
 export interface SteppedListing {
   listing: ReviewMinimalResponse;
   delta: ReviewDelta;
+  /** The positions in the track's lists of the members the delta names as changed (the lists keep their lengths): what storing the track writes. */
+  changed: { items: number[]; entries: number[] };
 }
 
 /**
@@ -55,6 +57,7 @@ export function stepListing(
   // The items: in place, the batch's decided, the others as they were unless the batch moved them.
   const changedRevision = new Map(revisionsDelta.changed.map((r) => [r.change_id, r]));
   const itemsDelta: ListDelta<TrackItem> = { removed: [], changed: [], added: [] };
+  const changed: SteppedListing['changed'] = { items: [], entries: [] };
   const counts = { open: 0, in: 0, back: 0, total: track.items.length };
   let hereId: string | null = null;
   let batchSeen = 0;
@@ -81,8 +84,10 @@ export function stepListing(
       counts.open++;
       hereId ??= next.id;
     } else counts[next.state as 'in' | 'back']++;
-    if (next !== item && !sameFlat(item, next)) itemsDelta.changed.push(next);
-    else next = item;
+    if (next !== item && !sameFlat(item, next)) {
+      itemsDelta.changed.push(next);
+      changed.items.push(i);
+    } else next = item;
     return next;
   });
   if (items.includes(null) || batchSeen !== Object.keys(batch).length) return null;
@@ -97,7 +102,10 @@ export function stepListing(
     const before = track.entries[i]!;
     if (entries[i]!.id !== before.id) return null;
     if (sameEntry(before, entries[i]!)) entries[i] = before;
-    else entriesDelta.changed.push(entries[i]!);
+    else {
+      entriesDelta.changed.push(entries[i]!);
+      changed.entries.push(i);
+    }
   }
 
   const next: Track = { items: stepped, hereId, counts, entries };
@@ -107,6 +115,7 @@ export function stepListing(
       document, base: step.base, version, revisions: revisionsDelta,
       track: { items: itemsDelta, entries: entriesDelta, hereId, counts },
     },
+    changed,
   };
 }
 

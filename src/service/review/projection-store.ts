@@ -1,5 +1,5 @@
 import type { Track } from '../../contract/track';
-import type { Database } from '../store/database';
+import type { Database, Queryable } from '../store/database';
 import type { UploadRecord } from '../uploads/upload-rows';
 import { letWaitingWorkIn } from '../http/let-waiting-work-in';
 
@@ -7,11 +7,28 @@ import { letWaitingWorkIn } from '../http/let-waiting-work-in';
 const PROJECTION_QUIET_MS = 250;
 
 /**
- * Entries or items of a track one statement appends (ProjectionStore.store): a few milliseconds
- * of the embedded database's time. Each statement writes the track so far again, so a list of n
- * items costs n²/2000 items written; tracks of a few thousand items are the common large case.
+ * Members of a track's lists one statement writes (ProjectionStore.store): a few milliseconds of
+ * the embedded database's time, with other work let in between statements.
  */
 const LIST_ITEMS_PER_STATEMENT = 1000;
+
+/** Drafts whose last written track this instance keeps to compare the next one with (ProjectionStore.written). */
+const WRITTEN_DRAFTS = 16;
+
+/** The lists of a track, stored a row per member (table track_projection_items). */
+const LISTS = ['items', 'entries'] as const;
+type ListName = (typeof LISTS)[number];
+
+/**
+ * What a batch changed in a track, by position in its lists, since the projection at `base`
+ * (listing-step.ts): the lists keep their lengths and every other member. Storing it writes
+ * those members only, when the stored projection is still the one at `base`.
+ */
+export interface TrackChange {
+  base: { logSeq: number; contentSha256: string };
+  items: readonly number[];
+  entries: readonly number[];
+}
 
 /** A track projection made after a change, waiting to be stored. */
 interface PendingProjection {
@@ -19,6 +36,8 @@ interface PendingProjection {
   logSeq: number;
   track: Track;
   timer: NodeJS.Timeout;
+  /** What changed since the projection at its base, when only that need be written; null: the whole track. */
+  change: { base: TrackChange['base']; items: Set<number>; entries: Set<number> } | null;
 }
 
 /**
@@ -29,6 +48,13 @@ export class ProjectionStore {
   /** Projections waiting for their draft to be quiet before they are stored (storeInBackground), by draft id. */
   private readonly pending = new Map<string, PendingProjection>();
   private readonly writes = new Set<Promise<void>>();
+  /**
+   * The track this instance last stored or read as stored, by draft (the most recent
+   * WRITTEN_DRAFTS drafts): a projection waiting without a batch's change is compared with it
+   * member by member in place, so an answer projected whole (a full answer, undo, redline edits)
+   * also writes only the members that changed, when the stored projection is still that one.
+   */
+  private readonly written = new Map<string, { base: TrackChange['base']; track: Track }>();
 
   constructor(private readonly db: Database, private readonly log: { warn(obj: object, msg: string): void }) {}
 
@@ -43,10 +69,18 @@ export class ProjectionStore {
     const pending = this.pending.get(row.id);
     if (stored && pending && pending.logSeq === stored.last_seq && pending.row.content_sha256 === row.content_sha256) return pending.track;
     if (stored && stored.log_seq === stored.last_seq && stored.content_sha256 === row.content_sha256) {
-      const [current] = await this.db.query<{ track: Track }>(
-        'SELECT track FROM track_projection WHERE upload_id = $1 AND log_seq = $2 AND content_sha256 = $3', [row.id, stored.log_seq, row.content_sha256]);
+      // One statement, so the head and its lists are read as one write left them.
+      const [current] = await this.db.query<{ track: Track; items: Track['items'] | null; entries: Track['entries'] | null }>(
+        `SELECT p.track,
+                (SELECT jsonb_agg(i.value ORDER BY i.pos) FROM track_projection_items i WHERE i.upload_id = p.upload_id AND i.list = 'items') AS items,
+                (SELECT jsonb_agg(i.value ORDER BY i.pos) FROM track_projection_items i WHERE i.upload_id = p.upload_id AND i.list = 'entries') AS entries
+         FROM track_projection p WHERE p.upload_id = $1 AND p.log_seq = $2 AND p.content_sha256 = $3`, [row.id, stored.log_seq, row.content_sha256]);
       // A track stored before entries were listed is made again.
-      if (current?.track.entries) return current.track;
+      if (current?.track.entries) {
+        const track = { ...current.track, items: current.items ?? [], entries: current.entries ?? [] };
+        this.rememberWritten(row.id, { logSeq: stored.log_seq, contentSha256: row.content_sha256! }, track);
+        return track;
+      }
     }
     return null;
   }
@@ -58,11 +92,13 @@ export class ProjectionStore {
    * (PGlite runs on it) from the next batch. Losing it costs nothing but a rebuild: readers use a
    * stored track only when its log seq and content hash are current, and this instance answers
    * from the one still waiting. `settle` stores what waits and awaits what is being written.
+   * `change`: what the batch changed since the projection at its base; a burst of batches
+   * stepped one from the other writes what any of them changed.
    */
-  storeInBackground(row: UploadRecord, logSeq: number, track: Track): void {
+  storeInBackground(row: UploadRecord, logSeq: number, track: Track, change?: TrackChange): void {
     const earlier = this.pending.get(row.id);
     if (earlier) clearTimeout(earlier.timer);
-    this.pending.set(row.id, { row, logSeq, track, timer: this.projectionTimer(row.id) });
+    this.pending.set(row.id, { row, logSeq, track, timer: this.projectionTimer(row.id), change: pendingChange(earlier, change) });
   }
 
   private projectionTimer(uploadId: string): NodeJS.Timeout {
@@ -90,23 +126,37 @@ export class ProjectionStore {
     if (!pending) return;
     clearTimeout(pending.timer);
     this.pending.delete(uploadId);
-    const write = this.store(pending.row, pending.logSeq, pending.track)
+    const change = pending.change
+      ? { base: pending.change.base, items: [...pending.change.items], entries: [...pending.change.entries] }
+      : this.changeFromWritten(uploadId, pending.track);
+    const write = this.store(pending.row, pending.logSeq, pending.track, change)
       .catch((error: unknown) => this.log.warn({ err: error, uploadId }, 'storing the track projection failed; the next read rebuilds it'))
       .finally(() => this.writes.delete(write));
     this.writes.add(write);
   }
 
   /**
-   * Writes the track in one transaction, its lists appended LIST_ITEMS_PER_STATEMENT at a time
-   * with other work let in between: one statement of the whole track (a megabyte of JSON on a
-   * long draft, made into jsonb by the embedded database on the service's thread) held the thread
-   * for tens of milliseconds, and `/api/health/live` waited as long. Readers see the whole track
-   * or the one before: never a half-written one.
+   * Writes the track in one transaction: with `change`, when the stored projection is the one
+   * at its base, only the members it names (a batch of decisions writes what it changed, not the
+   * whole track: issue 36); otherwise the whole track, its lists a row per member inserted
+   * LIST_ITEMS_PER_STATEMENT at a time with other work let in between (one statement of a whole
+   * track, a megabyte of JSON on a long draft, held the service's thread, where the embedded
+   * database runs, for tens of milliseconds). Readers see the whole track or the one before:
+   * never a half-written one.
    */
-  async store(row: UploadRecord, logSeq: number, track: Track): Promise<void> {
-    const lists = { items: track.items, ...(track.entries ? { entries: track.entries } : {}) };
-    const head: Track = { ...track, items: [], ...(track.entries ? { entries: [] } : {}) };
-    await this.db.transaction(async (tx) => {
+  async store(row: UploadRecord, logSeq: number, track: Track, change?: TrackChange): Promise<void> {
+    const head = JSON.stringify({ ...track, items: [], ...(track.entries ? { entries: [] } : {}) });
+    const stored = await this.db.transaction(async (tx) => {
+      if (change && track.entries) {
+        const moved = await tx.query(
+          `UPDATE track_projection SET log_seq = $2, content_sha256 = $3, track = $4, updated_at = now()
+           WHERE upload_id = $1 AND log_seq = $5 AND content_sha256 = $6 RETURNING upload_id`,
+          [row.id, logSeq, row.content_sha256, head, change.base.logSeq, change.base.contentSha256]);
+        if (moved.length > 0) {
+          for (const name of LISTS) await writeMembers(tx, row.id, name, track[name] ?? [], [...new Set(change[name])].sort((a, b) => a - b), 'update');
+          return true;
+        }
+      }
       // An older projection never overwrites a newer one (background writes may finish out of order).
       const written = await tx.query(
         `INSERT INTO track_projection (upload_id, log_seq, content_sha256, track, updated_at) VALUES ($1, $2, $3, $4, now())
@@ -114,17 +164,36 @@ export class ProjectionStore {
            track = EXCLUDED.track, updated_at = now()
          WHERE track_projection.log_seq <= EXCLUDED.log_seq
          RETURNING upload_id`,
-        [row.id, logSeq, row.content_sha256, JSON.stringify(head)]);
-      if (written.length === 0) return;
-      for (const [name, list] of Object.entries(lists)) {
-        for (let from = 0; from < list.length; from += LIST_ITEMS_PER_STATEMENT) {
-          await letWaitingWorkIn();
-          await tx.query(
-            `UPDATE track_projection SET track = jsonb_set(track, ARRAY[$2::text], (track -> $2::text) || $3::jsonb) WHERE upload_id = $1`,
-            [row.id, name, JSON.stringify(list.slice(from, from + LIST_ITEMS_PER_STATEMENT))]);
-        }
+        [row.id, logSeq, row.content_sha256, head]);
+      if (written.length === 0) return false;
+      await tx.query('DELETE FROM track_projection_items WHERE upload_id = $1', [row.id]);
+      for (const name of LISTS) {
+        const list = track[name] ?? [];
+        await writeMembers(tx, row.id, name, list, list.map((_, i) => i), 'insert');
       }
+      return true;
     });
+    if (stored) this.rememberWritten(row.id, { logSeq, contentSha256: row.content_sha256! }, track);
+  }
+
+  private rememberWritten(uploadId: string, base: TrackChange['base'], track: Track): void {
+    this.written.delete(uploadId); // most recent last, for the eviction below
+    this.written.set(uploadId, { base, track });
+    if (this.written.size > WRITTEN_DRAFTS) this.written.delete(this.written.keys().next().value!);
+  }
+
+  /** What changed from the track last written to `track`, member by member in place; undefined when a list's length changed (written whole). */
+  private changeFromWritten(uploadId: string, track: Track): TrackChange | undefined {
+    const known = this.written.get(uploadId);
+    if (!known || !track.entries || !known.track.entries) return undefined;
+    const change = { base: known.base, items: [] as number[], entries: [] as number[] };
+    for (const name of LISTS) {
+      const before: readonly unknown[] = known.track[name] ?? [];
+      const after: readonly unknown[] = track[name] ?? [];
+      if (before.length !== after.length) return undefined;
+      for (let i = 0; i < after.length; i++) if (!sameJson(before[i], after[i])) change[name].push(i);
+    }
+    return change;
   }
 
   /** Stores the projections still waiting and waits for those being stored (before the database closes). */
@@ -132,4 +201,43 @@ export class ProjectionStore {
     for (const uploadId of [...this.pending.keys()]) this.storePending(uploadId);
     while (this.writes.size > 0) await Promise.all([...this.writes]);
   }
+}
+
+/** The change a projection waiting to be stored carries: this batch's, joined to the one waiting before when it was stepped from that one. */
+function pendingChange(earlier: PendingProjection | undefined, change: TrackChange | undefined): PendingProjection['change'] {
+  if (!change) return null;
+  if (!earlier) return { base: change.base, items: new Set(change.items), entries: new Set(change.entries) };
+  // Stepped from the projection still waiting: what both changed, since the one before it.
+  if (!earlier.change || earlier.logSeq !== change.base.logSeq || earlier.row.content_sha256 !== change.base.contentSha256) return null;
+  return {
+    base: earlier.change.base,
+    items: new Set([...earlier.change.items, ...change.items]),
+    entries: new Set([...earlier.change.entries, ...change.entries]),
+  };
+}
+
+/** Writes the members of one list at these positions (ascending), a statement for each LIST_ITEMS_PER_STATEMENT of them. */
+async function writeMembers(tx: Queryable, uploadId: string, name: ListName, list: readonly unknown[], positions: readonly number[], how: 'insert' | 'update'): Promise<void> {
+  for (let from = 0; from < positions.length; from += LIST_ITEMS_PER_STATEMENT) {
+    if (from > 0 || how === 'insert') await letWaitingWorkIn();
+    const chunk = positions.slice(from, from + LIST_ITEMS_PER_STATEMENT);
+    const values = chunk.map((pos) => JSON.stringify(list[pos]));
+    await tx.query(how === 'insert'
+      ? `INSERT INTO track_projection_items (upload_id, list, pos, value)
+         SELECT $1, $2, m.pos, m.value::jsonb FROM unnest($3::int[], $4::text[]) AS m(pos, value)`
+      : `UPDATE track_projection_items i SET value = m.value::jsonb FROM unnest($3::int[], $4::text[]) AS m(pos, value)
+         WHERE i.upload_id = $1 AND i.list = $2 AND i.pos = m.pos`,
+    [uploadId, name, chunk, values]);
+  }
+}
+
+/** Whether two JSON values read the same (object keys in any order, undefined members as absent). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((x, i) => sameJson(x, (b as unknown[])[i]));
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const keys = Object.keys(x).filter((k) => x[k] !== undefined);
+  return keys.length === Object.keys(y).filter((k) => y[k] !== undefined).length && keys.every((k) => sameJson(x[k], y[k]));
 }

@@ -124,7 +124,8 @@ export class ReviewAnswers {
     } catch {
       return null; // a failing decisions store: answered as the projection answers it (track: null)
     }
-    this.projections.storeInBackground(result.row, result.state.lastSeq, stepped.listing.track!);
+    // What the batch changed is all the stored projection needs written, when it is the one the batch was planned on.
+    this.projections.storeInBackground(result.row, result.state.lastSeq, stepped.listing.track!, { base: step.baseAt, ...stepped.changed });
     return stepped;
   }
 

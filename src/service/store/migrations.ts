@@ -325,6 +325,24 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
       ALTER TABLE untracked_checks ADD COLUMN pending jsonb;
     `,
   },
+  {
+    id: 36,
+    name: 'track projections stored item by item',
+    sql: `
+      -- The track projection's lists (items, entries), a row per member at its position, so a
+      -- batch of decisions writes the members it changed instead of the whole track (issue 36):
+      -- track_projection.track keeps the rest (counts, hereId) with both lists empty.
+      CREATE TABLE track_projection_items (
+        upload_id text NOT NULL REFERENCES track_projection(upload_id) ON DELETE CASCADE,
+        list text NOT NULL CHECK (list IN ('items', 'entries')),
+        pos integer NOT NULL,
+        value jsonb NOT NULL,
+        PRIMARY KEY (upload_id, list, pos)
+      );
+      -- Projections stored whole: rebuilt from the log on the next read, as a missing one is.
+      DELETE FROM track_projection;
+    `,
+  },
 ];
 
 const LOCK_KEY = 740_215_901; // arbitrary, constant: "redline migrations"
