@@ -2,6 +2,7 @@ import type { Track } from '../../contract/track';
 import type { Database, Queryable } from '../store/database';
 import type { UploadRecord } from '../uploads/upload-rows';
 import { letWaitingWorkIn } from '../http/let-waiting-work-in';
+import { sameJson } from './listing-delta';
 
 /** How long a draft stays without changes before its newest track projection is stored (storeInBackground). */
 const PROJECTION_QUIET_MS = 250;
@@ -229,15 +230,4 @@ async function writeMembers(tx: Queryable, uploadId: string, name: ListName, lis
          WHERE i.upload_id = $1 AND i.list = $2 AND i.pos = m.pos`,
     [uploadId, name, chunk, values]);
   }
-}
-
-/** Whether two JSON values read the same (object keys in any order, undefined members as absent). */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((x, i) => sameJson(x, (b as unknown[])[i]));
-  const x = a as Record<string, unknown>;
-  const y = b as Record<string, unknown>;
-  const keys = Object.keys(x).filter((k) => x[k] !== undefined);
-  return keys.length === Object.keys(y).filter((k) => y[k] !== undefined).length && keys.every((k) => sameJson(x[k], y[k]));
 }
