@@ -123,8 +123,7 @@ function joinUnsettled(p: XmlElement): boolean {
   // Alone where it stands (no paragraph before or after it), it goes whole once empty: its
   // content, all of it tracked, may still all go; or the paragraphs before it may still join it,
   // emptied, leaving it alone.
-  const emptied = p.elements().every((c) => c.name === 'w:pPr' || BETWEEN.has(c.name));
-  if (!emptied && !mayEmpty(p)) return false;
+  if (!emptied(p) && !mayEmpty(p)) return false;
   return mayEmpty(p) ? standsAlone(p, true) !== null : standsAlone(p) === null && standsAlone(p, true) !== null;
 }
 
@@ -343,7 +342,7 @@ function mayUnwrap(el: XmlElement): boolean {
  */
 export function mayVanish(p: XmlElement): boolean {
   if (p.name !== 'w:p' || p.first('w:pPr')?.first('w:sectPr')) return false;
-  const empty = mayEmpty(p) || p.elements().every((c) => c.name === 'w:pPr' || BETWEEN.has(c.name));
+  const empty = mayEmpty(p) || emptied(p);
   if (empty && standsAlone(p, true)) return true;
   if (!mayBecomeFirst(p)) return false;
   // Last in its story or cell, it keeps its mark (joinBackward): only a block after it lets it go.
@@ -481,10 +480,9 @@ function joinBackward(p: XmlElement, stop: XmlElement | null): void {
   const pPr = p.first('w:pPr');
   if (pPr?.first('w:sectPr')) return;
   const content = p.children.filter((c) => !(c.kind === 1 && c.name === 'w:pPr'));
-  const emptied = content.every((c) => c.kind !== 1 || BETWEEN.has(c.name));
   // Alone between blocks that are not paragraphs (issue 34 item 3), an emptied paragraph goes
   // whole, as Word takes away a paragraph whose mark and content are all rejected.
-  const alone = emptied ? standsAlone(p) : null;
+  const alone = emptied(p) ? standsAlone(p) : null;
   if (alone) {
     // Its range markers stay at block level; at its container's end they go before the block
     // there, so that the container still ends with that block (a cell ends with a paragraph or a control).
@@ -536,6 +534,9 @@ function joinBackward(p: XmlElement, stop: XmlElement | null): void {
   }
 }
 
+/** The blocks beside which a paragraph can stand alone (standsAlone). */
+const BLOCKS_NOT_PARAGRAPHS: ReadonlySet<string> = new Set(['w:tbl', 'w:sdt', 'w:customXml']);
+
 /**
  * Whether a paragraph whose mark goes stands alone, so that, emptied, it goes whole (joinBackward),
  * and the blocks either side of it (null: its container's start or end):
@@ -568,13 +569,17 @@ function standsAlone(p: XmlElement, once = false): { before: XmlElement | null; 
   for (let i = kids.indexOf(p) - 1; i >= 0 && !before; i--) {
     const k = kids[i]!;
     if (k.kind !== 1 || BETWEEN.has(k.name) || k.name.endsWith('Pr') || isRowlessTable(k)) continue;
-    if (passing && k.name === 'w:p' && markTracked(k) && (mayEmpty(k) || k.elements().every((c) => c.name === 'w:pPr' || BETWEEN.has(c.name)))) continue;
+    if (passing && k.name === 'w:p' && markTracked(k) && (mayEmpty(k) || emptied(k))) continue;
     before = k;
   }
-  const blocks = new Set(['w:tbl', 'w:sdt', 'w:customXml']);
-  if ((before && !blocks.has(before.name)) || (after && !blocks.has(after.name))) return null;
+  if ((before && !BLOCKS_NOT_PARAGRAPHS.has(before.name)) || (after && !BLOCKS_NOT_PARAGRAPHS.has(after.name))) return null;
   if (!before) return after ? { before, after } : null;
   return edgeTable(before, 'last') && (after === null || edgeTable(after, 'first')) ? null : { before, after };
+}
+
+/** Whether nothing is left in a paragraph but its properties and range markers. */
+function emptied(p: XmlElement): boolean {
+  return p.elements().every((c) => c.name === 'w:pPr' || BETWEEN.has(c.name));
 }
 
 /** Whether a block is a table, or a control or custom XML whose first (or last) block is one, through nested ones. */
