@@ -349,6 +349,16 @@ test('a comparison keeps the pending insertion both versions carry under its aut
   await expect(list.getByRole('option')).toHaveCount(3);
   await expectNoAxeViolations(page);
   await shoot(page, 'comparison-banner');
+  // On a phone: one line with the essentials, the whole text a tap away (nothing cut off unread).
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(banner.getByTestId('comparison-banner-text')).toBeHidden();
+  await expect(banner).toContainText('v1 → v2: 2 changes, 1 pending kept');
+  await banner.getByRole('button', { name: 'Details' }).click();
+  await expect(banner.getByTestId('comparison-pending')).toBeVisible();
+  await expect(banner.getByRole('button', { name: 'Less' })).toHaveAttribute('aria-expanded', 'true');
+  await shoot390(page, 'comparison-banner-details');
+  await banner.getByRole('button', { name: 'Less' }).click();
+  await page.setViewportSize({ width: 1440, height: 900 });
 
   // Accepting everything gives v2's accepted text.
   await page.getByRole('button', { name: 'Accept all shown' }).click();
@@ -429,3 +439,10 @@ test("Word's compare options: with case changes left out, a version that only ch
   await again.getByTestId('compare-options').getByText('Options').click();
   await expect(again.getByRole('checkbox', { name: 'Case changes' })).not.toBeChecked();
 });
+
+/** A screenshot at the phone size the page is already at (a disclosure opened there would close on resize). */
+async function shoot390(page: Page, name: string): Promise<void> {
+  const dir = process.env.H34_SHOTS ?? SCREENS;
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}-390x844.png`) });
+}

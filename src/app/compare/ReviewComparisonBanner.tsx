@@ -1,7 +1,9 @@
+import { useState, type ReactNode } from 'react';
 import { parseComparisonArtifactId, UNTRACKED_EDIT_AUTHOR } from '../../contract/compare';
 import type { DocumentRow } from '../../contract/document';
 import { useComparisonSummary, useUpload } from '../api/compare';
 import { optionsSentence } from './compare-settings';
+import { comparedSentence, shortComparedSentence } from './compared-sentence';
 import { pendingSentence } from './pending-sentence';
 import { UntrackedWarning } from './UntrackedWarning';
 
@@ -27,20 +29,20 @@ export function ReviewComparisonBanner({ draft, changes }: { draft: DocumentRow;
   );
   if (comparison?.kind === 'untracked') {
     return (
-      <p role="status" data-testid="comparison-banner" className="border-b border-line bg-open-soft px-4 py-1.5 text-sm text-open max-md:truncate max-md:px-3 max-md:py-1 max-md:text-xs">
+      <BannerText tone="open" short={`v${source.documentVersion}'s untracked edits, by “${UNTRACKED_EDIT_AUTHOR}”`}>
         Changes by “{UNTRACKED_EDIT_AUTHOR}” are the edits made in v{source.documentVersion} without tracking; the others are tracked changes it came with.
-      </p>
+      </BannerText>
     );
   }
   return (
     <>
       {comparison?.kind === 'compare' && (
-        <p role="status" data-testid="comparison-banner" className="border-b border-line bg-paper px-4 py-1.5 text-sm text-ink-soft max-md:truncate max-md:px-3 max-md:py-1 max-md:text-xs">
+        <BannerText tone="paper" short={shortComparedSentence(source.documentVersion, against?.documentVersion ?? null, changes === 0 ? 0 : summary?.entries ?? changes, summary?.pending.kept ?? 0)}>
           {changes === 0
             ? `No differences: v${source.documentVersion} is identical to ${against ? `v${against.documentVersion}` : 'the version it was compared with'}.`
             : comparedSentence(source.documentVersion, against?.documentVersion ?? null, summary ? { entries: summary.entries, author: summary.author } : { entries: changes, author: null })}
           {pending}
-        </p>
+        </BannerText>
       )}
       {/* A comparison with the version it was added to shows its untracked edits as its own changes: no second draft of them is offered. */}
       <UntrackedWarning version={source} banner shownBy={comparison?.kind === 'compare' && comparison.against === source.parentUploadId ? (summary?.author ?? 'Comparison') : null} />
@@ -49,10 +51,22 @@ export function ReviewComparisonBanner({ draft, changes }: { draft: DocumentRow;
 }
 
 /**
- * "Comparison: what changed in v2 since v1, as 2 changes by “Comparison”." The count is the list's
- * (entries: a replaced word is one); without the comparison's summary, the draft's own count.
+ * The banner's text. From 768 px up it is shown whole; on a phone it would take four lines of
+ * the document's height, and cut to one line it lost what a lawyer needs (which pending changes
+ * stay pending), so a phone shows one line that says the essentials and a button for the rest.
  */
-export function comparedSentence(newer: number, older: number | null, made: { entries: number; author: string | null }): string {
-  const what = `${made.entries} ${made.author ? '' : 'tracked '}change${made.entries === 1 ? '' : 's'}${made.author ? ` by “${made.author}”` : ''}`;
-  return `Comparison: what changed in v${newer} since ${older === null ? 'the older version' : `v${older}`}, as ${what}.`;
+function BannerText({ tone, short, children }: { tone: 'paper' | 'open'; short: string; children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const colours = tone === 'open' ? 'bg-open-soft text-open' : 'bg-paper text-ink-soft';
+  return (
+    <div role="status" data-testid="comparison-banner" className={`border-b border-line px-4 py-1.5 text-sm max-md:px-3 max-md:py-1 max-md:text-xs ${colours}`}>
+      <p className="flex items-baseline gap-2 md:hidden">
+        <span className="min-w-0 flex-1 truncate" aria-hidden={open}>{short}</span>
+        <button type="button" className="shrink-0 underline" aria-expanded={open} onClick={() => setOpen(!open)}>
+          {open ? 'Less' : 'Details'}
+        </button>
+      </p>
+      <p data-testid="comparison-banner-text" className={open ? '' : 'max-md:hidden'}>{children}</p>
+    </div>
+  );
 }
