@@ -75,11 +75,26 @@ export interface TermIndex {
 
 /** The key a term is known by: its plural and possessive folded ("Parties'" and "Party" → "party"). */
 export function termKey(phrase: string): string {
-  let s = phrase.replace(/['’]s?$/u, '').toLowerCase();
+  let s = withoutPossessive(phrase).toLowerCase();
   if (s.endsWith('ies') && s.length > 4) s = `${s.slice(0, -3)}y`;
-  else if (/(?:ss|sh|ch|x)es$/.test(s)) s = s.slice(0, -2);
+  else if (s.endsWith('es') && (s.endsWith('sses') || s.endsWith('shes') || s.endsWith('ches') || s.endsWith('xes'))) s = s.slice(0, -2);
   else if (s.endsWith('s') && !s.endsWith('ss') && s.length > 3) s = s.slice(0, -1);
   return s;
+}
+
+/**
+ * The phrase without a possessive ending: "'s", "’s", or an apostrophe alone. Read by character
+ * codes rather than with a pattern: every capitalised word of every paragraph scanned is keyed.
+ */
+function withoutPossessive(phrase: string): string {
+  const n = phrase.length;
+  const last = phrase.charCodeAt(n - 1);
+  if (last === 39 || last === 0x2019) return phrase.slice(0, n - 1);
+  if (last === 115 && n >= 2) {
+    const before = phrase.charCodeAt(n - 2);
+    if (before === 39 || before === 0x2019) return phrase.slice(0, n - 2);
+  }
+  return phrase;
 }
 
 /**

@@ -249,7 +249,9 @@ class Reader {
    * run's formatting change) spans what lies inside it; an empty one marks its place.
    */
   private inline(el: XmlElement, text: TextBuilder, boxes: XmlElement[]): void {
-    for (const k of el.elements()) {
+    // The children read in place (el.elements() would copy them out): every run and text of every view goes through here.
+    for (const k of el.children) {
+      if (k.kind !== 1) continue;
       switch (k.name) {
         case 'w:pPr':
         case 'w:rPr':
@@ -392,7 +394,8 @@ function blockChange(change: Change, start: number, end: number, info: ReadInput
 
 /** Every element below `el`, in document order. */
 function walkElements(el: XmlElement, visit: (e: XmlElement) => void): void {
-  for (const k of el.elements()) {
+  for (const k of el.children) {
+    if (k.kind !== 1) continue;
     visit(k);
     walkElements(k, visit);
   }
