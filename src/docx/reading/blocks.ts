@@ -6,7 +6,7 @@ import type { Change } from '../revisions/changes';
 import type { PartScan } from '../revisions/sites';
 import type { XmlDocument, XmlElement } from '../xml/tree';
 import { outlineLevel, StyleBook } from './styles';
-import { contentTag } from './tag';
+import { contentTag, contentTagJoined } from './tag';
 
 /** A w14:paraId as the schema has it (ST_LongHexNumber). */
 const PARA_ID = /^[0-9A-Fa-f]{8}$/;
@@ -321,7 +321,7 @@ class Reader {
    * its text and the identical paragraphs before it stay (the k-th of equal paragraphs gets .k).
    */
   private derivedId(prefix: string, story: Story, content: string): string {
-    const base = `${prefix}${contentTag(`${story}\u0001${content}`)}`;
+    const base = `${prefix}${contentTagJoined(story, content)}`;
     const k = (this.derivedCount.get(base) ?? 0) + 1;
     this.derivedCount.set(base, k);
     const id = k === 1 ? base : `${base}.${k}`;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { base36, contentTag } from './tag';
+import { base36, contentTag, contentTagJoined } from './tag';
 
 /** The tag as it was first written (toString(36)): ids and versions kept by clients must not change. */
 function contentTagAsFirstWritten(s: string): string {
@@ -27,5 +27,10 @@ describe('contentTag', () => {
   it('gives the tags it always gave', () => {
     fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (s) => contentTag(s) === contentTagAsFirstWritten(s)), { numRuns: 5_000 });
     expect(contentTag('')).toBe(contentTagAsFirstWritten(''));
+  });
+
+  it('tags two strings joined by \\u0001 as it tags the joined string', () => {
+    const text = fc.string({ unit: 'binary', maxLength: 120 });
+    fc.assert(fc.property(text, text, (a, b) => contentTagJoined(a, b) === contentTagAsFirstWritten(`${a}\u0001${b}`)), { numRuns: 5_000 });
   });
 });
