@@ -53,29 +53,35 @@ export function numberOf(p: CheckParagraph): { label: string; manual: boolean } 
 /** Every clause, paragraph and annex the document holds, by normalised reference; and the labels' last parts ("(c)"). */
 export function clauseIndex(paragraphs: readonly CheckParagraph[], facts: ViewFacts): Set<string> {
   const tails = new Set<string>();
-  paragraphs.forEach((p, i) => {
-    if (p.story !== 'body') return;
-    const add = (ref: string) => {
-      if (!facts.clauses.has(ref)) facts.clauses.set(ref, i);
-    };
+  // A loop calling a module function rather than a callback making its own helper per paragraph: the service runs
+  // through tsx, which names every local function as it is made (a property definition each time).
+  const clauses = facts.clauses;
+  for (let i = 0; i < paragraphs.length; i++) {
+    const p = paragraphs[i]!;
+    if (p.story !== 'body') continue;
     const n = numberOf(p);
     if (n) {
       const label = normaliseClause(n.label);
-      add(label);
+      addClause(clauses, label, i);
       const tail = /\([a-z0-9]+\)$/.exec(label)?.[0];
       if (tail) tails.add(tail);
       else if (/^[a-z0-9]+\)$/.test(label)) tails.add(`(${label}`);
       // A label that repeats the article ("Article 5", "Section 5.") is cited by its number alone.
       const m = /^(?:article|section|clause)\s*(.+)$/i.exec(n.label.trim());
-      if (m) add(normaliseClause(m[1]!));
+      if (m) addClause(clauses, normaliseClause(m[1]!), i);
     }
     const annex = ANNEX_TITLE.exec(p.text);
-    if (annex) add(`${annexWord(annex[1]!)} ${annex[2]!.toLowerCase()}`);
+    if (annex) addClause(clauses, `${annexWord(annex[1]!)} ${annex[2]!.toLowerCase()}`, i);
     // "Article 5 Confidentiality" as a title: short, no sentence ("Clause 3 survives termination." cites, it is no title).
     const article = ARTICLE_TITLE.exec(p.text);
-    if (article && p.text.trim().length <= 80 && !/[.;,]$/.test(p.text.trim())) add(normaliseClause(article[2]!));
-  });
+    if (article && p.text.trim().length <= 80 && !/[.;,]$/.test(p.text.trim())) addClause(clauses, normaliseClause(article[2]!), i);
+  }
   return tails;
+}
+
+/** The first paragraph to hold a reference is the one it finds. */
+function addClause(clauses: Map<string, number>, ref: string, block: number): void {
+  if (!clauses.has(ref)) clauses.set(ref, block);
 }
 
 function annexWord(w: string): string {

@@ -75,11 +75,26 @@ export interface TermIndex {
 
 /** The key a term is known by: its plural and possessive folded ("Parties'" and "Party" → "party"). */
 export function termKey(phrase: string): string {
-  let s = phrase.replace(/['’]s?$/u, '').toLowerCase();
+  let s = withoutPossessive(phrase).toLowerCase();
   if (s.endsWith('ies') && s.length > 4) s = `${s.slice(0, -3)}y`;
-  else if (/(?:ss|sh|ch|x)es$/.test(s)) s = s.slice(0, -2);
+  else if (s.endsWith('es') && (s.endsWith('sses') || s.endsWith('shes') || s.endsWith('ches') || s.endsWith('xes'))) s = s.slice(0, -2);
   else if (s.endsWith('s') && !s.endsWith('ss') && s.length > 3) s = s.slice(0, -1);
   return s;
+}
+
+/**
+ * The phrase without a possessive ending: "'s", "’s", or an apostrophe alone. Read by character
+ * codes rather than with a pattern: every capitalised word of every paragraph scanned is keyed.
+ */
+function withoutPossessive(phrase: string): string {
+  const n = phrase.length;
+  const last = phrase.charCodeAt(n - 1);
+  if (last === 39 || last === 0x2019) return phrase.slice(0, n - 1);
+  if (last === 115 && n >= 2) {
+    const before = phrase.charCodeAt(n - 2);
+    if (before === 39 || before === 0x2019) return phrase.slice(0, n - 2);
+  }
+  return phrase;
 }
 
 /**
@@ -258,6 +273,16 @@ export class ParagraphReads {
 
 }
 
+/**
+ * Whether `at` lies in one of the spans. A module function rather than a closure made per
+ * paragraph: the service runs through tsx, which names every local function (a property
+ * definition each time it is made), and the term scan makes one per paragraph of each view.
+ */
+function within(spans: readonly { start: number; end: number }[], at: number): boolean {
+  for (const q of spans) if (at >= q.start && at < q.end) return true;
+  return false;
+}
+
 export class TermChecks {
   private readonly reads: Read[];
   readonly index: TermIndex;
@@ -399,8 +424,6 @@ export class TermChecks {
   private scanParagraph(block: number, r: Read, vocabulary: Vocabulary): ParagraphScan {
     const p = this.paragraphs[block]!;
     const scan: ParagraphScan = { from: r.from, vocabulary, events: [], firstKeys: [], phraseKeys: [], names: [] };
-    const inQuote = (at: number) => r.quotes.length > 0 && r.quotes.some((q) => at >= q.start && at < q.end);
-    const inDefinition = (at: number) => r.definitions.length > 0 && r.definitions.some((q) => at >= q.start && at < q.end);
     const { words } = r;
     for (let i = 0; i < words.length; i++) {
       if (!words.capitalised(i) && !words.allCaps(i)) continue;
@@ -408,11 +431,11 @@ export class TermChecks {
       // The longest defined term starting here.
       const match = this.longestDefined(words, i, vocabulary.maxWords, scan);
       if (match) {
-        if (!inDefinition(wStart)) scan.events.push({ kind: 'use', key: match.key, text: '', start: wStart, end: words.end(match.last), determined: false });
+        if (!within(r.definitions, wStart)) scan.events.push({ kind: 'use', key: match.key, text: '', start: wStart, end: words.end(match.last), determined: false });
         i = match.last;
         continue;
       }
-      if (wStart < r.from || inQuote(wStart) || p.story === 'header' || p.story === 'footer' || p.story === 'comment') continue;
+      if (wStart < r.from || within(r.quotes, wStart) || p.story === 'header' || p.story === 'footer' || p.story === 'comment') continue;
       if (words.sentenceStart(i)) {
         // A sentence's first word is no term use ("Payment shall…"); a determiner leaves the next word to be read as one
         // ("The Supplier"). The phrase it opens may still be a misspelt term or name ("Licencee shall…").

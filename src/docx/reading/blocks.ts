@@ -6,7 +6,7 @@ import type { Change } from '../revisions/changes';
 import type { PartScan } from '../revisions/sites';
 import type { XmlDocument, XmlElement } from '../xml/tree';
 import { outlineLevel, StyleBook } from './styles';
-import { contentTag } from './tag';
+import { contentTag, contentTagJoined } from './tag';
 
 /** A w14:paraId as the schema has it (ST_LongHexNumber). */
 const PARA_ID = /^[0-9A-Fa-f]{8}$/;
@@ -249,7 +249,9 @@ class Reader {
    * run's formatting change) spans what lies inside it; an empty one marks its place.
    */
   private inline(el: XmlElement, text: TextBuilder, boxes: XmlElement[]): void {
-    for (const k of el.elements()) {
+    // The children read in place (el.elements() would copy them out): every run and text of every view goes through here.
+    for (const k of el.children) {
+      if (k.kind !== 1) continue;
       switch (k.name) {
         case 'w:pPr':
         case 'w:rPr':
@@ -319,7 +321,7 @@ class Reader {
    * its text and the identical paragraphs before it stay (the k-th of equal paragraphs gets .k).
    */
   private derivedId(prefix: string, story: Story, content: string): string {
-    const base = `${prefix}${contentTag(`${story}\u0001${content}`)}`;
+    const base = `${prefix}${contentTagJoined(story, content)}`;
     const k = (this.derivedCount.get(base) ?? 0) + 1;
     this.derivedCount.set(base, k);
     const id = k === 1 ? base : `${base}.${k}`;
@@ -392,7 +394,8 @@ function blockChange(change: Change, start: number, end: number, info: ReadInput
 
 /** Every element below `el`, in document order. */
 function walkElements(el: XmlElement, visit: (e: XmlElement) => void): void {
-  for (const k of el.elements()) {
+  for (const k of el.children) {
+    if (k.kind !== 1) continue;
     visit(k);
     walkElements(k, visit);
   }
