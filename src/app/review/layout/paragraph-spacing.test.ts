@@ -61,7 +61,7 @@ describe('line spacing as Word computes it', () => {
     expect(css).toContain(baseRules(1.15));
   });
 
-  it('adds space after and space before up, as Word does: they become padding, which does not collapse', () => {
+  it('writes space after and space before as padding (the layout keeps the larger between two paragraphs: spacing-collapse.ts)', () => {
     const paragraph: ModelNode = { type: 'paragraph', cssStyle: { 'margin-top': '12pt', 'margin-bottom': '6pt', 'margin-inline-start': '36pt' }, children: [] };
     new ParagraphSpacing(natural, {}).rewriteTree({ type: 'body', children: [paragraph] });
     expect(paragraph.cssStyle).toEqual({ 'padding-top': '12pt', 'padding-bottom': '6pt', 'margin-inline-start': '36pt' });

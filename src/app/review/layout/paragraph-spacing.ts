@@ -1,4 +1,5 @@
 import type { ModelNode } from './annotate';
+import { spaceBorderedSides, type BorderSpace } from './paragraph-borders';
 
 /**
  * Paragraph spacing as Word computes it.
@@ -18,9 +19,10 @@ import type { ModelNode } from './annotate';
  * sets them (docx-preview writes inline styles through the style object, which takes no custom
  * properties).
  *
- * Before and after: Word adds a paragraph's space after to the next one's space before, where
- * CSS margins collapse to the larger; so they become padding (inside a border, as Word draws
- * them too). Between two paragraphs of a style with w:contextualSpacing both are dropped
+ * Before and after: they become padding, and between two paragraphs the page layout keeps the
+ * larger of the space after above and the space before below, as Word does (spacing-collapse.ts);
+ * on a side where the paragraph's style has a border they stay margins, outside the border, and
+ * the padding is the border's w:space (paragraph-borders.ts). Between two paragraphs of a style with w:contextualSpacing both are dropped
  * (classes set on the model: a `:has()` rule would cost every insertion a style check). The space before of a paragraph at the top of a page after a natural break
  * is dropped by the page layout (paginate.ts).
  */
@@ -83,8 +85,11 @@ export function baseRules(timesNatural: number): string {
     `.docx-wrapper .docx p { line-height: 0; min-height: ${line}; box-sizing: content-box; }`,
     `.docx-wrapper p *, .docx-wrapper p::before, .docx-wrapper p::marker { line-height: ${line}; }`,
     // Word drops the space before a paragraph that opens a page after a natural break (paginate.ts).
-    '.docx-wrapper p.rl-page-top, .docx-wrapper p.rl-ctx-before { padding-top: 0 !important; }',
-    '.docx-wrapper p.rl-ctx-after { padding-bottom: 0 !important; }',
+    '.docx-wrapper p.rl-page-top:not(.rl-bordered-top), .docx-wrapper p.rl-ctx-before:not(.rl-bordered-top) { padding-top: 0 !important; }',
+    '.docx-wrapper p.rl-ctx-after:not(.rl-bordered-bottom) { padding-bottom: 0 !important; }',
+    // A bordered side's spacing is a margin, outside the border (paragraph-borders.ts).
+    '.docx-wrapper p.rl-page-top, .docx-wrapper p.rl-ctx-before { margin-top: 0 !important; }',
+    '.docx-wrapper p.rl-ctx-after { margin-bottom: 0 !important; }',
   ].join('\n');
 }
 
@@ -96,6 +101,7 @@ interface StyleTarget {
   values?: Record<string, string>;
 }
 interface StyleEntry {
+  id?: string | null;
   target?: string | null;
   styles?: StyleTarget[];
 }
@@ -109,11 +115,12 @@ export class ParagraphSpacing {
   private readonly naturalClasses = new Map<number, string>();
   private readonly done = new WeakSet<ModelNode>();
 
-  /** `contextual`: the paragraph styles with contextual spacing (contextualStyles). */
+  /** `contextual`: the paragraph styles with contextual spacing (contextualStyles); `bordered`: their top and bottom border spaces (borderSpaces). */
   constructor(
     private readonly natural: (family: string | null) => number,
     private readonly theme: { minor?: string; major?: string },
     private readonly contextual: ReadonlySet<string> = new Set(),
+    private readonly bordered: ReadonlyMap<string, BorderSpace> = new Map(),
   ) {}
 
   /**
@@ -126,7 +133,9 @@ export class ParagraphSpacing {
       for (const target of style.styles ?? []) {
         if (!target.values) continue;
         this.rewriteValues(target.values);
-        if (target.target === 'p') marginsToPadding(target.values);
+        if (target.target !== 'p') continue;
+        const space = style.id ? this.bordered.get(style.id) : undefined;
+        marginsToPadding(target.values, space ? spaceBorderedSides(target.values, space) : NO_SIDES);
       }
       if (style.target === 'p' || style.target == null) {
         const runs = style.styles?.find((s) => s.target === 'span')?.values;
@@ -156,7 +165,15 @@ export class ParagraphSpacing {
     this.done.add(root);
     const visit = (node: ModelNode) => {
       const css = node.cssStyle as Record<string, string> | undefined;
-      if (css && node.type === 'paragraph') marginsToPadding(css);
+      if (css && node.type === 'paragraph') {
+        const space = node.styleName ? this.bordered.get(String(node.styleName)) : undefined;
+        const sides = new Set<'top' | 'bottom'>();
+        if (space?.top !== undefined) sides.add('top');
+        if (space?.bottom !== undefined) sides.add('bottom');
+        // The layout reads a bordered side's spacing from its margin (spacing-collapse.ts).
+        for (const side of sides) addClass(node, `rl-bordered-${side}`);
+        marginsToPadding(css, sides);
+      }
       if (css) {
         const s = spacingOf(css['line-height']);
         if (s) {
@@ -214,9 +231,16 @@ export class ParagraphSpacing {
   }
 }
 
-/** Space before and after as padding, which adds up between paragraphs as Word's does (margins collapse). */
-function marginsToPadding(values: Record<string, string>): void {
+const NO_SIDES: ReadonlySet<'top' | 'bottom'> = new Set();
+
+/**
+ * Space before and after as padding (inside a border, on the sides `bordered` does not name: there
+ * the border's space is the padding and the spacing stays a margin, outside it). Between two
+ * paragraphs the layout then keeps the larger of the two (spacing-collapse.ts).
+ */
+function marginsToPadding(values: Record<string, string>, bordered: ReadonlySet<'top' | 'bottom'>): void {
   for (const side of ['top', 'bottom'] as const) {
+    if (bordered.has(side)) continue;
     const v = values[`margin-${side}`];
     if (v === undefined) continue;
     delete values[`margin-${side}`];
