@@ -349,7 +349,12 @@ function measureBlock(chunk: Chunk, el: HTMLElement, offset: number, range: Rang
   const r = el.getBoundingClientRect();
   const block: FlowBlock = { top: r.top + offset, bottom: r.bottom + offset, notes: notesIn(el), keepNext: el.classList.contains(CLS.keepNext) };
   // A bordered top's spacing is a margin, outside the box measured (paragraph-borders.ts): its padding is the border's space, which stays.
-  if (el.tagName === 'P' && !el.classList.contains('rl-bordered-top')) block.spaceBefore = px(getComputedStyle(el).paddingTop);
+  if (el.tagName === 'P') {
+    const style = getComputedStyle(el);
+    if (!el.classList.contains('rl-bordered-top')) block.spaceBefore = px(style.paddingTop);
+    // A bordered bottom's spacing is a margin, outside the box measured already.
+    if (!el.classList.contains('rl-bordered-bottom')) block.spaceAfter = px(style.paddingBottom);
+  }
   if (el instanceof HTMLTableElement) {
     const rows = [...el.rows];
     block.rows = rows.map((row) => {
