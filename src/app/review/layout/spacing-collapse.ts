@@ -27,7 +27,7 @@ export interface BlockEnd {
  * Collapses the spacing of each paragraph among `blocks` (a batch of a page flow's blocks, joined
  * to the document) and of the paragraphs in their table cells with the paragraph before it;
  * `previous` is how the block before the batch ended. Reads every padding first, then writes, so
- * the batch costs one style computation. A paragraph is collapsed once (a layout run again leaves
+ * the batch costs one style computation and no layout of its own. A paragraph is collapsed once (a layout run again leaves
  * it). Answers how the batch's last shown block ends, for the next batch.
  */
 export function collapseParagraphSpacing(blocks: readonly HTMLElement[], previous: BlockEnd | null): BlockEnd | null {
@@ -35,9 +35,11 @@ export function collapseParagraphSpacing(blocks: readonly HTMLElement[], previou
   // On a bordered side the spacing is the margin, outside the border (paragraph-borders.ts).
   const afterOf = (el: HTMLElement) => px(el.classList.contains('rl-bordered-bottom') ? getComputedStyle(el).marginBottom : getComputedStyle(el).paddingBottom);
   const beforeOf = (el: HTMLElement) => px(el.classList.contains('rl-bordered-top') ? getComputedStyle(el).marginTop : getComputedStyle(el).paddingTop);
+  // Hidden (display: none) blocks are skipped: read from the style alone, which forces no layout before the batch is measured.
+  const hidden = (el: HTMLElement) => getComputedStyle(el).display === 'none';
   let above = previous;
   for (const block of blocks) {
-    if (block.getClientRects().length === 0) continue;
+    if (hidden(block)) continue;
     const paragraph = block.tagName === 'P';
     if (paragraph && above?.paragraph && above.after > 0 && block.dataset.rlCollapsed === undefined) reads.push({ p: block, before: beforeOf(block), after: above.after });
     if (block.tagName === 'TABLE') {
@@ -45,7 +47,7 @@ export function collapseParagraphSpacing(blocks: readonly HTMLElement[], previou
         if (cell.closest('table') !== block) continue;
         let inCell: HTMLElement | null = null;
         for (const child of cell.children) {
-          if (!(child instanceof HTMLElement) || child.getClientRects().length === 0) continue;
+          if (!(child instanceof HTMLElement) || hidden(child)) continue;
           if (child.tagName === 'P' && inCell?.tagName === 'P' && child.dataset.rlCollapsed === undefined) reads.push({ p: child, before: beforeOf(child), after: afterOf(inCell) });
           inCell = child;
         }
