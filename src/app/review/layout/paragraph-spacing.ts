@@ -1,5 +1,6 @@
 import type { ModelNode } from './annotate';
 import { spaceBorderedSides, type BorderSpace } from './paragraph-borders';
+import { paragraphStylesXml, resolvedThroughBasedOn, type ParagraphStyleXml } from './paragraph-styles';
 
 /**
  * Paragraph spacing as Word computes it.
@@ -250,28 +251,12 @@ function marginsToPadding(values: Record<string, string>, bordered: ReadonlySet<
 
 /** The paragraph styles whose w:pPr (or a style's they are based on) says w:contextualSpacing, from styles.xml. */
 export function contextualStyles(stylesXml: string): string[] {
-  const own = new Map<string, { contextual: boolean | null; basedOn: string | null }>();
-  for (const m of stylesXml.matchAll(/<w:style\b([^>]*)>([\s\S]*?)<\/w:style>/g)) {
-    const head = m[1]!;
-    const body = m[2]!;
-    if (!/w:type="paragraph"/.test(head)) continue;
-    const id = /w:styleId="([^"]*)"/.exec(head)?.[1];
-    if (!id) continue;
-    const flag = /<w:contextualSpacing(?:\s+w:val="([^"]*)")?\s*\/>/.exec(/<w:pPr>[\s\S]*?<\/w:pPr>/.exec(body)?.[0] ?? '');
-    own.set(id, { contextual: flag ? !['0', 'false', 'off'].includes(flag[1] ?? 'true') : null, basedOn: /<w:basedOn w:val="([^"]*)"/.exec(body)?.[1] ?? null });
-  }
-  const out: string[] = [];
-  for (const id of own.keys()) {
-    let on = false;
-    for (let s = own.get(id), hops = 0; s && hops < 20; s = s.basedOn ? own.get(s.basedOn) : undefined, hops++) {
-      if (s.contextual !== null) {
-        on = s.contextual;
-        break;
-      }
-    }
-    if (on) out.push(id);
-  }
-  return out;
+  const styles = paragraphStylesXml(stylesXml);
+  const own = (style: ParagraphStyleXml): boolean | undefined => {
+    const flag = /<w:contextualSpacing(?:\s+w:val="([^"]*)")?\s*\/>/.exec(style.pPr);
+    return flag ? !['0', 'false', 'off'].includes(flag[1] ?? 'true') : undefined;
+  };
+  return [...styles.keys()].filter((id) => resolvedThroughBasedOn(styles, id, own) === true);
 }
 
 function addClass(node: ModelNode, cls: string): void {
