@@ -91,4 +91,13 @@ describe('line spacing as Word computes it', () => {
     new ParagraphSpacing(natural, {}, new Set(['ListParagraph'])).rewriteTree({ type: 'body', children: [a, b, c, d] });
     expect([a.className, b.className, c.className, d.className]).toEqual(['rl-ctx-after', 'rl-ctx-before', undefined, undefined]);
   });
+
+  it('takes a paragraph that names no style as of the default paragraph style (its contextual spacing too)', () => {
+    const spacing = new ParagraphSpacing(natural, {}, new Set(['Normal']));
+    spacing.rewriteStyles([{ id: 'Normal', isDefault: true, target: 'p', styles: [] }]);
+    const para = (styleName?: string): ModelNode => ({ type: 'paragraph', styleName, cssStyle: {}, children: [] });
+    const [a, b, c] = [para(), para('Normal'), para('Heading1')];
+    spacing.rewriteTree({ type: 'body', children: [a, b, c] });
+    expect([a.className, b.className, c.className]).toEqual(['rl-ctx-after', 'rl-ctx-before', undefined]);
+  });
 });

@@ -103,6 +103,7 @@ interface StyleTarget {
 }
 interface StyleEntry {
   id?: string | null;
+  isDefault?: boolean;
   target?: string | null;
   styles?: StyleTarget[];
 }
@@ -115,6 +116,8 @@ export class ParagraphSpacing {
   private readonly classes = new Map<string, string>();
   private readonly naturalClasses = new Map<number, string>();
   private readonly done = new WeakSet<ModelNode>();
+  /** The default paragraph style (w:default="1"): the style of a paragraph that names none. */
+  private defaultStyle: string | null = null;
 
   /** `contextual`: the paragraph styles with contextual spacing (contextualStyles); `bordered`: their top and bottom border spaces (borderSpaces). */
   constructor(
@@ -131,6 +134,7 @@ export class ParagraphSpacing {
    */
   rewriteStyles(styles: readonly StyleEntry[]): void {
     for (const style of styles) {
+      if (style.isDefault && style.target === 'p' && style.id) this.defaultStyle = style.id;
       for (const target of style.styles ?? []) {
         if (!target.values) continue;
         this.rewriteValues(target.values);
@@ -167,7 +171,8 @@ export class ParagraphSpacing {
     const visit = (node: ModelNode) => {
       const css = node.cssStyle as Record<string, string> | undefined;
       if (css && node.type === 'paragraph') {
-        const space = node.styleName ? this.bordered.get(String(node.styleName)) : undefined;
+        const style = this.styleOf(node);
+        const space = style ? this.bordered.get(style) : undefined;
         const sides = new Set<'top' | 'bottom'>();
         if (space?.top !== undefined) sides.add('top');
         if (space?.bottom !== undefined) sides.add('bottom');
@@ -188,7 +193,8 @@ export class ParagraphSpacing {
       const children = node.children ?? [];
       for (let i = 1; i < children.length; i++) {
         const [a, b] = [children[i - 1]!, children[i]!];
-        if (a.type === 'paragraph' && b.type === 'paragraph' && a.styleName && a.styleName === b.styleName && this.contextual.has(String(a.styleName))) {
+        const style = a.type === 'paragraph' && b.type === 'paragraph' ? this.styleOf(a) : null;
+        if (style && style === this.styleOf(b) && this.contextual.has(style)) {
           addClass(a, 'rl-ctx-after');
           addClass(b, 'rl-ctx-before');
         }
@@ -196,6 +202,11 @@ export class ParagraphSpacing {
       for (const child of children) visit(child);
     };
     visit(root);
+  }
+
+  /** A paragraph's style: the one it names, else the default paragraph style. */
+  private styleOf(node: ModelNode): string | null {
+    return node.styleName ? String(node.styleName) : this.defaultStyle;
   }
 
   /** The rules of the classes given so far, and the base rules. */
