@@ -109,3 +109,65 @@ describe('space before at the top of a page', () => {
     expect(flowPages(blocks, 60).map((p) => p.pieces.map((x) => x.block))).toEqual([[0], [1, 2], [3]]);
   });
 });
+
+/** The page each block (its first piece) is on. */
+function pageOf(pages: { pieces: { block: number }[] }[]): Map<number, number> {
+  const out = new Map<number, number>();
+  pages.forEach((p, k) => p.pieces.forEach((x) => out.has(x.block) || out.set(x.block, k)));
+  return out;
+}
+
+describe('Word\'s keeps, widows and orphans', () => {
+  it('a keep-with-next paragraph starts on the page of the block after it (chains shorter than a page)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.record({ h: fc.integer({ min: 5, max: 50 }), keep: fc.boolean() }), { minLength: 2, maxLength: 60 }), (spec) => {
+        // At most two keep-with-next paragraphs in a row: no chain fills a page of 200.
+        const keeps = spec.map((s, i) => s.keep && !(spec[i - 1]?.keep && spec[i - 2]?.keep));
+        const blocks = stack(spec.map((s) => s.h), (i) => ({ keepNext: keeps[i]! }));
+        const on = pageOf(flowPages(blocks, 200));
+        keeps.forEach((keep, i) => {
+          if (keep && i + 1 < blocks.length) expect(on.get(i)).toBe(on.get(i + 1));
+        });
+      }),
+    );
+  });
+
+  it('widow and orphan control never leaves a single line of a paragraph on a page', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ lines: fc.integer({ min: 1, max: 30 }), line: fc.integer({ min: 8, max: 20 }) }), { minLength: 1, maxLength: 20 }),
+        fc.integer({ min: 120, max: 400 }),
+        (spec, height) => {
+          let y = 0;
+          const blocks: FlowBlock[] = spec.map(({ lines, line }) => {
+            const top = y;
+            y += lines * line;
+            return { top, bottom: y, notes: [], keepNext: false, lineTops: Array.from({ length: lines - 1 }, (_, k) => top + (k + 1) * line) };
+          });
+          for (const page of flowPages(blocks, height)) {
+            for (const piece of page.pieces) {
+              if (!piece.lines) continue;
+              const b = blocks[piece.block]!;
+              const line = spec[piece.block]!.line;
+              // Each part of a broken paragraph holds at least two of its lines.
+              expect(Math.round((piece.lines.to - piece.lines.from) / line)).toBeGreaterThanOrEqual(2);
+              expect(piece.lines.from).toBeGreaterThanOrEqual(b.top);
+            }
+          }
+        },
+      ),
+    );
+  });
+
+  it('lets a paragraph\'s space after run past the foot of the page, as Word does', () => {
+    // 100 px pages: the second paragraph's text ends at 95, its 20 px after at 115.
+    const blocks: FlowBlock[] = [
+      { top: 0, bottom: 60, notes: [], keepNext: false },
+      { top: 60, bottom: 115, notes: [], keepNext: false, spaceAfter: 20 },
+      { top: 115, bottom: 140, notes: [], keepNext: false },
+    ];
+    expect(flowPages(blocks, 100).map((p) => p.pieces.map((x) => x.block))).toEqual([[0, 1], [2]]);
+    // Without it the paragraph would go over.
+    expect(flowPages(blocks.map((b) => ({ ...b, spaceAfter: 0 })), 100).map((p) => p.pieces.map((x) => x.block))).toEqual([[0], [1, 2]]);
+  });
+});

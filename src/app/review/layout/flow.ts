@@ -16,6 +16,8 @@ export interface FlowBlock {
   notes: number[];
   /** A paragraph's space before (px): dropped when it opens a page after a natural break, as Word does. */
   spaceBefore?: number;
+  /** A paragraph's space after (px): it need not fit on the page, as in Word, which ends the page below the text. */
+  spaceAfter?: number;
   /** w:keepNext: stays on the page of the block after it. */
   keepNext: boolean;
   /** A table, which may break between its rows; its leading header rows repeat on each page. */
@@ -26,6 +28,11 @@ export interface FlowBlock {
    * first, where it may break. Word's widow and orphan control keeps two lines on each side.
    */
   lineTops?: number[];
+}
+
+/** Where a block's content ends: above its space after, which Word lets run past the foot of the page. */
+function textBottom(b: FlowBlock): number {
+  return b.bottom - (b.spaceAfter ?? 0);
 }
 
 /** A block, or the part of it on one page (rows from..to of a table, or lines of a paragraph from a y to a y). */
@@ -103,7 +110,7 @@ export class PageFlow {
       this.place({ block: i }, b.notes);
       return;
     }
-    if (this.fitsTo(b.bottom, b.notes)) {
+    if (this.fitsTo(textBottom(b), b.notes)) {
       this.place({ block: i }, b.notes);
       return;
     }
@@ -178,7 +185,7 @@ export class PageFlow {
     const tops = [b.top, ...b.lineTops!];
     let s = 0;
     for (;;) {
-      if (this.fitsTo(b.bottom, b.notes)) {
+      if (this.fitsTo(textBottom(b), b.notes)) {
         this.place(s === 0 ? { block: i } : { block: i, lines: { from: tops[s]!, to: b.bottom } }, b.notes);
         return;
       }

@@ -4,6 +4,7 @@ import { formatNumber } from './number-format';
 import { freezeListNumbers } from './list-numbers';
 import { numberNotes, type NoteNumbering } from './notes';
 import { pageBorderStyle } from '../page-borders';
+import { collapseParagraphSpacing, type BlockEnd } from './spacing-collapse';
 
 /** What the page layout needs besides docx-preview's HTML (see render.ts). */
 export interface PageContext {
@@ -271,6 +272,7 @@ export async function paginate(wrapper: HTMLElement, ctx: PageContext, slicer: S
     let batch = FIRST_BATCH;
     // The end of the last block measured: its element now (a block's last part once cut) and its flow y.
     let last: { el: HTMLElement; bottom: number } | null = null;
+    let spacingEnd: BlockEnd | null = null;
     for (let start = 0; start < chunk.blocks.length; ) {
       if (slicer.shouldYield()) {
         const p0 = performance.now();
@@ -285,6 +287,8 @@ export async function paginate(wrapper: HTMLElement, ctx: PageContext, slicer: S
       const els = chunk.blocks.slice(start, end);
       // Writes: the batch joins the measurer, after what is not yet on a built page.
       chunk.article.append(...els);
+      // Space after and before between paragraphs: the larger, as Word sets it (spacing-collapse.ts).
+      spacingEnd = collapseParagraphSpacing(els, spacingEnd);
       // Reads: positions relative to the end of the block before (the flow's y goes on from it).
       const reference = last ? last.el.getBoundingClientRect().bottom : chunk.article.getBoundingClientRect().top;
       const offset = (last?.bottom ?? 0) - reference;
@@ -344,7 +348,13 @@ function measureBlock(chunk: Chunk, el: HTMLElement, offset: number, range: Rang
   const notesIn = (within: Element) => [...within.querySelectorAll(`.${CLS.footnoteRef}`)].map((r) => chunk.noteHeights[chunk.noteIndex.get(r) ?? -1] ?? 0);
   const r = el.getBoundingClientRect();
   const block: FlowBlock = { top: r.top + offset, bottom: r.bottom + offset, notes: notesIn(el), keepNext: el.classList.contains(CLS.keepNext) };
-  if (el.tagName === 'P') block.spaceBefore = px(getComputedStyle(el).paddingTop);
+  // A bordered top's spacing is a margin, outside the box measured (paragraph-borders.ts): its padding is the border's space, which stays.
+  if (el.tagName === 'P') {
+    const style = getComputedStyle(el);
+    if (!el.classList.contains('rl-bordered-top')) block.spaceBefore = px(style.paddingTop);
+    // A bordered bottom's spacing is a margin, outside the box measured already.
+    if (!el.classList.contains('rl-bordered-bottom')) block.spaceAfter = px(style.paddingBottom);
+  }
   if (el instanceof HTMLTableElement) {
     const rows = [...el.rows];
     block.rows = rows.map((row) => {

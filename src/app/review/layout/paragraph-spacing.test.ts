@@ -61,7 +61,7 @@ describe('line spacing as Word computes it', () => {
     expect(css).toContain(baseRules(1.15));
   });
 
-  it('adds space after and space before up, as Word does: they become padding, which does not collapse', () => {
+  it('writes space after and space before as padding (the layout keeps the larger between two paragraphs: spacing-collapse.ts)', () => {
     const paragraph: ModelNode = { type: 'paragraph', cssStyle: { 'margin-top': '12pt', 'margin-bottom': '6pt', 'margin-inline-start': '36pt' }, children: [] };
     new ParagraphSpacing(natural, {}).rewriteTree({ type: 'body', children: [paragraph] });
     expect(paragraph.cssStyle).toEqual({ 'padding-top': '12pt', 'padding-bottom': '6pt', 'margin-inline-start': '36pt' });
@@ -90,5 +90,14 @@ describe('line spacing as Word computes it', () => {
     const [a, b, c, d] = [para('ListParagraph'), para('ListParagraph'), para('Normal'), para('ListParagraph')];
     new ParagraphSpacing(natural, {}, new Set(['ListParagraph'])).rewriteTree({ type: 'body', children: [a, b, c, d] });
     expect([a.className, b.className, c.className, d.className]).toEqual(['rl-ctx-after', 'rl-ctx-before', undefined, undefined]);
+  });
+
+  it('takes a paragraph that names no style as of the default paragraph style (its contextual spacing too)', () => {
+    const spacing = new ParagraphSpacing(natural, {}, new Set(['Normal']));
+    spacing.rewriteStyles([{ id: 'Normal', isDefault: true, target: 'p', styles: [] }]);
+    const para = (styleName?: string): ModelNode => ({ type: 'paragraph', styleName, cssStyle: {}, children: [] });
+    const [a, b, c] = [para(), para('Normal'), para('Heading1')];
+    spacing.rewriteTree({ type: 'body', children: [a, b, c] });
+    expect([a.className, b.className, c.className]).toEqual(['rl-ctx-after', 'rl-ctx-before', undefined]);
   });
 });

@@ -1,4 +1,6 @@
 import type { ModelNode } from './annotate';
+import { spaceBorderedSides, type BorderSpace } from './paragraph-borders';
+import { paragraphStylesXml, resolvedThroughBasedOn, type ParagraphStyleXml } from './paragraph-styles';
 
 /**
  * Paragraph spacing as Word computes it.
@@ -18,9 +20,10 @@ import type { ModelNode } from './annotate';
  * sets them (docx-preview writes inline styles through the style object, which takes no custom
  * properties).
  *
- * Before and after: Word adds a paragraph's space after to the next one's space before, where
- * CSS margins collapse to the larger; so they become padding (inside a border, as Word draws
- * them too). Between two paragraphs of a style with w:contextualSpacing both are dropped
+ * Before and after: they become padding, and between two paragraphs the page layout keeps the
+ * larger of the space after above and the space before below, as Word does (spacing-collapse.ts);
+ * on a side where the paragraph's style has a border they stay margins, outside the border, and
+ * the padding is the border's w:space (paragraph-borders.ts). Between two paragraphs of a style with w:contextualSpacing both are dropped
  * (classes set on the model: a `:has()` rule would cost every insertion a style check). The space before of a paragraph at the top of a page after a natural break
  * is dropped by the page layout (paginate.ts).
  */
@@ -83,8 +86,11 @@ export function baseRules(timesNatural: number): string {
     `.docx-wrapper .docx p { line-height: 0; min-height: ${line}; box-sizing: content-box; }`,
     `.docx-wrapper p *, .docx-wrapper p::before, .docx-wrapper p::marker { line-height: ${line}; }`,
     // Word drops the space before a paragraph that opens a page after a natural break (paginate.ts).
-    '.docx-wrapper p.rl-page-top, .docx-wrapper p.rl-ctx-before { padding-top: 0 !important; }',
-    '.docx-wrapper p.rl-ctx-after { padding-bottom: 0 !important; }',
+    '.docx-wrapper p.rl-page-top:not(.rl-bordered-top), .docx-wrapper p.rl-ctx-before:not(.rl-bordered-top) { padding-top: 0 !important; }',
+    '.docx-wrapper p.rl-ctx-after:not(.rl-bordered-bottom) { padding-bottom: 0 !important; }',
+    // A bordered side's spacing is a margin, outside the border (paragraph-borders.ts).
+    '.docx-wrapper p.rl-page-top, .docx-wrapper p.rl-ctx-before { margin-top: 0 !important; }',
+    '.docx-wrapper p.rl-ctx-after { margin-bottom: 0 !important; }',
   ].join('\n');
 }
 
@@ -96,6 +102,8 @@ interface StyleTarget {
   values?: Record<string, string>;
 }
 interface StyleEntry {
+  id?: string | null;
+  isDefault?: boolean;
   target?: string | null;
   styles?: StyleTarget[];
 }
@@ -108,12 +116,15 @@ export class ParagraphSpacing {
   private readonly classes = new Map<string, string>();
   private readonly naturalClasses = new Map<number, string>();
   private readonly done = new WeakSet<ModelNode>();
+  /** The default paragraph style (w:default="1"): the style of a paragraph that names none. */
+  private defaultStyle: string | null = null;
 
-  /** `contextual`: the paragraph styles with contextual spacing (contextualStyles). */
+  /** `contextual`: the paragraph styles with contextual spacing (contextualStyles); `bordered`: their top and bottom border spaces (borderSpaces). */
   constructor(
     private readonly natural: (family: string | null) => number,
     private readonly theme: { minor?: string; major?: string },
     private readonly contextual: ReadonlySet<string> = new Set(),
+    private readonly bordered: ReadonlyMap<string, BorderSpace> = new Map(),
   ) {}
 
   /**
@@ -123,10 +134,13 @@ export class ParagraphSpacing {
    */
   rewriteStyles(styles: readonly StyleEntry[]): void {
     for (const style of styles) {
+      if (style.isDefault && style.target === 'p' && style.id) this.defaultStyle = style.id;
       for (const target of style.styles ?? []) {
         if (!target.values) continue;
         this.rewriteValues(target.values);
-        if (target.target === 'p') marginsToPadding(target.values);
+        if (target.target !== 'p') continue;
+        const space = style.id ? this.bordered.get(style.id) : undefined;
+        marginsToPadding(target.values, space ? spaceBorderedSides(target.values, space) : NO_SIDES);
       }
       if (style.target === 'p' || style.target == null) {
         const runs = style.styles?.find((s) => s.target === 'span')?.values;
@@ -156,7 +170,16 @@ export class ParagraphSpacing {
     this.done.add(root);
     const visit = (node: ModelNode) => {
       const css = node.cssStyle as Record<string, string> | undefined;
-      if (css && node.type === 'paragraph') marginsToPadding(css);
+      if (css && node.type === 'paragraph') {
+        const style = this.styleOf(node);
+        const space = style ? this.bordered.get(style) : undefined;
+        const sides = new Set<'top' | 'bottom'>();
+        if (space?.top !== undefined) sides.add('top');
+        if (space?.bottom !== undefined) sides.add('bottom');
+        // The layout reads a bordered side's spacing from its margin (spacing-collapse.ts).
+        for (const side of sides) addClass(node, `rl-bordered-${side}`);
+        marginsToPadding(css, sides);
+      }
       if (css) {
         const s = spacingOf(css['line-height']);
         if (s) {
@@ -170,7 +193,8 @@ export class ParagraphSpacing {
       const children = node.children ?? [];
       for (let i = 1; i < children.length; i++) {
         const [a, b] = [children[i - 1]!, children[i]!];
-        if (a.type === 'paragraph' && b.type === 'paragraph' && a.styleName && a.styleName === b.styleName && this.contextual.has(String(a.styleName))) {
+        const style = a.type === 'paragraph' && b.type === 'paragraph' ? this.styleOf(a) : null;
+        if (style && style === this.styleOf(b) && this.contextual.has(style)) {
           addClass(a, 'rl-ctx-after');
           addClass(b, 'rl-ctx-before');
         }
@@ -178,6 +202,11 @@ export class ParagraphSpacing {
       for (const child of children) visit(child);
     };
     visit(root);
+  }
+
+  /** A paragraph's style: the one it names, else the default paragraph style. */
+  private styleOf(node: ModelNode): string | null {
+    return node.styleName ? String(node.styleName) : this.defaultStyle;
   }
 
   /** The rules of the classes given so far, and the base rules. */
@@ -214,9 +243,16 @@ export class ParagraphSpacing {
   }
 }
 
-/** Space before and after as padding, which adds up between paragraphs as Word's does (margins collapse). */
-function marginsToPadding(values: Record<string, string>): void {
+const NO_SIDES: ReadonlySet<'top' | 'bottom'> = new Set();
+
+/**
+ * Space before and after as padding (inside a border, on the sides `bordered` does not name: there
+ * the border's space is the padding and the spacing stays a margin, outside it). Between two
+ * paragraphs the layout then keeps the larger of the two (spacing-collapse.ts).
+ */
+function marginsToPadding(values: Record<string, string>, bordered: ReadonlySet<'top' | 'bottom'>): void {
   for (const side of ['top', 'bottom'] as const) {
+    if (bordered.has(side)) continue;
     const v = values[`margin-${side}`];
     if (v === undefined) continue;
     delete values[`margin-${side}`];
@@ -226,28 +262,12 @@ function marginsToPadding(values: Record<string, string>): void {
 
 /** The paragraph styles whose w:pPr (or a style's they are based on) says w:contextualSpacing, from styles.xml. */
 export function contextualStyles(stylesXml: string): string[] {
-  const own = new Map<string, { contextual: boolean | null; basedOn: string | null }>();
-  for (const m of stylesXml.matchAll(/<w:style\b([^>]*)>([\s\S]*?)<\/w:style>/g)) {
-    const head = m[1]!;
-    const body = m[2]!;
-    if (!/w:type="paragraph"/.test(head)) continue;
-    const id = /w:styleId="([^"]*)"/.exec(head)?.[1];
-    if (!id) continue;
-    const flag = /<w:contextualSpacing(?:\s+w:val="([^"]*)")?\s*\/>/.exec(/<w:pPr>[\s\S]*?<\/w:pPr>/.exec(body)?.[0] ?? '');
-    own.set(id, { contextual: flag ? !['0', 'false', 'off'].includes(flag[1] ?? 'true') : null, basedOn: /<w:basedOn w:val="([^"]*)"/.exec(body)?.[1] ?? null });
-  }
-  const out: string[] = [];
-  for (const id of own.keys()) {
-    let on = false;
-    for (let s = own.get(id), hops = 0; s && hops < 20; s = s.basedOn ? own.get(s.basedOn) : undefined, hops++) {
-      if (s.contextual !== null) {
-        on = s.contextual;
-        break;
-      }
-    }
-    if (on) out.push(id);
-  }
-  return out;
+  const styles = paragraphStylesXml(stylesXml);
+  const own = (style: ParagraphStyleXml): boolean | undefined => {
+    const flag = /<w:contextualSpacing(?:\s+w:val="([^"]*)")?\s*\/>/.exec(style.pPr);
+    return flag ? !['0', 'false', 'off'].includes(flag[1] ?? 'true') : undefined;
+  };
+  return [...styles.keys()].filter((id) => resolvedThroughBasedOn(styles, id, own) === true);
 }
 
 function addClass(node: ModelNode, cls: string): void {

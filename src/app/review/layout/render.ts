@@ -3,6 +3,7 @@ import { resolveNoteImages } from './note-images';
 import { annotateHeaderFooter, annotateModel, type ModelNode, type SectionProps, type WordModel } from './annotate';
 import { contextualStyles, firstFamily, ParagraphSpacing } from './paragraph-spacing';
 import { measureNaturalLines } from './font-metrics';
+import { borderSpaces, type BorderSpace } from './paragraph-borders';
 import { ANCHOR_CSS, placeAnchors, unfloatNarrowTables } from './anchors';
 import { showObjects } from './objects';
 import { fontStandInCss, type FontEntry } from './fonts';
@@ -66,7 +67,7 @@ export async function renderDraft(bytes: Uint8Array, renderChanges: boolean): Pr
   const standIns = fontStandInCss([...fonts, ...[...named.families].filter((name) => !fonts.some((f) => f.name === name)).map((name) => ({ name }))]);
   const stylesPath = (doc.stylesPart as { path?: string } | undefined)?.path;
   const stylesXml = stylesPath ? await packageOf(doc)?.load(stylesPath, 'string') : null;
-  const spacing = await lineSpacingOf(doc, named, standIns, new Set(stylesXml ? contextualStyles(stylesXml) : []));
+  const spacing = await lineSpacingOf(doc, named, standIns, new Set(stylesXml ? contextualStyles(stylesXml) : []), stylesXml ? borderSpaces(stylesXml) : new Map());
   for (const root of [doc.documentPart.body, ...(doc.footnotesPart?.notes ?? []), ...(doc.endnotesPart?.notes ?? [])]) spacing.rewriteTree(root);
   const styles = document.createElement('div');
   const body = document.createElement('div');
@@ -132,9 +133,9 @@ function namedFamilies(doc: WordModel, fonts: readonly FontEntry[]): { families:
  * Word's line spacing for the draft (paragraph-spacing.ts): the fonts it names measured as the browser
  * draws them, its styles rewritten now (the model's parts as they are rendered).
  */
-async function lineSpacingOf(doc: WordModel, { families, theme }: ReturnType<typeof namedFamilies>, faceCss: string, contextual: ReadonlySet<string>): Promise<ParagraphSpacing> {
+async function lineSpacingOf(doc: WordModel, { families, theme }: ReturnType<typeof namedFamilies>, faceCss: string, contextual: ReadonlySet<string>, bordered: ReadonlyMap<string, BorderSpace>): Promise<ParagraphSpacing> {
   const model = doc as unknown as FontModel;
-  const spacing = new ParagraphSpacing(await measureNaturalLines(families, faceCss), theme, contextual);
+  const spacing = new ParagraphSpacing(await measureNaturalLines(families, faceCss), theme, contextual, bordered);
   spacing.rewriteStyles(model.stylesPart?.styles ?? []);
   spacing.rewriteNumbering(model.numberingPart?.domNumberings ?? []);
   return spacing;
