@@ -162,6 +162,22 @@ interface BlockScan {
   order: number;
   preCount: number;
   orderCount: number;
+  /**
+   * For a block holding move markup, whose sites' move names depend on the move ranges open
+   * before it: those ranges as the walk found them on entering the block (`moveStateKey`), and
+   * as it left them, so a reuse under the same open ranges can leave them as the walk would.
+   */
+  moves?: { entry: string; exit: MoveState };
+}
+
+/** The move ranges open at a point of the walk, and the last range name of each direction. */
+interface MoveState {
+  open: [string, string][];
+  last: Record<MoveSide, string | null>;
+}
+
+function moveStateKey(open: readonly [string, string][], last: Record<MoveSide, string | null>): string {
+  return JSON.stringify([open, last.from, last.to]);
 }
 
 /** Most blocks hold neither; they all share this one, so a scan allocates nothing for them. */
@@ -201,8 +217,10 @@ export function scanPart(part: string, role: PartRole, doc: XmlDocument, previou
   const blocks = new Map<XmlElement, BlockScan>();
   let pre = 0;
   let order = 0;
-  /** Set when the walk met something whose meaning depends on other blocks. */
+  /** Set when the walk met something whose meaning depends on other blocks (beyond the open move ranges). */
   let contextual = false;
+  /** Set when the walk met move markup: what it found depends on the move ranges open before (and it may change them). */
+  let moveDependent = false;
   // A half belongs to a range of its own direction: a w:moveTo (or moved mark) to a
   // w:moveToRange, a w:moveFrom to a w:moveFromRange. A join can bring a moved mark into a
   // paragraph holding the other direction's range of another move; read without direction, the
@@ -233,7 +251,8 @@ export function scanPart(part: string, role: PartRole, doc: XmlDocument, previou
       return;
     }
     if (RANGE_MARKERS.has(name)) ranges.push(el);
-    if (name.startsWith('w:move') || name === 'mc:AlternateContent') contextual = true;
+    if (name.startsWith('w:move')) moveDependent = true;
+    if (name === 'mc:AlternateContent') contextual = true;
     if (name === 'w:moveFromRangeStart' || name === 'w:moveToRangeStart') {
       const n = el.attr('w:name');
       const id = el.attr('w:id');
@@ -308,7 +327,7 @@ export function scanPart(part: string, role: PartRole, doc: XmlDocument, previou
         for (const m of c.children) {
           if (m.kind !== 1) continue;
           const t = classify(m);
-          if (t && MOVE_TYPES.has(t)) contextual = true;
+          if (t && MOVE_TYPES.has(t)) moveDependent = true;
           if (t && t.startsWith('mark-')) marks.push(make(t, m));
           else visit(m, out);
         }
@@ -341,18 +360,34 @@ export function scanPart(part: string, role: PartRole, doc: XmlDocument, previou
       blocks.set(el, NOTHING_FOUND);
       return;
     }
-    if (before && lastChanged(el) <= previous!.scannedAt) {
-      const block: BlockScan = { ...before, sites: [], pre, order };
-      for (const s of before.sites) block.sites.push({ ...s, pre: s.pre - before.pre + pre, order: s.order - before.order + order });
-      sites.push(...block.sites);
-      ranges.push(...before.ranges);
+    if (before && lastChanged(el) <= previous!.scannedAt && (!before.moves || before.moves.entry === moveStateKey([...openMoves], lastMoveName))) {
+      // The previous scan is done with: its sites are renumbered where they stand rather than copied.
+      const [preShift, orderShift] = [pre - before.pre, order - before.order];
+      for (const s of before.sites) {
+        s.pre += preShift;
+        s.order += orderShift;
+        sites.push(s);
+      }
+      for (const r of before.ranges) ranges.push(r);
+      before.pre = pre;
+      before.order = order;
       pre += before.preCount;
       order += before.orderCount;
-      blocks.set(el, block);
+      if (before.moves) {
+        openMoves.clear();
+        for (const [key, n] of before.moves.exit.open) openMoves.set(key, n);
+        lastMoveName.from = before.moves.exit.last.from;
+        lastMoveName.to = before.moves.exit.last.to;
+      }
+      blocks.set(el, before);
       return;
     }
     const [sitesFrom, rangesFrom, preFrom, orderFrom] = [sites.length, ranges.length, pre, order];
+    // The move ranges open on entering the block (copied only when some are: most blocks meet none).
+    const entryOpen: [string, string][] = openMoves.size ? [...openMoves] : [];
+    const [entryFrom, entryTo] = [lastMoveName.from, lastMoveName.to];
     contextual = false;
+    moveDependent = false;
     visit(el, sites);
     if (contextual) return;
     if (pre === preFrom && ranges.length === rangesFrom) blocks.set(el, NOTHING_FOUND);
@@ -360,6 +395,7 @@ export function scanPart(part: string, role: PartRole, doc: XmlDocument, previou
       blocks.set(el, {
         sites: sites.slice(sitesFrom), ranges: ranges.slice(rangesFrom), pre: preFrom, order: orderFrom,
         preCount: pre - preFrom, orderCount: order - orderFrom,
+        ...(moveDependent ? { moves: { entry: moveStateKey(entryOpen, { from: entryFrom, to: entryTo }), exit: { open: [...openMoves], last: { ...lastMoveName } } } } : {}),
       });
     }
   };
