@@ -7,8 +7,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildBenchmarkContract } from '../fixture';
 import { ingestDocx, openDocx, type OpenDocx } from '../index';
+import { corpusFileNames, lacksShared, readCorpusFile } from '../../../test/support/shared-corpus';
+import { DocxPackage } from '../package/package';
 import { parseXml } from '../xml/parse';
-import { remove } from '../xml/tree';
+import { remove, XmlDocument, type XmlElement } from '../xml/tree';
 import { groupChanges } from './changes';
 import { scanPart, type PartScan, type Site } from './sites';
 
@@ -97,5 +99,58 @@ describe('a scan reusing the blocks of the last one', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+/** Where an element stands under its root: the child indices down to it. */
+function pathOf(el: XmlElement): number[] {
+  const path: number[] = [];
+  for (let e = el; e.parent; e = e.parent) path.unshift(e.parent.children.indexOf(e));
+  return path;
+}
+
+/** A scan's sites by place, comparable across two trees of the same markup. */
+function sitesByPlace(scan: PartScan) {
+  return scan.sites.map((s) => ({
+    type: s.type, id: s.id, pre: s.pre, order: s.order, moveName: s.moveName, at: pathOf(s.el),
+    shadows: s.shadows.map((x) => pathOf(x.el)), end: s.boundary?.end ? pathOf(s.boundary.end) : null,
+    target: s.boundary?.target ? pathOf(s.boundary.target) : null,
+  }));
+}
+
+/**
+ * The scan skips a clean element whose source text holds no notable tag; a deep copy of the tree
+ * is all created elements (no source to look at), so its scan walks everything: both must find
+ * the same sites at the same places.
+ */
+function expectSkippingFindsAll(bytes: Uint8Array): void {
+  for (const { part, doc } of DocxPackage.open(bytes).stories()) {
+    const copy = doc.root.cloneDeep();
+    const walked = scanPart(part.name, part.role, new XmlDocument('', [copy], copy));
+    const skipped = scanPart(part.name, part.role, doc);
+    expect(sitesByPlace(skipped), part.name).toEqual(sitesByPlace(walked));
+    expect(skipped.ranges.map(pathOf), part.name).toEqual(walked.ranges.map(pathOf));
+  }
+}
+
+describe('a scan skipping what holds no notable tag', () => {
+  it('finds what a walk of every element finds, on generated contracts', () => {
+    fc.assert(
+      fc.property(draft, ({ seed, revisions }) => expectSkippingFindsAll(ingestDocx(buildBenchmarkContract({ pages: 4, revisions, seed })).bytes)),
+      { numRuns: 25 },
+    );
+  });
+
+  it('finds what a walk of every element finds, on the corpus', () => {
+    if (lacksShared('the scan on the corpus', 'files')) return;
+    for (const name of corpusFileNames()) {
+      let bytes: Uint8Array;
+      try {
+        bytes = ingestDocx(readCorpusFile(name)).bytes;
+      } catch {
+        continue; // refused on open (the hostile files): nothing to scan
+      }
+      expectSkippingFindsAll(bytes);
+    }
   });
 });

@@ -201,6 +201,39 @@ const NOTABLE: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Where in a part's source text a notable element other than a paragraph starts: the `<` of each
+ * such start tag (or of text that looks like one, inside a comment: it only costs a look). The
+ * parser takes an element's name from its tag as written, and a clean element's subtree is its
+ * source slice, so a clean element whose slice holds no such offset holds nothing the scan finds
+ * and is not walked. Most of a part's elements are runs and properties holding none.
+ */
+const NOTABLE_TAG = new RegExp(`<(?:${[...NOTABLE].filter((n) => n !== 'w:p').join('|')})[\\s/>]`, 'g');
+const notableOffsets = new WeakMap<XmlDocument, Int32Array>();
+
+function notableOffsetsOf(doc: XmlDocument): Int32Array {
+  let offsets = notableOffsets.get(doc);
+  if (!offsets) {
+    const found: number[] = [];
+    NOTABLE_TAG.lastIndex = 0;
+    for (let m = NOTABLE_TAG.exec(doc.src); m; m = NOTABLE_TAG.exec(doc.src)) found.push(m.index);
+    notableOffsets.set(doc, offsets = Int32Array.from(found));
+  }
+  return offsets;
+}
+
+/** Whether an offset of the sorted `offsets` lies in [start, end). */
+function anyWithin(offsets: Int32Array, start: number, end: number): boolean {
+  let lo = 0;
+  let hi = offsets.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (offsets[mid]! < start) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < offsets.length && offsets[lo]! < end;
+}
+
+/**
  * All revision sites of a part in document order. Revisions inside mc:Fallback are Word's
  * duplicate of the mc:Choice content; they are attached as shadows of their Choice twin.
  *
@@ -240,7 +273,10 @@ export function scanPart(part: string, role: PartRole, doc: XmlDocument, previou
     return name;
   };
 
+  const offsets = notableOffsetsOf(doc);
   const visit = (el: XmlElement, out: Site[]): void => {
+    // A clean element of this part's text with nothing notable in its slice finds nothing.
+    if (!el.dirty && el.start >= 0 && el.src === doc.src && !anyWithin(offsets, el.start, el.end)) return;
     const name = el.name;
     if (!NOTABLE.has(name)) {
       for (const c of el.children) if (c.kind === 1) visit(c, out);
