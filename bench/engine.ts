@@ -4,6 +4,7 @@
  *
  *   npm run bench:engine     (node --expose-gc --import tsx bench/engine.ts)
  *   npm run bench:engine -- --only peers     (issue 36's section alone)
+ *   npm run bench:engine -- --only batch     (a 50-decision batch on a kept document, by phase)
  *
  * Then issue 36's accept-all and reject-all against the peers, on the issue's 100-page
  * (4,500-paragraph) contract with ~1,000 and ~3,000 changes: ours with its phases (unzip, decode,
@@ -29,7 +30,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildBenchmarkContract } from '../src/docx/fixture';
-import { ingestDocx, openDocx, type OpenOptions, type ZipCodec } from '../src/docx/index';
+import { checkWrittenWork, ingestDocx, openDocx, type OpenOptions, type ZipCodec } from '../src/docx/index';
 import { nativeZipCodec } from '../src/service/engine/native-zip-codec';
 
 const here = fileURLToPath(import.meta.url);
@@ -305,8 +306,61 @@ async function issue36(): Promise<void> {
   }
 }
 
+/** The process's CPU so far, in ms (every thread: the collector's helpers too); on a shared machine steadier than wall time. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+/**
+ * Issue 36.1's engine side: what a 50-decision batch costs on a document kept open, as the service
+ * runs it on its thread for a minimal answer (apply with its rescan, the write's serialising, the
+ * listing after, the caps check of the written bytes), at the issue's two sizes. Wall and CPU
+ * medians of the batches after the first quarter (30 at 3,000 changes; fewer at 1,000, so that
+ * a third of the changes stays open), alternating accept and reject, each from another place.
+ */
+async function batches(): Promise<void> {
+  for (const changes of [1000, 3000]) {
+    const docx = ingestDocx(buildBenchmarkContract({ pages: 100, revisions: changes })).bytes;
+    let phases: Phases = new Map();
+    const doc = openDocx(docx, { codec: nativeZipCodec, timing: { add: (phase, ms) => phases.set(phase, (phases.get(phase) ?? 0) + ms) } });
+    const listed = doc.revisions().length;
+    const rows = new Map<string, { wall: number[]; cpu: number[] }>();
+    const measure = <T>(name: string, f: () => T): T => {
+      const [wall, cpu] = [performance.now(), cpuMs()];
+      const out = f();
+      const row = rows.get(name) ?? { wall: [], cpu: [] };
+      row.wall.push(performance.now() - wall);
+      row.cpu.push(cpuMs() - cpu);
+      rows.set(name, row);
+      return out;
+    };
+    const count = Math.min(30, Math.floor((doc.revisionCount * 2) / 3 / 50));
+    const warm = Math.ceil(count / 4);
+    for (let b = 0; b < count; b++) {
+      const ids = doc.changeIds();
+      const from = (b * 37) % Math.max(1, ids.length - 60);
+      const pick = ids.slice(from, from + 50);
+      phases = new Map();
+      measure('apply', () => doc.apply(b % 2 ? { accept: [], reject: pick } : { accept: pick, reject: [] }));
+      const scan = phases.get('scan') ?? 0;
+      const writing = measure('serialise', () => doc.toBytesAsync());
+      measure('list', () => doc.revisions());
+      const bytes = await writing;
+      measure('caps', () => checkWrittenWork(bytes, { maxStoryBytes: 1e9, maxParagraphs: 1e7 }, nativeZipCodec));
+      const row = rows.get('  of apply: rescan (wall)') ?? { wall: [], cpu: [] };
+      row.wall.push(scan);
+      rows.set('  of apply: rescan (wall)', row);
+    }
+    const line = [...rows].map(([name, { wall, cpu }]) => `${name} ${median(wall.slice(warm)).toFixed(1)}${cpu.length ? ` / ${median(cpu.slice(warm)).toFixed(1)}` : ''}`);
+    console.log(`\n-- issue 36.1: a 50-decision batch on a kept document, ${listed.toLocaleString('en')} changes, ${count - warm} batches (ms, wall / process CPU, medians; load average ${loadAverage()})`);
+    console.log(line.join('\n'));
+  }
+}
+
 async function main(): Promise<void> {
   const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+  if (only === 'batch') return batches();
   if (only !== 'peers') issue3();
   await issue36();
 }

@@ -113,22 +113,26 @@ export class OpenDocx {
       // A proposed control has no author or date of its own; its tracked insertion has them, else its justification's writer.
       const who = lead.type === 'proposed' ? (c.sites[1] ?? lead) : lead;
       const proposer = who === lead && lead.type === 'proposed' ? comments.justifierOf(lead) : null;
+      const author = proposer ? proposer.author : who.el.attr('w:author');
+      const date = proposer ? proposer.date : who.el.attr('w:date');
+      const textPreview = this.previews.read(c.sites, '', () => previewOf(c.sites));
+      // Read from the comment markers beside the change (its block) and the comments parts.
+      const justification = opts.justifications?.get(c.changeId)
+        ?? this.justifications.read([lead], '', () => comments.justificationOf(lead), justificationSources);
+      // Styles and numbering changes have no place in the text (and no bookmark in the render variant).
+      const documentWide = lead.role === 'styles' || lead.role === 'numbering';
+      const move = c.sites.some((s) => MOVE_TYPES.has(s.type));
+      const clause = clauseOf(lead.el);
+      // One literal per shape, the keys in the interface's order: thousands of these per listing,
+      // and an object spread of an optional member costs more than the rest of the entry.
+      if (!documentWide && !move) {
+        return { ordinal: i + 1, change_id: c.changeId, kind: c.kind, author, date, text_preview: textPreview, justification, group: group.id, group_summary: group.summary, clause };
+      }
       return {
-        ordinal: i + 1,
-        change_id: c.changeId,
-        kind: c.kind,
-        author: proposer ? proposer.author : who.el.attr('w:author'),
-        date: proposer ? proposer.date : who.el.attr('w:date'),
-        text_preview: this.previews.read(c.sites, '', () => previewOf(c.sites)),
-        // Read from the comment markers beside the change (its block) and the comments parts.
-        justification: opts.justifications?.get(c.changeId)
-          ?? this.justifications.read([lead], '', () => comments.justificationOf(lead), justificationSources),
-        // Styles and numbering changes have no place in the text (and no bookmark in the render variant).
-        ...(lead.role === 'styles' || lead.role === 'numbering' ? { document_wide: true as const } : {}),
-        ...(c.sites.some((s) => MOVE_TYPES.has(s.type)) ? { move: true as const } : {}),
-        group: group.id,
-        group_summary: group.summary,
-        clause: clauseOf(lead.el),
+        ordinal: i + 1, change_id: c.changeId, kind: c.kind, author, date, text_preview: textPreview, justification,
+        ...(documentWide ? { document_wide: true as const } : {}),
+        ...(move ? { move: true as const } : {}),
+        group: group.id, group_summary: group.summary, clause,
       };
     });
   }

@@ -1,4 +1,4 @@
-import type { XmlElement } from '../xml/tree';
+import { changeClock, lastChanged, type XmlElement } from '../xml/tree';
 import type { Site } from './sites';
 
 /** What this module merges: a change as changes.ts groups it, seen only through its sites. */
@@ -42,8 +42,23 @@ export function mergeFieldUnits<C extends SiteGroup>(changes: C[]): C[] {
   return absorbed.size ? changes.filter((c) => !absorbed.has(c)) : changes;
 }
 
+/**
+ * Whether each wrapper opened a field when last asked, and when: every listing asks it of every
+ * inserted and deleted run, and a batch changes a few of them (its answer depends only on the
+ * wrapper's own subtree, so it holds while nothing in that changed).
+ */
+const opensFieldMemo = new WeakMap<XmlElement, { at: number; opens: boolean }>();
+
 /** Whether a wrapper holds a field begin whose end is not inside it. */
 function opensField(wrapper: XmlElement): boolean {
+  const known = opensFieldMemo.get(wrapper);
+  if (known && lastChanged(wrapper) <= known.at) return known.opens;
+  const opens = readOpensField(wrapper);
+  opensFieldMemo.set(wrapper, { at: changeClock(), opens });
+  return opens;
+}
+
+function readOpensField(wrapper: XmlElement): boolean {
   let depth = 0;
   let opened = false;
   for (const type of fldCharTypes(wrapper)) {

@@ -217,6 +217,15 @@ function formatInsideInsertion(c: Change, author: string | null, date: string | 
   return false;
 }
 
+/** The group a walk over the changes is adding to: where it ends so far, and what a change must share to join it. */
+interface OpenGroup {
+  members: Change[];
+  end: Point;
+  part: string;
+  author: string | null;
+  date: string | null;
+}
+
 /**
  * Which changes make each edit group, in document order; every change is in exactly one (a change
  * that joins nothing is a group of its own). Without the summaries: for readers that only need to
@@ -225,10 +234,13 @@ function formatInsideInsertion(c: Change, author: string | null, date: string | 
 export function groupMembers(changes: readonly Change[]): Change[][] {
   const siblings = new SiblingIndex();
   const groups: Change[][] = [];
-  let open: { members: Change[]; end: Point; part: string; author: string | null; date: string | null } | null = null;
+  let open: OpenGroup | null = null;
   for (const c of changes) {
     const lead = c.sites[0]!;
-    const join = open !== null && groupable(c) && lead.part === open.part && authorOf(c) === open.author && dateOf(c) === open.date
+    const canGroup = groupable(c);
+    const author: string | null = authorOf(c);
+    const date: string | null = dateOf(c);
+    const join = open !== null && canGroup && lead.part === open.part && author === open.author && date === open.date
       && formatInsideInsertion(c, open.author, open.date) && !untrackedBetween(open.end, pointsOf(lead).start, siblings);
     if (join) {
       open!.members.push(c);
@@ -237,8 +249,8 @@ export function groupMembers(changes: readonly Change[]): Change[][] {
     }
     const members = [c];
     groups.push(members);
-    const next = { members, end: pointsOf(c.sites[c.sites.length - 1]!).end, part: lead.part, author: authorOf(c), date: dateOf(c) };
-    open = groupable(c) && formatInsideInsertion(c, next.author, next.date) ? next : null;
+    const next: OpenGroup = { members, end: pointsOf(c.sites[c.sites.length - 1]!).end, part: lead.part, author, date };
+    open = canGroup && formatInsideInsertion(c, author, date) ? next : null;
   }
   return groups;
 }
@@ -249,8 +261,12 @@ export function groupMembers(changes: readonly Change[]): Change[][] {
  * listing are taken over from it.
  */
 export function editGroups(changes: readonly Change[], memo?: ListingMemo): EditGroup[] {
+  // Most groups are one change: its own sites and count, without a list made for each.
   const summary = (members: Change[]) => (memo
-    ? memo.read(members.flatMap((m) => m.sites), members.map((m) => m.sites.length).join(' '), () => summaryOf(members))
+    ? memo.read(
+      members.length === 1 ? members[0]!.sites : members.flatMap((m) => m.sites),
+      members.length === 1 ? String(members[0]!.sites.length) : members.map((m) => m.sites.length).join(' '),
+      () => summaryOf(members))
     : summaryOf(members));
   return groupMembers(changes).map((members) => ({ id: members[0]!.changeId, members: members.map((m) => m.changeId), summary: summary(members) }));
 }

@@ -162,6 +162,22 @@ interface BlockScan {
   order: number;
   preCount: number;
   orderCount: number;
+  /**
+   * For a block holding move markup, whose sites' move names depend on the move ranges open
+   * before it: those ranges as the walk found them on entering the block (`moveStateKey`), and
+   * as it left them, so a reuse under the same open ranges can leave them as the walk would.
+   */
+  moves?: { entry: string; exit: MoveState };
+}
+
+/** The move ranges open at a point of the walk, and the last range name of each direction. */
+interface MoveState {
+  open: [string, string][];
+  last: Record<MoveSide, string | null>;
+}
+
+function moveStateKey(open: readonly [string, string][], last: Record<MoveSide, string | null>): string {
+  return JSON.stringify([open, last.from, last.to]);
 }
 
 /** Most blocks hold neither; they all share this one, so a scan allocates nothing for them. */
@@ -185,14 +201,49 @@ const NOTABLE: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Where in a part's source text a notable element other than a paragraph starts: the `<` of each
+ * such start tag (or of text that looks like one, inside a comment: it only costs a look). The
+ * parser takes an element's name from its tag as written, and a clean element's subtree is its
+ * source slice, so a clean element whose slice holds no such offset holds nothing the scan finds
+ * and is not walked. Most of a part's elements are runs and properties holding none.
+ */
+const NOTABLE_TAG = new RegExp(`<(?:${[...NOTABLE].filter((n) => n !== 'w:p').join('|')})[\\s/>]`, 'g');
+const notableOffsets = new WeakMap<XmlDocument, Int32Array>();
+
+function notableOffsetsOf(doc: XmlDocument): Int32Array {
+  let offsets = notableOffsets.get(doc);
+  if (!offsets) {
+    const found: number[] = [];
+    NOTABLE_TAG.lastIndex = 0;
+    for (let m = NOTABLE_TAG.exec(doc.src); m; m = NOTABLE_TAG.exec(doc.src)) found.push(m.index);
+    notableOffsets.set(doc, offsets = Int32Array.from(found));
+  }
+  return offsets;
+}
+
+/** Whether an offset of the sorted `offsets` lies in [start, end). */
+function anyWithin(offsets: Int32Array, start: number, end: number): boolean {
+  let lo = 0;
+  let hi = offsets.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (offsets[mid]! < start) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < offsets.length && offsets[lo]! < end;
+}
+
+/**
  * All revision sites of a part in document order. Revisions inside mc:Fallback are Word's
  * duplicate of the mc:Choice content; they are attached as shadows of their Choice twin.
  *
  * With the part's `previous` scan, a block (a grandchild of the root: a body's paragraph or
  * table, a note's paragraph) that has not changed since is not walked again: its sites are
- * taken over, renumbered. After a 50-change decision on a 300-page draft that is ~50 blocks
- * walked instead of 30,000. Blocks whose sites depend on what came before them (moves, whose
- * range markers open and close across blocks) or carry mc:Fallback shadows are always walked.
+ * taken over, renumbered where they stand (the previous scan is used up: its sites become this
+ * one's). After a 50-change decision on a 300-page draft that is ~50 blocks walked instead of
+ * 30,000. A block holding moves is taken over only when the move ranges open on entering it are
+ * those it was last walked under (their names are its sites' move names); blocks holding
+ * tracked control boundaries or mc:Fallback shadows are always walked.
  */
 export function scanPart(part: string, role: PartRole, doc: XmlDocument, previous?: PartScan): PartScan {
   const scannedAt = changeClock();
@@ -201,8 +252,10 @@ export function scanPart(part: string, role: PartRole, doc: XmlDocument, previou
   const blocks = new Map<XmlElement, BlockScan>();
   let pre = 0;
   let order = 0;
-  /** Set when the walk met something whose meaning depends on other blocks. */
+  /** Set when the walk met something whose meaning depends on other blocks (beyond the open move ranges). */
   let contextual = false;
+  /** Set when the walk met move markup: what it found depends on the move ranges open before (and it may change them). */
+  let moveDependent = false;
   // A half belongs to a range of its own direction: a w:moveTo (or moved mark) to a
   // w:moveToRange, a w:moveFrom to a w:moveFromRange. A join can bring a moved mark into a
   // paragraph holding the other direction's range of another move; read without direction, the
@@ -222,7 +275,10 @@ export function scanPart(part: string, role: PartRole, doc: XmlDocument, previou
     return name;
   };
 
+  const offsets = notableOffsetsOf(doc);
   const visit = (el: XmlElement, out: Site[]): void => {
+    // A clean element of this part's text with nothing notable in its slice finds nothing.
+    if (!el.dirty && el.start >= 0 && el.src === doc.src && !anyWithin(offsets, el.start, el.end)) return;
     const name = el.name;
     if (!NOTABLE.has(name)) {
       for (const c of el.children) if (c.kind === 1) visit(c, out);
@@ -233,7 +289,8 @@ export function scanPart(part: string, role: PartRole, doc: XmlDocument, previou
       return;
     }
     if (RANGE_MARKERS.has(name)) ranges.push(el);
-    if (name.startsWith('w:move') || name === 'mc:AlternateContent') contextual = true;
+    if (name.startsWith('w:move')) moveDependent = true;
+    if (name === 'mc:AlternateContent') contextual = true;
     if (name === 'w:moveFromRangeStart' || name === 'w:moveToRangeStart') {
       const n = el.attr('w:name');
       const id = el.attr('w:id');
@@ -308,7 +365,7 @@ export function scanPart(part: string, role: PartRole, doc: XmlDocument, previou
         for (const m of c.children) {
           if (m.kind !== 1) continue;
           const t = classify(m);
-          if (t && MOVE_TYPES.has(t)) contextual = true;
+          if (t && MOVE_TYPES.has(t)) moveDependent = true;
           if (t && t.startsWith('mark-')) marks.push(make(t, m));
           else visit(m, out);
         }
@@ -341,18 +398,34 @@ export function scanPart(part: string, role: PartRole, doc: XmlDocument, previou
       blocks.set(el, NOTHING_FOUND);
       return;
     }
-    if (before && lastChanged(el) <= previous!.scannedAt) {
-      const block: BlockScan = { ...before, sites: [], pre, order };
-      for (const s of before.sites) block.sites.push({ ...s, pre: s.pre - before.pre + pre, order: s.order - before.order + order });
-      sites.push(...block.sites);
-      ranges.push(...before.ranges);
+    if (before && lastChanged(el) <= previous!.scannedAt && (!before.moves || before.moves.entry === moveStateKey([...openMoves], lastMoveName))) {
+      // The previous scan is done with: its sites are renumbered where they stand rather than copied.
+      const [preShift, orderShift] = [pre - before.pre, order - before.order];
+      for (const s of before.sites) {
+        s.pre += preShift;
+        s.order += orderShift;
+        sites.push(s);
+      }
+      for (const r of before.ranges) ranges.push(r);
+      before.pre = pre;
+      before.order = order;
       pre += before.preCount;
       order += before.orderCount;
-      blocks.set(el, block);
+      if (before.moves) {
+        openMoves.clear();
+        for (const [key, n] of before.moves.exit.open) openMoves.set(key, n);
+        lastMoveName.from = before.moves.exit.last.from;
+        lastMoveName.to = before.moves.exit.last.to;
+      }
+      blocks.set(el, before);
       return;
     }
     const [sitesFrom, rangesFrom, preFrom, orderFrom] = [sites.length, ranges.length, pre, order];
+    // The move ranges open on entering the block (copied only when some are: most blocks meet none).
+    const entryOpen: [string, string][] = openMoves.size ? [...openMoves] : [];
+    const [entryFrom, entryTo] = [lastMoveName.from, lastMoveName.to];
     contextual = false;
+    moveDependent = false;
     visit(el, sites);
     if (contextual) return;
     if (pre === preFrom && ranges.length === rangesFrom) blocks.set(el, NOTHING_FOUND);
@@ -360,6 +433,7 @@ export function scanPart(part: string, role: PartRole, doc: XmlDocument, previou
       blocks.set(el, {
         sites: sites.slice(sitesFrom), ranges: ranges.slice(rangesFrom), pre: preFrom, order: orderFrom,
         preCount: pre - preFrom, orderCount: order - orderFrom,
+        ...(moveDependent ? { moves: { entry: moveStateKey(entryOpen, { from: entryFrom, to: entryTo }), exit: { open: [...openMoves], last: { ...lastMoveName } } } } : {}),
       });
     }
   };
