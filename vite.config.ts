@@ -39,10 +39,42 @@ function precompress(): Plugin {
   };
 }
 
+const OPENING_READS = 'src/app/opening-reads.ts';
+
+/**
+ * The opening's reads (src/app/opening-reads.ts) as an entry of their own, its script first in
+ * the page: a small file that runs as soon as it arrives, while the app's bundle is still on its
+ * way (Vite would make every module script of index.html one entry, run after the whole bundle).
+ */
+function openingReads(): Plugin {
+  return {
+    name: 'redline-opening-reads',
+    apply: 'build',
+    options(options) {
+      const input = options.input ?? 'index.html';
+      const named = typeof input === 'string' ? { index: input } : Array.isArray(input) ? Object.fromEntries(input.map((i) => [path.parse(i).name, i])) : input;
+      return { ...options, input: { ...named, 'opening-reads': path.resolve(OPENING_READS) } };
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, { bundle }) {
+        const chunk = Object.values(bundle ?? {}).find((c) => c.type === 'chunk' && c.isEntry && c.facadeModuleId === path.resolve(OPENING_READS));
+        if (!chunk) throw new Error(`${OPENING_READS} was not built`);
+        // Its imports are asked for beside it, not once it has been read.
+        const imports = chunk.type === 'chunk' ? chunk.imports : [];
+        return [
+          { tag: 'script', attrs: { type: 'module', crossorigin: true, src: `/${chunk.fileName}` }, injectTo: 'head-prepend' },
+          ...imports.map((file) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` }, injectTo: 'head-prepend' as const })),
+        ];
+      },
+    },
+  };
+}
+
 // The SPA is served by the service itself in production (`npm start` serves dist/ at `/`),
 // so the dev server only has to forward the API to a running service.
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), precompress(), openingReads()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

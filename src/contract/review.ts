@@ -51,7 +51,7 @@ export type ReviewResponse = z.infer<typeof ReviewResponse>;
 export const ReviewMinimalResponse = ReviewResponse.omit({ contentBase64: true, renderContentBase64: true });
 export type ReviewMinimalResponse = z.infer<typeof ReviewMinimalResponse>;
 /** The preference (RFC 7240) that asks for ReviewMinimalResponse, and the header that confirms it. */
-export const PREFER_MINIMAL = 'return=minimal';
+export { PREFER_MINIMAL } from './opening-reads';
 export const PREFERENCE_APPLIED_HEADER = 'preference-applied';
 
 export const REDLINE_OPS = ['replace', 'insert', 'delete', 'insert_paragraph', 'delete_paragraph', 'replace_paragraph'] as const;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { clientString } from './client-text';
+import { API_BASE_PATH, DRAFT_READ_PATHS, fillPath } from './opening-reads';
 import { LivenessAnswer, ReadinessAnswer } from './health';
 import {
   DevMailboxMessage,
@@ -350,13 +351,13 @@ export const ROUTES = {
     status: 200, response: DraftProgressList,
   }),
   getRenderWindow: route({
-    method: 'GET', path: '/documents/{documentId}/render-window', access: 'session', bodyKind: 'none', query: RenderWindowQuery,
+    method: 'GET', path: DRAFT_READ_PATHS.renderWindow, access: 'session', bodyKind: 'none', query: RenderWindowQuery,
     summary: "The working draft's render variant cut to the body blocks around one change (a .docx): the pages a reviewer is at, before the whole draft is laid out. 422 unknown_change_ids when the change has no place in the body.",
     status: 200, response: null,
     responseMediaType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   }),
   getRender: route({
-    method: 'GET', path: '/documents/{documentId}/render', access: 'session', bodyKind: 'none',
+    method: 'GET', path: DRAFT_READ_PATHS.render, access: 'session', bodyKind: 'none',
     summary: "The working draft's render variant (a .docx; the draft itself when it has none): what the review answer carries as renderContentBase64, for a client that took the minimal answer to its changes (Prefer: return=minimal).",
     status: 200, response: null,
     responseMediaType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
@@ -369,7 +370,7 @@ export const ROUTES = {
     responseHeaders: { ETag: 'The content hash of the draft the views were made from, quoted.' },
   }),
   getReview: route({
-    method: 'GET', path: '/documents/{documentId}/review', access: 'session', credentials: WEB_OR_CONNECTOR, bodyKind: 'none', query: ReviewQuery,
+    method: 'GET', path: DRAFT_READ_PATHS.review, access: 'session', credentials: WEB_OR_CONNECTOR, bodyKind: 'none', query: ReviewQuery,
     summary: 'The working draft with its revisions, render variant and track.', status: 200, response: ReviewResponse,
     requestHeaders: REVIEW_READ_REQUEST, minimalResponse: z.union([ReviewDelta, ReviewMinimalResponse]),
     responseHeaders: { 'Preference-Applied': REVIEW_CHANGE_ANSWER['Preference-Applied'], ...LISTING_VERSION_ANSWER },
@@ -466,11 +467,7 @@ export type RouteName = keyof typeof ROUTES;
 
 /** Fill `{param}` placeholders of a route path. */
 export function routePath(spec: RouteSpec, params: Record<string, string> = {}): string {
-  return spec.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new Error(`missing path parameter ${name} for ${spec.path}`);
-    return encodeURIComponent(value);
-  });
+  return fillPath(spec.path, params);
 }
 
-export const API_BASE_PATH = '/api';
+export { API_BASE_PATH };

@@ -72,6 +72,18 @@ export const Track = z.object({
 });
 export type Track = z.infer<typeof Track>;
 
+/** The first member of the edit a change belongs to: the entry the list shows for it. */
+export function leaderOf(track: Track | null, id: string | null): string | null {
+  if (id === null) return null;
+  const group = track?.items.find((i) => i.id === id)?.group;
+  return group && track?.items.some((i) => i.id === group) ? group : id;
+}
+
+/** The change a review opens at: the track's `hereId` (else its first change), as the entry that shows it. */
+export function openingChange(track: Track | null): string | null {
+  return leaderOf(track, track?.hereId ?? track?.items[0]?.id ?? null);
+}
+
 /** The label of the item at 0-based position `index`. */
 export function trackLabel(index: number): string {
   return `Change ${index + 1}`;

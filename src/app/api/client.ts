@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { Problem } from '../../contract/problem';
 import { API_BASE_PATH, routePath, type RouteSpec } from '../../contract/routes';
 import { sessionStore } from '../auth/session';
+import { takeHeldRead } from './early-reads';
 import { ApiError } from './errors';
 
 export { ApiError, describeError } from './errors';
@@ -65,7 +66,10 @@ export async function fetchRoute(spec: RouteSpec, options: CallOptions = {}): Pr
   }
   let response: Response;
   try {
-    response = await fetch(apiUrl(spec, options), { method: spec.method, headers, body, signal: options.signal });
+    const url = apiUrl(spec, options);
+    // The page's opening may have asked for it already (opening-reads.ts).
+    const held = spec.method === 'GET' ? takeHeldRead(url, headers) : null;
+    response = await (held ?? fetch(url, { method: spec.method, headers, body, signal: options.signal }));
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(0, null, 'The service could not be reached. Check your connection and try again.');

@@ -1,41 +1,17 @@
 import { useSyncExternalStore } from 'react';
-import type { OrgMembership, UserSummary } from '../../contract/auth';
+import type { OrgMembership } from '../../contract/auth';
+import { readStoredSession, SESSION_STORAGE_KEY, type Session } from './stored-session';
 
-/**
- * The signed-in session. The token lives in memory and in sessionStorage (so a reload of
- * the tab keeps the user signed in, while closing the tab forgets it); it is never put in
- * a URL, a cookie or localStorage.
- */
-export interface Session {
-  token: string;
-  orgId: string;
-  user: UserSummary;
-  orgs: OrgMembership[];
-  expiresAt: string;
-}
+/** The signed-in session (stored-session.ts says where it is kept). */
+export type { Session } from './stored-session';
 
-const STORAGE_KEY = 'redline.session';
 /** Where a signed-out user was, so sign-in can send them back there. */
 const RETURN_KEY = 'redline.returnTo';
 
 type Listener = () => void;
 
-function readStored(): Session | null {
-  try {
-    const raw = sessionStorage.getItem(STORAGE_KEY);
-    if (!raw) return null;
-    const parsed = JSON.parse(raw) as Session;
-    if (typeof parsed.token !== 'string' || typeof parsed.orgId !== 'string') return null;
-    if (Date.parse(parsed.expiresAt) <= Date.now()) return null;
-    return parsed;
-  } catch {
-    // Storage can be unavailable (privacy modes) or hold junk: start signed out.
-    return null;
-  }
-}
-
 class SessionStore {
-  private current: Session | null = readStored();
+  private current: Session | null = readStoredSession();
   /** Why the last session ended, shown once on the sign-in page. */
   private endedReason: string | null = null;
   private listeners = new Set<Listener>();
@@ -51,8 +27,8 @@ class SessionStore {
     this.current = session;
     this.endedReason = endedReason;
     try {
-      if (session) sessionStorage.setItem(STORAGE_KEY, JSON.stringify(session));
-      else sessionStorage.removeItem(STORAGE_KEY);
+      if (session) sessionStorage.setItem(SESSION_STORAGE_KEY, JSON.stringify(session));
+      else sessionStorage.removeItem(SESSION_STORAGE_KEY);
     } catch {
       // Memory still holds the session; only a reload would lose it.
     }

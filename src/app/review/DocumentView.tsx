@@ -219,11 +219,13 @@ export function DocumentView({
 
   useEffect(() => {
     let cancelled = false;
+    // Decoded once: the window's size test and the whole render both read it.
+    const bytes = decodeBase64(base64);
     const render = async () => {
       const started = performance.now();
       try {
         const first = host.current?.dataset.rendered !== 'true';
-        if (!(await swapIn.current(decodeBase64(base64), view, 'full', () => !cancelled))) return;
+        if (!(await swapIn.current(bytes, view, 'full', () => !cancelled))) return;
         lastRenderMs.current = performance.now() - started;
         renderedView.current = view;
         setStatus({ kind: 'ready' });
@@ -240,7 +242,7 @@ export function DocumentView({
     const windowFirst =
       shownRef.current !== 'full' &&
       loadWindowRef.current !== undefined &&
-      (uncompressedSize(decodeBase64(base64), 'word/document.xml') ?? 0) >= WINDOW_MIN_XML_BYTES;
+      (uncompressedSize(bytes, 'word/document.xml') ?? 0) >= WINDOW_MIN_XML_BYTES;
     const deferrable = renderedView.current === view && lastRenderMs.current > 150;
     if (windowFirst) {
       // The pages around the current change at once; the whole draft when the reviewer pauses.

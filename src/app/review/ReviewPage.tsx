@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent, type MouseEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { ROUTES } from '../../contract/routes';
-import type { TrackState } from '../../contract/track';
+import { openingChange, type TrackState } from '../../contract/track';
 import { ApiError, describeError, downloadBlob } from '../api/client';
 import { queryKeys, useReview } from '../api/hooks';
 import { draftChanges, useRenderContent, type ReviewData } from '../api/review';
@@ -16,6 +16,7 @@ import { ReviewController, type ReviewSnapshot, type ShownItem, type Verdict } f
 import { DecisionLine } from './DecisionLine';
 import { DecideAllDialog, type DecideAllRequest } from './DecideAllDialog';
 import { DocumentView, type MarkupView } from './DocumentView';
+import { loadDocxPreview } from './layout/render';
 import type { DecidedChange } from './decided-view';
 import { membersOf } from './entries';
 import { citedPage, kindLabel, placeLabel, placeTitle, STATE_CLASS, STATE_LABEL, type PageCitation } from './labels';
@@ -50,6 +51,8 @@ export function ReviewPage() {
 
 function Review({ documentId }: { documentId: string }) {
   const review = useReview(documentId);
+  // The renderer's code is fetched beside the review read, not after it.
+  useEffect(() => void loadDocxPreview().catch(() => undefined), []);
   const queryClient = useQueryClient();
   const [outbox] = useState(() => {
     const session = sessionStore.get();
@@ -125,6 +128,8 @@ function ReviewLoadError({ error, retry }: { error: unknown; retry: () => void }
 function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewController; snapshot: ReviewSnapshot; data: ReviewData }) {
   const [view, setView] = useState<MarkupView>('all');
   const [helpOpen, setHelpOpen] = useState(false);
+  // The change the page opened at (as the controller chose it from this first answer).
+  const [openedAt] = useState(() => openingChange(data.track));
   // The page of each change, once the draft is laid out in pages (DocumentView).
   const [pageOf, setPageOf] = useState<((changeId: string) => PageCitation | null) | null>(null);
   // On a phone the change list is a panel over the document, opened on demand.
@@ -246,8 +251,9 @@ function ReviewWorkspace({ controller, snapshot, data }: { controller: ReviewCon
     mark.title = hoverText(entry.item, entry.item.date ?? data.revisions.find((r) => r.change_id === id)?.date);
   }
 
-  // Long drafts show the pages around the current change first (see DocumentView).
-  const loadWindow = (changeId: string | null) => fetchRenderWindow(data.document.id, changeId).then((w) => w.bytes);
+  // Long drafts show the pages around the current change first (see DocumentView); the page's
+  // opening may have asked for the window around the change it opens at already.
+  const loadWindow = (changeId: string | null) => fetchRenderWindow(data.document.id, changeId, changeId !== null && changeId === openedAt).then((w) => w.bytes);
   const aria = (action: ReviewAction) => (shortcutsOn ? shortcutFor(action).aria : undefined);
   const hasSelection = selected.size > 0;
 

@@ -2,6 +2,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionGrant } from '../../contract/auth';
 import { changeBookmarkName } from '../../contract/bookmark';
+import { openingChange, withGroupMembers, type Track } from '../../contract/track';
 import { buildRenderVariant, listRevisions } from '../../docx';
 import { buildBenchmarkContract, buildDemoContract } from '../../docx/fixture';
 import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
@@ -81,6 +82,31 @@ describe('GET /api/documents/{id}/render-window', () => {
     expect(res.headers['x-render-window']).toMatch(/^\d+\/\d+$/);
     const xml = mainXml(new Uint8Array(res.rawPayload));
     expect(xml).toContain(changeBookmarkName(id));
+  });
+
+  it('at=here cuts around the change the review opens at, and follows it as changes are decided', async () => {
+    const windowAt = async (query: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `/api/documents/${draftId}/render-window?${query}&blocks=10`, headers: t.headers(alice) });
+      expect(res.statusCode, query).toBe(200);
+      return { header: res.headers['x-render-window'], bytes: Buffer.from(res.rawPayload) };
+    };
+    const opening = async () => {
+      const review = (await t.app.inject({ method: 'GET', url: `/api/documents/${draftId}/review`, headers: t.headers(alice) })).json() as { track: Track };
+      return { here: openingChange(review.track), track: review.track };
+    };
+    // Decided one after another until the change the review opens at is past the start's window.
+    const start = await windowAt('');
+    let pastStart = 0;
+    for (let decided = 0; decided < 40 && pastStart < 2; decided++) {
+      const { here, track } = await opening();
+      if (here === null) break;
+      const window = await windowAt('at=here');
+      expect(window).toEqual(await windowAt(`around=${here}`));
+      if (window.header !== start.header) pastStart++;
+      const res = await t.app.inject({ method: 'POST', url: `/api/documents/${draftId}/revisions/apply`, headers: t.headers(alice), payload: { accepted_change_ids: withGroupMembers(track.items, [here]), rejected_change_ids: [] } });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    expect(pastStart).toBeGreaterThan(0);
   });
 
   it('refuses a change that is not in the body (422), and bad query values (400)', async () => {

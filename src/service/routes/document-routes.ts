@@ -13,6 +13,7 @@ import { cutWindow, RenderWindowCache } from '../review/render-window';
 import { RENDER_WINDOW_HEADER } from '../../contract/render-window';
 import { PREFER_MINIMAL, PREFERENCE_APPLIED_HEADER } from '../../contract/review';
 import { isReviewDelta } from '../../contract/listing-delta';
+import { openingChange } from '../../contract/track';
 import { withoutContent, type AnswerShape } from '../review/review-service';
 import { readMultipartUpload } from './upload-routes';
 
@@ -45,12 +46,12 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
   // The pages around a change of a long draft, shown while the whole draft is laid out.
   const windows = new RenderWindowCache();
   defineRoute(app, ctx.authenticate, ROUTES.getRenderWindow, async ({ auth, params, query, reply, timing }) => {
-    const draft = await review.review(auth, params.documentId!, timing);
-    const base64 = draft.renderContentBase64 ?? draft.contentBase64;
-    const window = await timing.measure('cut', async () =>
-      cutWindow(windows.layout(`${draft.document.contentSha256}:${draft.renderContentBase64 ? 'r' : 'c'}`, () => new Uint8Array(Buffer.from(base64, 'base64'))), query.around, query.blocks ?? 80));
+    // The change to cut around: named, or the one the review opens at (which takes the track); the variant alone otherwise.
+    const around = query.around ?? (query.at === 'here' ? openingChange((await review.review(auth, params.documentId!, timing)).track) ?? undefined : undefined);
+    const { sha256, bytes } = await review.renderVariant(auth, params.documentId!, timing);
+    const window = await timing.measure('cut', async () => cutWindow(windows.layout(sha256, () => bytes), around, query.blocks ?? 80));
     if (!window) {
-      throw new ProblemError(422, 'unknown_change_ids', `This draft shows no change ${query.around} in its body.`, { ids: [query.around!] });
+      throw new ProblemError(422, 'unknown_change_ids', `This draft shows no change ${around} in its body.`, { ids: [around!] });
     }
     return sendDocx(reply, timing, window.bytes, { [RENDER_WINDOW_HEADER]: `${window.first}/${window.total}` });
   });

@@ -7,6 +7,7 @@ import { newBatchKey, type QueuedBatch } from '../outbox';
 import { bulkSummary, labelList, plural, reasonOf, refusalText, takenSummary, VERDICT_WORD } from './messages';
 import { newlyTaken } from '../taken';
 import { leaderOf, nextOpenAfter, stepFrom } from './navigation';
+import { openingChange } from '../../../contract/track';
 import { OpenBatch } from './open-batch';
 import { bake, type ApplyOp, type EditOp, type EditRequest, type Op } from './ops';
 import { RequestQueue } from './request-queue';
@@ -84,7 +85,8 @@ export class ReviewController {
       this.trackStale = false;
     }
     if (this.currentId === null || !this.track?.items.some((i) => i.id === this.currentId)) {
-      this.currentId = this.track?.hereId ?? this.track?.items[0]?.id ?? null;
+      // Where the service cuts the first window (render-window `at=here`) when the page opens.
+      this.currentId = openingChange(this.track);
     }
     this.currentId = leaderOf(this.track, this.currentId);
     this.emit();

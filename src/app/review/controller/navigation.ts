@@ -42,9 +42,4 @@ export function nextOpenAfter(shown: readonly ShownItem[], fromId: string | null
   return null;
 }
 
-/** The first member of the edit a change belongs to: the entry the list shows for it. */
-export function leaderOf(track: Track | null, id: string | null): string | null {
-  if (id === null) return null;
-  const group = track?.items.find((i) => i.id === id)?.group;
-  return group && track?.items.some((i) => i.id === group) ? group : id;
-}
+export { leaderOf } from '../../../contract/track';
