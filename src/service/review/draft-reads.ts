@@ -20,6 +20,12 @@ export class DraftReads {
   /** Revisions by content hash, also of content answered minimal (no analysis made): what the next batch checks its ids against. */
   private readonly revisionsBySha = new ByteBudgetLru<Revision[]>(64 * 1024 * 1024);
   readonly openDrafts: OpenDrafts;
+  /**
+   * Analyses under way, by content hash. A review page asks for the review, the render variant
+   * and the pages around its first change at once; without this each would parse and analyse the
+   * same draft (three parses of a long draft where one does).
+   */
+  private readonly analysing = new Map<string, Promise<Analysis>>();
 
   constructor(
     private readonly content: ContentStore,
@@ -78,19 +84,33 @@ export class DraftReads {
 
   async analysisOf(row: UploadRecord, timing: ServerTiming = NO_TIMING): Promise<Analysis> {
     if (!row.content_sha256) throw new ProblemError(409, 'conflict', 'This upload has no stored content.');
-    const cached = this.cache.get(row.content_sha256);
-    if (cached) return cached;
+    const known = this.cache.get(row.content_sha256) ?? this.underWay(row.content_sha256, timing);
+    if (known) return known;
     return this.analysisFor(row.content_sha256, await this.content.get(row.content_sha256), timing);
   }
 
-  async analysisFor(sha256: string, bytes: Uint8Array, timing: ServerTiming = NO_TIMING): Promise<Analysis> {
-    const cached = this.cache.get(sha256);
-    if (cached) return cached;
-    const doc = this.openDraft(sha256, bytes, timing);
-    const analysis = this.remember(sha256, await this.analyse(doc, bytes));
-    // Kept open: a review read is usually followed by the reviewer's first batch.
-    this.openDrafts.keep(sha256, doc);
-    return analysis;
+  /** The analysis of this content: cached, under way (shared), or made now and kept open for the first batch. */
+  analysisFor(sha256: string, bytes: Uint8Array, timing: ServerTiming = NO_TIMING): Promise<Analysis> {
+    const known = this.cache.get(sha256);
+    if (known) return Promise.resolve(known);
+    const underWay = this.underWay(sha256, timing);
+    if (underWay) return underWay;
+    const made = (async () => {
+      const doc = this.openDraft(sha256, bytes, timing);
+      const analysis = this.remember(sha256, await this.analyse(doc, bytes));
+      // Kept open: a review read is usually followed by the reviewer's first batch.
+      this.openDrafts.keep(sha256, doc);
+      return analysis;
+    })().finally(() => this.analysing.delete(sha256));
+    this.analysing.set(sha256, made);
+    return made;
+  }
+
+  /** The analysis another request is making of this content, which this one then waits for (Server-Timing `analyse;desc="shared"`). */
+  private underWay(sha256: string, timing: ServerTiming): Promise<Analysis> | undefined {
+    const made = this.analysing.get(sha256);
+    if (made) timing.describe('analyse', 'shared');
+    return made;
   }
 
   /** `analyse`, logging a render variant that cannot be built (the answer then carries null). */

@@ -53,6 +53,20 @@ describe('one parse per draft', () => {
     });
   }
 
+  it("a page's three opening reads, sent at once, parse a draft nobody read yet once", async () => {
+    // The review page asks for the review, the render variant and the pages around its first change side by side.
+    const draft = await newDraft(await newUpload());
+    const reads = await Promise.all([
+      call('GET', `/api/documents/${draft.id}/review`, undefined, { prefer: 'return=minimal' }),
+      call('GET', `/api/documents/${draft.id}/render`),
+      call('GET', `/api/documents/${draft.id}/render-window?at=here`),
+    ]);
+    for (const read of reads) expect(read.statusCode, read.body.slice(0, 200)).toBe(200);
+    const timings = reads.map((r) => r.headers['server-timing']);
+    // Each read that came while the first was analysing waited for its analysis (`analyse;desc="shared"`) rather than parsing again.
+    expect(timings.flatMap((h) => entries(h, 'open')).filter((e) => e.startsWith('open;desc="parse"'))).toHaveLength(1);
+  });
+
   it('a draft whose parsed copy another draft took is parsed, and says so', async () => {
     // Two drafts with the same content: one parsed copy, kept under the content hash, which the first batch takes.
     const uploadId = await newUpload();
