@@ -72,12 +72,13 @@ describe('compare property: a paragraph alone beside a content control, built wi
         ...checkContract(older, newer, compared.bytes).problems.map((p) => `compare: ${p}`),
         ...checkContract(older, newer, untracked.bytes).problems.map((p) => `untracked check: ${p}`),
         ...(!compared.differences.length || !untracked.differences.length ? ['no difference found'] : []),
-        // Blocks as well as paragraphs (controls, tables, rows and cells): accept-all is newer's;
-        // reject-all older's where newer inserted (a deleted paragraph beside a control may come
-        // back inside it: the comparison places deleted blocks in newer's controls).
+        // Blocks as well as paragraphs (controls, tables, rows and cells): accept-all is newer's
+        // and reject-all older's, each paragraph in the container it stood in. The paragraph
+        // contract cannot see a deleted paragraph coming back inside the control it stood beside
+        // (191 of the 240 deleted pairs before controls.ts's amongControls).
         ...[compared, untracked].flatMap(({ bytes }, k) => [
           ...(sameStructure(decideAll(bytes, 'accept'), newer) ? [] : [`${k ? 'untracked check' : 'compare'}: accept-all's blocks are not newer's`]),
-          ...(!name.endsWith('inserted') || sameStructure(decideAll(bytes, 'reject'), older) ? [] : [`${k ? 'untracked check' : 'compare'}: reject-all's blocks are not older's`]),
+          ...(sameStructure(decideAll(bytes, 'reject'), older) ? [] : [`${k ? 'untracked check' : 'compare'}: reject-all's blocks are not older's`]),
         ]),
       ];
       for (const p of problems) failing.push(`${name}: ${p}`);

@@ -3,6 +3,7 @@ import { XmlElement, XmlText, walk } from '../xml/tree';
 import type { Interner} from './diff';
 import { diffSequences, type Hunk } from './diff';
 import type { PackageImport } from './import';
+import { amongControls, anchorAt, anchorContainer, blockElement, controlPath, controlsAround, type Anchor } from './controls';
 import {
   deleteParagraphContent, markCell, markRow, recordParagraphProperties, recordTableProperties, toDeletedText, type Insertion, type Plan,
   type RevisionWriter, type Status,
@@ -34,9 +35,6 @@ export interface StoryContext {
   /** Whether the text in text boxes is compared (else newer's boxes stand as they are). */
   textBoxes: boolean;
 }
-
-/** Where deleted blocks go in newer's container. */
-type Anchor = { before: XmlElement } | { after: XmlElement } | { end: XmlElement };
 
 interface PendingDeletion {
   blocks: Block[];
@@ -153,7 +151,7 @@ export class StoryComparison {
       }
     }
     for (const d of this.deletions) {
-      for (const blk of d.blocks) this.place(d.anchor, this.deletedBlock(blk, movedFrom.get(blk) ?? null));
+      for (const blk of d.blocks) this.place(amongControls(d.anchor, blockElement(blk)), this.deletedBlock(blk, movedFrom.get(blk) ?? null));
     }
     for (const p of this.insertions) this.insertParagraph(p, movedTo.get(p) ?? null);
     this.finishPassages();
@@ -840,13 +838,6 @@ function crossesControlEdge(olds: readonly Para[], news: readonly Para[]): boole
   return o.some((c) => !same(c, o[0]!)) || n.some((c) => !same(c, n[0]!)) || o[0]!.length !== n[0]!.length;
 }
 
-/** The content controls (w:sdt) around a block, innermost first, up to its container. */
-function controlsAround(el: XmlElement): XmlElement[] {
-  const out: XmlElement[] = [];
-  for (let e = el.parent; e && e.name !== 'w:body' && e.name !== 'w:tc' && e.name !== 'w:txbxContent'; e = e.parent) if (e.name === 'w:sdt') out.push(e);
-  return out;
-}
-
 /** The newer paragraphs of a run diff's unequal hunks: those inserted whole. */
 function runsInserted(hunks: readonly Hunk[], nRuns: readonly Para[][]): Para[] {
   return hunks.filter((h) => !h.equal).flatMap((h) => nRuns.slice(h.bStart, h.bEnd).flat());
@@ -881,22 +872,6 @@ function controlRuns(paras: readonly Para[]): Para[][] {
   }
   return out;
 }
-
-/** The places of the content controls around a block, outermost last ('' outside any). */
-function controlPath(block: Block): string {
-  return controlsAround(block.kind === 'p' ? lastPart(block) : block.el).map(placeOf).join('/');
-}
-
-/** A content control's place among the content controls of its parent (all of a parent's at once: a document may wrap every block in one). */
-function placeOf(control: XmlElement): number {
-  let place = PLACES.get(control);
-  if (place === undefined) {
-    control.parent!.elements().filter((e) => e.name === 'w:sdt').forEach((e, k) => PLACES.set(e, k));
-    place = PLACES.get(control)!;
-  }
-  return place;
-}
-const PLACES = new WeakMap<XmlElement, number>();
 
 function lastPart(p: Para): XmlElement {
   return p.parts[p.parts.length - 1]!;
@@ -1025,20 +1000,6 @@ function placeBefore(plan: Plan, t: Token, ins: Insertion): void {
 function movable(p: Para, reader: StoryReader): boolean {
   const text = reader.tokens(p).filter((t) => t.kind === 'text').map((t) => t.key).join('').trim();
   return text.length >= MIN_MOVE_CHARS && /\s/.test(text);
-}
-
-function anchorAt(blocks: readonly Block[], index: number, container: XmlElement): Anchor {
-  const b = blocks[index];
-  if (b) return { before: b.kind === 'p' ? b.parts[0]! : b.el };
-  const last = blocks[blocks.length - 1];
-  if (last) return { after: last.kind === 'p' ? last.parts[last.parts.length - 1]! : last.el };
-  return { end: container };
-}
-
-function anchorContainer(a: Anchor): XmlElement {
-  if ('end' in a) return a.end;
-  const el = 'before' in a ? a.before : a.after;
-  return el.parent!;
 }
 
 /**
