@@ -88,6 +88,22 @@ export function amongControls(anchor: Anchor, older: XmlElement): Anchor {
   return intoControls(at, places.slice(shared));
 }
 
+/**
+ * Of anchors that stand between the same neighbours (before and after a block that replaces the
+ * deleted one, say), the first where the deleted block goes back into as many controls as older
+ * had around it (amongControls can only go into a control on the anchor's side); else the first.
+ */
+export function fittingAnchor(anchors: readonly Anchor[], older: XmlElement): Anchor {
+  const depth = controlsAround(older).length;
+  const depthAt = (a: Anchor): number => {
+    const at = amongControls(a, older);
+    // A block at a content's end stands in the controls around that content (none at a container's end).
+    if ('end' in at) return at.end.name === 'w:sdtContent' ? controlsAround(at.end).length : 0;
+    return controlsAround('before' in at ? at.before : at.after).length;
+  };
+  return anchors.find((a) => depthAt(a) === depth) ?? anchors[0]!;
+}
+
 /** Whether the block on `side` of a control and the control's own edge facing it are both tables (through controls). */
 function betweenTables(control: XmlElement, side: 'before' | 'after'): boolean {
   const kids = control.parent!.elements();
@@ -97,24 +113,30 @@ function betweenTables(control: XmlElement, side: 'before' | 'after'): boolean {
   return !!neighbour && edgeTable(neighbour, side === 'before' ? 'last' : 'first') && edgeTable(control, side === 'before' ? 'first' : 'last');
 }
 
-/** An anchor taken down into the controls at `places`, each the next level's neighbour of the anchor (see amongControls). */
+/**
+ * An anchor taken down into the controls at `places` (see amongControls): before a block, into the
+ * control standing before it, at that control's end, and on into the controls its content holds;
+ * after a block, into the control right after it, at its start, and on into the control that
+ * content starts with.
+ */
 function intoControls(anchor: Anchor, places: readonly number[]): Anchor {
-  let at = anchor;
-  for (const place of places) {
-    const ref = 'end' in at ? null : 'before' in at ? at.before : at.after;
-    const parent = ref ? ref.parent! : (at as { end: XmlElement }).end;
-    const kids = parent.elements();
-    const control = kids.find((e) => e.name === 'w:sdt' && placeOf(e) === place);
-    const content = control?.first('w:sdtContent');
-    if (!control || !content) return at;
-    // Going in at the end of a control that stands before the anchor, or at the start of one after it.
-    const atEnd = 'end' in at || 'before' in at;
-    if (ref && (kids.indexOf(control) < kids.indexOf(ref)) !== atEnd) return at;
-    if (atEnd) at = { end: content };
-    else {
-      const first = content.elements().find((e) => e.name === 'w:p' || e.name === 'w:tbl' || e.name === 'w:sdt' || e.name === 'w:customXml');
-      at = first ? { before: first } : { end: content };
-    }
+  if ('end' in anchor || !places.length) return anchor;
+  const atEnd = 'before' in anchor;
+  const ref = atEnd ? anchor.before : anchor.after;
+  const kids = ref.parent!.elements();
+  const first = kids.find((e) => e.name === 'w:sdt' && placeOf(e) === places[0]);
+  if (!first || kids.indexOf(first) < kids.indexOf(ref) !== atEnd) return anchor;
+  let control = first;
+  let at: Anchor = anchor;
+  for (let k = 0; ; k++) {
+    const content = control.first('w:sdtContent');
+    if (!content) return at;
+    const blocks = content.elements().filter((e) => e.name === 'w:p' || e.name === 'w:tbl' || e.name === 'w:sdt' || e.name === 'w:customXml');
+    const edge = atEnd ? blocks[blocks.length - 1] : blocks[0];
+    at = atEnd || !edge ? { end: content } : { before: edge };
+    if (k + 1 >= places.length) return at;
+    // The next control in, if it is the edge this content stands at (else the block goes at this level).
+    if (edge?.name !== 'w:sdt' || placeOf(edge) !== places[k + 1]) return at;
+    control = edge;
   }
-  return at;
 }

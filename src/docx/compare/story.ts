@@ -3,7 +3,7 @@ import { XmlElement, XmlText, walk } from '../xml/tree';
 import type { Interner} from './diff';
 import { diffSequences, type Hunk } from './diff';
 import type { PackageImport } from './import';
-import { amongControls, anchorAt, anchorContainer, blockElement, controlPath, controlsAround, type Anchor } from './controls';
+import { amongControls, anchorAt, fittingAnchor, anchorContainer, blockElement, controlPath, controlsAround, type Anchor } from './controls';
 import {
   deleteParagraphContent, markCell, markRow, recordParagraphProperties, recordTableProperties, toDeletedText, type Insertion, type Plan,
   type RevisionWriter, type Status,
@@ -353,14 +353,12 @@ export class StoryComparison {
 
   /** Older paragraphs against newer ones as one stream of words and paragraph marks. */
   paragraphs(olds: Para[], news: Para[]): void {
-    if (olds.length === news.length && olds.length > 1) {
-      // As many paragraphs on each side: no mark came or went, so they pair one to one (and a
-      // sentence carried over to the next paragraph is still found, as a passage move).
-      olds.forEach((o, k) => this.paragraphs([o], [news[k]!]));
+    if (crossesControlEdge(olds, news)) {
+      this.acrossControls(olds, news);
       return;
     }
-    if (olds.length !== news.length && crossesControlEdge(olds, news)) {
-      this.acrossControls(olds, news);
+    if (olds.length === news.length && olds.length > 1) {
+      this.oneToOne(olds, news);
       return;
     }
     const { older, newer, plan, interner } = this.ctx;
@@ -414,6 +412,14 @@ export class StoryComparison {
   }
 
   /**
+   * As many paragraphs on each side: no mark came or went, so they pair one to one (and a
+   * sentence carried over to the next paragraph is still found, as a passage move).
+   */
+  private oneToOne(olds: readonly Para[], news: readonly Para[]): void {
+    olds.forEach((o, k) => this.paragraphs([o], [news[k]!]));
+  }
+
+  /**
    * A stream that runs across a content control's edge. A mark inserted or deleted there joins
    * wherever the engine's join rules send it (a paragraph before a control does not join into
    * it; a control's only paragraph stays), which need not be the side the other version had it
@@ -435,7 +441,7 @@ export class StoryComparison {
     // nested at the start of the other version's control holds the new paragraphs, say.
     const byRuns =
       hunks.some((h) => h.equal) &&
-      (lastPairs || (this.stuckMarks(news.slice(0, -1)) > 0 && this.stuckMarks(runsInserted(hunks, nRuns)) === 0 && !endsDeletingAfterInserted(hunks)));
+      (lastPairs || endsDeletingOnly(hunks) || (this.stuckMarks(runsInserted(hunks, nRuns)) === 0 && !endsDeletingAfterInserted(hunks)));
     if (byRuns) {
       for (const h of hunks) {
         if (h.equal) {
@@ -449,6 +455,18 @@ export class StoryComparison {
         if (deleted.length) this.deletions.push({ blocks: deleted, anchor });
         for (const n of nRuns.slice(h.bStart, h.bEnd).flat()) this.insertBlock(n);
       }
+      return;
+    }
+    if (olds.length === news.length && olds.length > 1) {
+      this.oneToOne(olds, news);
+      return;
+    }
+    if (olds.length === 1 && news.length === 1 && this.stuckMarks(news) === 0) {
+      // One paragraph for one in other controls: the older one deleted and the newer one inserted,
+      // each in its own controls (paired, the older one's mark would come back in newer's).
+      const anchor = fittingAnchor([{ before: news[0]!.parts[0]! }, { after: lastPart(news[0]!) }], blockElement(olds[0]!));
+      this.deletions.push({ blocks: olds, anchor });
+      this.insertBlock(news[0]!);
       return;
     }
     const oLast = olds[olds.length - 1]!;
@@ -841,6 +859,12 @@ function crossesControlEdge(olds: readonly Para[], news: readonly Para[]): boole
 /** The newer paragraphs of a run diff's unequal hunks: those inserted whole. */
 function runsInserted(hunks: readonly Hunk[], nRuns: readonly Para[][]): Para[] {
   return hunks.filter((h) => !h.equal).flatMap((h) => nRuns.slice(h.bStart, h.bEnd).flat());
+}
+
+/** Whether the last hunk of a run diff deletes runs after newer's last run, and inserts none. */
+function endsDeletingOnly(hunks: readonly Hunk[]): boolean {
+  const last = hunks[hunks.length - 1];
+  return !!last && !last.equal && last.aEnd > last.aStart && last.bEnd === last.bStart;
 }
 
 /** Whether the last hunk of a run diff deletes runs after newer's last, itself inserted (their marks would go with nothing unchanged before them). */
