@@ -71,6 +71,11 @@ export function anchorContainer(a: Anchor): XmlElement {
  * goes at the deepest level found.
  */
 export function amongControls(anchor: Anchor, older: XmlElement): Anchor {
+  return liftedAndLowered(anchor, older, false)!;
+}
+
+/** amongControls; with `atEdgeOnly`, null where the anchor would be lifted out of a control it does not start (before) or end (after). */
+function liftedAndLowered(anchor: Anchor, older: XmlElement, atEdgeOnly: boolean): Anchor | null {
   if ('end' in anchor) return anchor;
   const places = controlsAround(older).reverse().map(placeOf);
   const around = controlsAround('before' in anchor ? anchor.before : anchor.after).reverse();
@@ -83,6 +88,7 @@ export function amongControls(anchor: Anchor, older: XmlElement): Anchor {
     // deleted paragraph could never be taken away on accept (joins.ts: that would leave two tables
     // together, counted through controls' edges), so it stays inside the control, where it can.
     if (betweenTables(control, 'before' in anchor ? 'before' : 'after')) return anchor;
+    if (atEdgeOnly && !atEdge('before' in anchor ? anchor.before : anchor.after, control, 'before' in anchor ? 'first' : 'last')) return null;
     at = 'before' in anchor ? { before: control } : { after: control };
   }
   return intoControls(at, places.slice(shared));
@@ -95,13 +101,28 @@ export function amongControls(anchor: Anchor, older: XmlElement): Anchor {
  */
 export function fittingAnchor(anchors: readonly Anchor[], older: XmlElement): Anchor {
   const depth = controlsAround(older).length;
-  const depthAt = (a: Anchor): number => {
-    const at = amongControls(a, older);
+  const fits = (at: Anchor | null): boolean => {
+    if (!at) return false;
     // A block at a content's end stands in the controls around that content (none at a container's end).
-    if ('end' in at) return at.end.name === 'w:sdtContent' ? controlsAround(at.end).length : 0;
-    return controlsAround('before' in at ? at.before : at.after).length;
+    if ('end' in at) return (at.end.name === 'w:sdtContent' ? controlsAround(at.end).length : 0) === depth;
+    return controlsAround('before' in at ? at.before : at.after).length === depth;
   };
-  return anchors.find((a) => depthAt(a) === depth) ?? anchors[0]!;
+  // Lifted out of a control only at its edge, the block keeps its order with what the control holds.
+  return anchors.find((a) => fits(liftedAndLowered(a, older, true))) ?? anchors.find((a) => fits(amongControls(a, older))) ?? anchors[0]!;
+}
+
+/** Whether `el` is the first (last) block of `control`'s content, through the controls between them. */
+function atEdge(el: XmlElement, control: XmlElement, edge: 'first' | 'last'): boolean {
+  for (let e = el; e !== control && e.parent; e = e.parent) {
+    if (!isBlock(e)) continue;
+    const blocks = e.parent.elements().filter(isBlock);
+    if ((edge === 'first' ? blocks[0] : blocks[blocks.length - 1]) !== e) return false;
+  }
+  return true;
+}
+
+function isBlock(e: XmlElement): boolean {
+  return e.name === 'w:p' || e.name === 'w:tbl' || e.name === 'w:sdt' || e.name === 'w:customXml';
 }
 
 /** Whether the block on `side` of a control and the control's own edge facing it are both tables (through controls). */
@@ -109,7 +130,7 @@ function betweenTables(control: XmlElement, side: 'before' | 'after'): boolean {
   const kids = control.parent!.elements();
   const at = kids.indexOf(control);
   const beside = side === 'before' ? kids.slice(0, at).reverse() : kids.slice(at + 1);
-  const neighbour = beside.find((e) => e.name === 'w:p' || e.name === 'w:tbl' || e.name === 'w:sdt' || e.name === 'w:customXml');
+  const neighbour = beside.find(isBlock);
   return !!neighbour && edgeTable(neighbour, side === 'before' ? 'last' : 'first') && edgeTable(control, side === 'before' ? 'first' : 'last');
 }
 
@@ -131,7 +152,7 @@ function intoControls(anchor: Anchor, places: readonly number[]): Anchor {
   for (let k = 0; ; k++) {
     const content = control.first('w:sdtContent');
     if (!content) return at;
-    const blocks = content.elements().filter((e) => e.name === 'w:p' || e.name === 'w:tbl' || e.name === 'w:sdt' || e.name === 'w:customXml');
+    const blocks = content.elements().filter(isBlock);
     const edge = atEnd ? blocks[blocks.length - 1] : blocks[0];
     at = atEnd || !edge ? { end: content } : { before: edge };
     if (k + 1 >= places.length) return at;

@@ -353,14 +353,17 @@ export class StoryComparison {
 
   /** Older paragraphs against newer ones as one stream of words and paragraph marks. */
   paragraphs(olds: Para[], news: Para[]): void {
-    if (crossesControlEdge(olds, news)) {
+    if (olds.length === news.length && olds.length > 1) {
+      // As many paragraphs on each side: no mark came or went, so they pair one to one (and a
+      // sentence carried over to the next paragraph is still found, as a passage move).
+      olds.forEach((o, k) => this.paragraphs([o], [news[k]!]));
+      return;
+    }
+    if (olds.length !== news.length && crossesControlEdge(olds, news)) {
       this.acrossControls(olds, news);
       return;
     }
-    if (olds.length === news.length && olds.length > 1) {
-      this.oneToOne(olds, news);
-      return;
-    }
+    if (olds.length === 1 && news.length === 1 && crossesControlEdge(olds, news) && this.replacedAcrossControls(olds[0]!, news[0]!)) return;
     const { older, newer, plan, interner } = this.ctx;
     // Common beginning of the first paragraphs and common end of the last ones are compared for
     // formatting only; the words between are tokenised and diffed (most edits touch a few words).
@@ -411,13 +414,6 @@ export class StoryComparison {
     for (const p of [...olds, ...news]) p.flat = p.tokens = undefined;
   }
 
-  /**
-   * As many paragraphs on each side: no mark came or went, so they pair one to one (and a
-   * sentence carried over to the next paragraph is still found, as a passage move).
-   */
-  private oneToOne(olds: readonly Para[], news: readonly Para[]): void {
-    olds.forEach((o, k) => this.paragraphs([o], [news[k]!]));
-  }
 
   /**
    * A stream that runs across a content control's edge. A mark inserted or deleted there joins
@@ -457,23 +453,25 @@ export class StoryComparison {
       }
       return;
     }
-    if (olds.length === news.length && olds.length > 1) {
-      this.oneToOne(olds, news);
-      return;
-    }
-    if (olds.length === 1 && news.length === 1 && this.stuckMarks(news) === 0) {
-      // One paragraph for one in other controls: the older one deleted and the newer one inserted,
-      // each in its own controls (paired, the older one's mark would come back in newer's).
-      const anchor = fittingAnchor([{ before: news[0]!.parts[0]! }, { after: lastPart(news[0]!) }], blockElement(olds[0]!));
-      this.deletions.push({ blocks: olds, anchor });
-      this.insertBlock(news[0]!);
-      return;
-    }
     const oLast = olds[olds.length - 1]!;
     const nLast = news[news.length - 1]!;
     if (olds.length > 1) this.deletions.push({ blocks: olds.slice(0, -1), anchor: { before: news[0]!.parts[0]! } });
     for (const n of news.slice(0, -1)) this.insertBlock(n);
     this.paragraphs([oLast], [nLast]);
+  }
+
+  /**
+   * One paragraph for another in other controls: the older one deleted and the newer one
+   * inserted, each in its own controls (paired, the older one's mark would come back in newer's),
+   * where rejecting can take the newer one's mark away. The same paragraph pairs: in the
+   * untracked check a control whose boundary newer inserted is around its paragraphs in newer's
+   * tree and not in its rejected view.
+   */
+  private replacedAcrossControls(o: Para, n: Para): boolean {
+    if (o.hash === n.hash || this.stuckMarks([n]) > 0) return false;
+    this.deletions.push({ blocks: [o], anchor: fittingAnchor([{ before: n.parts[0]! }, { after: lastPart(n) }], blockElement(o)) });
+    this.insertBlock(n);
+    return true;
   }
 
   /**
