@@ -7,7 +7,9 @@
  * For every base (each corpus file's accept-all, each older file of the comparison pairs) and
  * each seed: a next version edited without tracking, the comparison and the untracked check on
  * the pair, and the round-trip contract on both (accept-all gives the next version, reject-all the
- * base, paragraph for paragraph, empty paragraphs included). With --validate K, every K-th pair's
+ * base, paragraph for paragraph, empty paragraphs included); and, counted apart, the contract's
+ * block-level half (blockProblems: each paragraph in the container it stood in, controls, tables
+ * and cells where they stood). With --validate K, every K-th pair's
  * next version and both outputs also go through ../shared/tools/ooxml-validate.py --new (errors
  * the inputs did not have).
  */
@@ -33,6 +35,8 @@ const bases = corpusBases(CORPUS).filter((b) => WHICH === 'all' || (WHICH === 'b
 const dir = mkdtempSync(path.join(tmpdir(), 'compare-fuzz-'));
 const failures: string[] = [];
 const shapes = new Map<string, number>();
+const blockShapes = new Map<string, number>();
+let blockFailures = 0;
 let pairs = 0;
 let validated = 0;
 let invalid = 0;
@@ -43,10 +47,12 @@ try {
       let problems: string[];
       let edits: string;
       let outcome: ReturnType<typeof checkNextVersion> | null = null;
+      let blocks: string[] = [];
       try {
         outcome = checkNextVersion(base.bytes, seed);
         if (!outcome.edits) continue;
         problems = outcome.problems;
+        blocks = outcome.blocks;
         edits = outcome.edits.map((e) => `${e.kind} ${e.where}`).join('; ');
       } catch (e) {
         problems = [`threw: ${(e as Error).message}`];
@@ -61,6 +67,13 @@ try {
           problems = [...problems, ...errors];
         }
       }
+      if (blocks.length) {
+        blockFailures++;
+        console.log(`BLOCKS ${base.name} seed ${seed}: ${edits}\n    ${blocks.map((p) => p.slice(0, 260)).join('\n    ')}`);
+        const what = blocks.map((p) => p.replace(/: block \d+.*/, '')).join(' | ');
+        const shape = `${base.name.startsWith('shape: ') ? base.name : 'corpus'}: ${what} [${[...new Set(edits.split('; ').map((e) => e.split(' ')[0]))].sort().join('+')}]`;
+        blockShapes.set(shape, (blockShapes.get(shape) ?? 0) + 1);
+      }
       if (!problems.length) continue;
       const failure = `${base.name} seed ${seed}: ${edits}\n    ${problems.map((p) => p.slice(0, 260)).join('\n    ')}`;
       failures.push(failure);
@@ -71,17 +84,22 @@ try {
       const shape = `${what} [${kinds}]`;
       shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
     }
-    console.log(`seed ${seed}: ${pairs} pairs so far, ${failures.length} failing, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    console.log(`seed ${seed}: ${pairs} pairs so far, ${failures.length} failing, ${blockFailures} failing the block check, ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
 const seconds = ((performance.now() - started) / 1000).toFixed(0);
 console.log(`${bases.length} bases x seeds ${FROM}..${FROM + SEEDS - 1}: ${pairs} generated pairs, ${failures.length} failing (${((100 * failures.length) / Math.max(1, pairs)).toFixed(2)}%), ${seconds} s`);
+console.log(`block check (reject-all's blocks the base's, accept-all's the next version's): ${blockFailures} of ${pairs} pairs failing`);
 if (VALIDATE > 0) console.log(`schema (ooxml-validate.py --new), every ${VALIDATE}th pair: ${validated} checked, ${invalid} with new errors`);
 if (shapes.size) {
   console.log('failing shapes (count):');
   for (const [s, n] of [...shapes].sort((a, b) => b[1] - a[1])) console.log(`  ${n} x ${s}`);
+}
+if (blockShapes.size) {
+  console.log('pairs failing the block check, by base and edits (count):');
+  for (const [s, n] of [...blockShapes].sort((a, b) => b[1] - a[1])) console.log(`  ${n} x ${s}`);
 }
 
 /** Schema errors the next version or an output adds to what the base (and the next version) had. */

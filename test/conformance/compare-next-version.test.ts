@@ -4,8 +4,9 @@
  * a seeded next version edited without tracking (test/conformance/next-version.ts: words replaced,
  * deleted and inserted, paragraphs copied out of cells, content controls and text boxes, deleted,
  * split and joined, rows inserted and deleted, cells edited). The comparison's accept-all is the
- * next version and its reject-all the base, paragraph for paragraph, empty paragraphs included; the
- * untracked check keeps the same contract and finds the edits. A sample of next versions and
+ * next version and its reject-all the base, paragraph for paragraph, empty paragraphs included, and
+ * block for block (each paragraph in the container it stood in: blockProblems); the untracked
+ * check keeps the same contract and finds the edits. A sample of next versions and
  * outputs adds no schema error (../shared/tools/ooxml-validate.py --new).
  */
 import { describe, expect, it } from 'vitest';
@@ -14,10 +15,9 @@ import { nextVersion } from './next-version';
 import { wordControlBases } from './word-control-bases';
 import { loneParagraphPairs } from './lone-paragraph-pairs';
 import { compareDocx } from '../../src/docx/index';
-import { checkContract, decideAll } from '../support/compare-contract';
+import { blockProblems, checkContract, decideAll } from '../support/compare-contract';
 import { CORPUS_DIR, lacksShared, sharedTool } from '../support/shared-corpus';
 import { SchemaBatch, schemaCheckMissing } from './schema-check';
-import { documentStructure } from './docstructure';
 
 const VALIDATOR = sharedTool('ooxml-validate.py');
 const HAS_CORPUS = !lacksShared('next-version property', 'files');
@@ -34,19 +34,42 @@ const SEEDS = [1, 2];
 describe('compare property: next versions of documents built with Word\'s content-control and anchor markup', () => {
   it('the comparison and the untracked check give back both versions exactly, seeds 1-60 of each', () => {
     const failing: string[] = [];
+    const blocksFailing: string[] = [];
     let pairs = 0;
     for (const base of wordControlBases()) {
       for (let seed = 1; seed <= 60; seed++) {
         const outcome = checkNextVersion(base.bytes, seed);
         if (!outcome.edits) continue;
         pairs++;
-        if (outcome.problems.length) failing.push(`${base.name} seed ${seed} (${outcome.edits.map((e) => `${e.kind} ${e.where}`).join('; ')}): ${outcome.problems.join('; ')}`);
+        const name = `${base.name} seed ${seed} (${outcome.edits.map((e) => `${e.kind} ${e.where}`).join('; ')})`;
+        if (outcome.problems.length) failing.push(`${name}: ${outcome.problems.join('; ')}`);
+        if (outcome.blocks.length && !betweenTables(base.name, outcome.blocks)) blocksFailing.push(`${name}: ${outcome.blocks.join('; ')}`);
       }
     }
-    console.log(`Word-markup bases: ${pairs} generated pairs, ${failing.length} failing`);
+    console.log(`Word-markup bases: ${pairs} generated pairs, ${failing.length} failing, ${blocksFailing.length} failing the block check`);
     expect(failing).toEqual([]);
+    expect(blocksFailing).toEqual([]);
     expect(pairs).toBeGreaterThan(200);
   }, 300_000);
+});
+
+/**
+ * The one shape whose blocks reject-all does not give back (controls.ts, amongControls): the empty
+ * paragraph the anchored-picture document has between a table and a control that starts with a
+ * table, deleted. Beside the control the engine could not take it away on accept (joins.ts: two
+ * tables would stand together, counted through a control's edge), so the comparison leaves it
+ * inside the control, before its table, where reject-all gives it back. Only that difference.
+ */
+function betweenTables(base: string, blocks: readonly string[]): boolean {
+  return base.startsWith('shape: anchored pictures') && blocks.every((b) => b.includes('reject-all\'s blocks differ') && b.includes('got "control", want "p: "'));
+}
+
+describe('compare property: the block check on next versions of documents built with Word\'s markup', () => {
+  it('knows the one shape it lets pass', () => {
+    expect(betweenTables('shape: anchored pictures in cells (Word markup)', ['compare: reject-all\'s blocks differ: block 12: got "control", want "p: " (after "x"; 32 vs 32 lines)'])).toBe(true);
+    expect(betweenTables('shape: anchored pictures in cells (Word markup)', ['compare: accept-all\'s blocks differ: block 12: got "control", want "p: " (after "x"; 32 vs 32 lines)'])).toBe(false);
+    expect(betweenTables('shape: checkboxes in rich-text controls (Word markup)', ['compare: reject-all\'s blocks differ: block 12: got "control", want "p: "'])).toBe(false);
+  });
 });
 
 /**
@@ -59,7 +82,6 @@ describe('compare property: next versions of documents built with Word\'s conten
  */
 describe('compare property: a paragraph alone beside a content control, built with Word\'s markup', () => {
   const DATE = '2025-05-01T00:00:00Z';
-  const sameStructure = (a: Uint8Array, b: Uint8Array): boolean => documentStructure(a).join('\n') === documentStructure(b).join('\n');
   const pairs = loneParagraphPairs();
 
   it('the comparison and the untracked check give back both versions exactly, every pair', () => {
@@ -68,17 +90,17 @@ describe('compare property: a paragraph alone beside a content control, built wi
     for (const { name, older, newer } of pairs) {
       const compared = compareDocx(older, newer, { date: DATE });
       const untracked = compareDocx(older, newer, { view: 'rejected', keepNewerRevisions: true, author: 'Untracked edit', date: DATE });
+      const comparedContract = checkContract(older, newer, compared.bytes);
+      const untrackedContract = checkContract(older, newer, untracked.bytes);
       const problems = [
-        ...checkContract(older, newer, compared.bytes).problems.map((p) => `compare: ${p}`),
-        ...checkContract(older, newer, untracked.bytes).problems.map((p) => `untracked check: ${p}`),
+        ...comparedContract.problems.map((p) => `compare: ${p}`),
+        ...untrackedContract.problems.map((p) => `untracked check: ${p}`),
         ...(!compared.differences.length || !untracked.differences.length ? ['no difference found'] : []),
-        // Blocks as well as paragraphs (controls, tables, rows and cells): accept-all is newer's;
-        // reject-all older's where newer inserted (a deleted paragraph beside a control may come
-        // back inside it: the comparison places deleted blocks in newer's controls).
-        ...[compared, untracked].flatMap(({ bytes }, k) => [
-          ...(sameStructure(decideAll(bytes, 'accept'), newer) ? [] : [`${k ? 'untracked check' : 'compare'}: accept-all's blocks are not newer's`]),
-          ...(!name.endsWith('inserted') || sameStructure(decideAll(bytes, 'reject'), older) ? [] : [`${k ? 'untracked check' : 'compare'}: reject-all's blocks are not older's`]),
-        ]),
+        // Blocks as well as paragraphs (controls, tables, rows and cells): the paragraph contract
+        // cannot see a deleted paragraph coming back inside the control it stood beside (191 of
+        // the 240 deleted pairs before controls.ts's amongControls).
+        ...blockProblems(older, newer, comparedContract).map((p) => `compare: ${p}`),
+        ...blockProblems(older, newer, untrackedContract).map((p) => `untracked check: ${p}`),
       ];
       for (const p of problems) failing.push(`${name}: ${p}`);
       if (problems.length) failingPairs.add(name);
@@ -105,7 +127,7 @@ describe('compare property: a paragraph alone beside a content control, built wi
 describe.skipIf(!HAS_CORPUS)('compare property: next versions of real documents edited without tracking', () => {
   const bases = HAS_CORPUS ? corpusBases(CORPUS_DIR) : [];
 
-  it('the comparison and the untracked check give back both versions exactly, and find the edits', () => {
+  it('the comparison and the untracked check give back both versions exactly, blocks included, and find the edits', () => {
     const failing: string[] = [];
     let pairs = 0;
     for (const seed of SEEDS) {
@@ -113,7 +135,8 @@ describe.skipIf(!HAS_CORPUS)('compare property: next versions of real documents 
         const outcome = checkNextVersion(base.bytes, seed);
         if (!outcome.edits) continue;
         pairs++;
-        if (outcome.problems.length) failing.push(`${base.name} seed ${seed} (${outcome.edits.map((e) => `${e.kind} ${e.where}`).join('; ')}): ${outcome.problems.join('; ')}`);
+        const problems = [...outcome.problems, ...(betweenTables(base.name, outcome.blocks) ? [] : outcome.blocks)];
+        if (problems.length) failing.push(`${base.name} seed ${seed} (${outcome.edits.map((e) => `${e.kind} ${e.where}`).join('; ')}): ${problems.join('; ')}`);
       }
     }
     expect(failing).toEqual([]);

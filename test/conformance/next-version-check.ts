@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { compareDocx, openDocx } from '../../src/docx/index';
-import { checkContract, contractText, decideAll } from '../support/compare-contract';
+import { blockProblems, checkContract, contractText, decideAll } from '../support/compare-contract';
 import { nextVersion, type Edit } from './next-version';
 import { shapeBases } from './next-version-bases';
 import { wordControlBases } from './word-control-bases';
@@ -53,18 +53,25 @@ export interface Outcome {
   newer?: Uint8Array;
   outputs?: { compared: Uint8Array; untracked: Uint8Array };
   problems: string[];
+  /** Where accept-all's or reject-all's blocks stand in other containers than the next version's or the base's (blockProblems). */
+  blocks: string[];
 }
 
 export function checkNextVersion(base: Uint8Array, seed: number): Outcome {
   const next = nextVersion(base, seed);
-  if (!next) return { edits: null, problems: [] };
+  if (!next) return { edits: null, problems: [], blocks: [] };
   const problems: string[] = [];
+  const blocks: string[] = [];
   const changed = contractText(base).join('\u0000') !== contractText(next.bytes).join('\u0000');
   const compared = compareDocx(base, next.bytes, { date: DATE });
-  for (const p of checkContract(base, next.bytes, compared.bytes).problems) problems.push(`compare: ${p}`);
+  const comparedContract = checkContract(base, next.bytes, compared.bytes);
+  for (const p of comparedContract.problems) problems.push(`compare: ${p}`);
+  for (const p of blockProblems(base, next.bytes, comparedContract)) blocks.push(`compare: ${p}`);
   const untracked = compareDocx(base, next.bytes, { view: 'rejected', keepNewerRevisions: true, author: 'Untracked edit', date: DATE });
-  for (const p of checkContract(base, next.bytes, untracked.bytes).problems) problems.push(`untracked check: ${p}`);
+  const untrackedContract = checkContract(base, next.bytes, untracked.bytes);
+  for (const p of untrackedContract.problems) problems.push(`untracked check: ${p}`);
+  for (const p of blockProblems(base, next.bytes, untrackedContract)) blocks.push(`untracked check: ${p}`);
   if (changed && !untracked.differences.length) problems.push('untracked check: found no edit');
   if (changed && !compared.differences.length) problems.push('compare: found no difference');
-  return { edits: next.edits, newer: next.bytes, outputs: { compared: compared.bytes, untracked: untracked.bytes }, problems };
+  return { edits: next.edits, newer: next.bytes, outputs: { compared: compared.bytes, untracked: untracked.bytes }, problems, blocks };
 }

@@ -10,6 +10,7 @@ import { openDocx } from '../../src/docx/index';
 import { parseXml } from '../../src/docx/xml/parse';
 import type { XmlElement } from '../../src/docx/xml/tree';
 import { within } from '../conformance/doctext';
+import { documentStructure } from '../conformance/docstructure';
 
 /** Every paragraph of the body (tables cell by cell), then of headers, footers and notes: `part: text`. */
 export function storyParagraphs(bytes: Uint8Array, opts: { bodyOnly?: boolean } = {}): string[] {
@@ -124,6 +125,9 @@ export function contractText(bytes: Uint8Array, opts: { bodyOnly?: boolean } = {
 export interface ContractOutcome {
   changes: number;
   problems: string[];
+  /** The output with every change accepted, and rejected (for checks beyond the contract's text: blockProblems). */
+  accepted: Uint8Array;
+  rejected: Uint8Array;
 }
 
 /**
@@ -149,7 +153,35 @@ export function checkContract(olderView: Uint8Array, newerView: Uint8Array, outp
     const b = contractText(want, opts);
     if (a.join('\u0000') !== b.join('\u0000')) problems.push(`${what} differs: ${firstDifference(a, b)}`);
   }
-  return { changes: revisions.length, problems };
+  return { changes: revisions.length, problems, accepted, rejected };
+}
+
+/**
+ * The contract's block-level half, which its text cannot see: accept-all's body has newer's blocks
+ * and reject-all's older's, each paragraph in the container it stood in (a content control, a
+ * table's cell, the body) and tables, rows, cells and controls where they stood
+ * (docstructure.ts). A paragraph deleted beside a control that comes back inside it reads the same
+ * paragraph by paragraph.
+ */
+export function blockProblems(olderView: Uint8Array, newerView: Uint8Array, decided: Pick<ContractOutcome, 'accepted' | 'rejected'>): string[] {
+  const problems: string[] = [];
+  for (const [what, got, want] of [
+    ['accept-all', decided.accepted, newerView],
+    ['reject-all', decided.rejected, olderView],
+  ] as const) {
+    const a = documentStructure(got);
+    const b = documentStructure(want);
+    if (a.join('\n') !== b.join('\n')) problems.push(`${what}'s blocks differ: ${firstBlockDifference(a, b)}`);
+  }
+  return problems;
+}
+
+/** The first line where two block structures differ, with the lines before it that say where it is. */
+function firstBlockDifference(got: readonly string[], want: readonly string[]): string {
+  let i = 0;
+  while (i < got.length && i < want.length && got[i] === want[i]) i++;
+  const line = (l: string | undefined): string => JSON.stringify(l?.slice(0, 100) ?? null);
+  return `block ${i}: got ${line(got[i])}, want ${line(want[i])} (after ${line(want[i - 1])}; ${got.length} vs ${want.length} lines)`;
 }
 
 function firstDifference(got: string[], want: string[]): string {

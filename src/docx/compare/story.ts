@@ -3,6 +3,7 @@ import { XmlElement, XmlText, walk } from '../xml/tree';
 import type { Interner} from './diff';
 import { diffSequences, type Hunk } from './diff';
 import type { PackageImport } from './import';
+import { amongControls, anchorAt, fittingAnchor, anchorContainer, blockElement, controlPath, controlsAround, type Anchor } from './controls';
 import {
   deleteParagraphContent, markCell, markRow, recordParagraphProperties, recordTableProperties, toDeletedText, type Insertion, type Plan,
   type RevisionWriter, type Status,
@@ -34,9 +35,6 @@ export interface StoryContext {
   /** Whether the text in text boxes is compared (else newer's boxes stand as they are). */
   textBoxes: boolean;
 }
-
-/** Where deleted blocks go in newer's container. */
-type Anchor = { before: XmlElement } | { after: XmlElement } | { end: XmlElement };
 
 interface PendingDeletion {
   blocks: Block[];
@@ -153,7 +151,7 @@ export class StoryComparison {
       }
     }
     for (const d of this.deletions) {
-      for (const blk of d.blocks) this.place(d.anchor, this.deletedBlock(blk, movedFrom.get(blk) ?? null));
+      for (const blk of d.blocks) this.place(amongControls(d.anchor, blockElement(blk)), this.deletedBlock(blk, movedFrom.get(blk) ?? null));
     }
     for (const p of this.insertions) this.insertParagraph(p, movedTo.get(p) ?? null);
     this.finishPassages();
@@ -365,6 +363,7 @@ export class StoryComparison {
       this.acrossControls(olds, news);
       return;
     }
+    if (olds.length === 1 && news.length === 1 && crossesControlEdge(olds, news) && this.replacedAcrossControls(olds[0]!, news[0]!)) return;
     const { older, newer, plan, interner } = this.ctx;
     // Common beginning of the first paragraphs and common end of the last ones are compared for
     // formatting only; the words between are tokenised and diffed (most edits touch a few words).
@@ -415,6 +414,7 @@ export class StoryComparison {
     for (const p of [...olds, ...news]) p.flat = p.tokens = undefined;
   }
 
+
   /**
    * A stream that runs across a content control's edge. A mark inserted or deleted there joins
    * wherever the engine's join rules send it (a paragraph before a control does not join into
@@ -437,7 +437,7 @@ export class StoryComparison {
     // nested at the start of the other version's control holds the new paragraphs, say.
     const byRuns =
       hunks.some((h) => h.equal) &&
-      (lastPairs || (this.stuckMarks(news.slice(0, -1)) > 0 && this.stuckMarks(runsInserted(hunks, nRuns)) === 0 && !endsDeletingAfterInserted(hunks)));
+      (lastPairs || endsDeletingOnly(hunks) || (this.stuckMarks(runsInserted(hunks, nRuns)) === 0 && !endsDeletingAfterInserted(hunks)));
     if (byRuns) {
       for (const h of hunks) {
         if (h.equal) {
@@ -458,6 +458,20 @@ export class StoryComparison {
     if (olds.length > 1) this.deletions.push({ blocks: olds.slice(0, -1), anchor: { before: news[0]!.parts[0]! } });
     for (const n of news.slice(0, -1)) this.insertBlock(n);
     this.paragraphs([oLast], [nLast]);
+  }
+
+  /**
+   * One paragraph for another in other controls: the older one deleted and the newer one
+   * inserted, each in its own controls (paired, the older one's mark would come back in newer's),
+   * where rejecting can take the newer one's mark away. The same paragraph pairs: in the
+   * untracked check a control whose boundary newer inserted is around its paragraphs in newer's
+   * tree and not in its rejected view.
+   */
+  private replacedAcrossControls(o: Para, n: Para): boolean {
+    if (o.hash === n.hash || this.stuckMarks([n]) > 0) return false;
+    this.deletions.push({ blocks: [o], anchor: fittingAnchor([{ before: n.parts[0]! }, { after: lastPart(n) }], blockElement(o)) });
+    this.insertBlock(n);
+    return true;
   }
 
   /**
@@ -840,16 +854,15 @@ function crossesControlEdge(olds: readonly Para[], news: readonly Para[]): boole
   return o.some((c) => !same(c, o[0]!)) || n.some((c) => !same(c, n[0]!)) || o[0]!.length !== n[0]!.length;
 }
 
-/** The content controls (w:sdt) around a block, innermost first, up to its container. */
-function controlsAround(el: XmlElement): XmlElement[] {
-  const out: XmlElement[] = [];
-  for (let e = el.parent; e && e.name !== 'w:body' && e.name !== 'w:tc' && e.name !== 'w:txbxContent'; e = e.parent) if (e.name === 'w:sdt') out.push(e);
-  return out;
-}
-
 /** The newer paragraphs of a run diff's unequal hunks: those inserted whole. */
 function runsInserted(hunks: readonly Hunk[], nRuns: readonly Para[][]): Para[] {
   return hunks.filter((h) => !h.equal).flatMap((h) => nRuns.slice(h.bStart, h.bEnd).flat());
+}
+
+/** Whether the last hunk of a run diff deletes runs after newer's last run, and inserts none. */
+function endsDeletingOnly(hunks: readonly Hunk[]): boolean {
+  const last = hunks[hunks.length - 1];
+  return !!last && !last.equal && last.aEnd > last.aStart && last.bEnd === last.bStart;
 }
 
 /** Whether the last hunk of a run diff deletes runs after newer's last, itself inserted (their marks would go with nothing unchanged before them). */
@@ -881,22 +894,6 @@ function controlRuns(paras: readonly Para[]): Para[][] {
   }
   return out;
 }
-
-/** The places of the content controls around a block, outermost last ('' outside any). */
-function controlPath(block: Block): string {
-  return controlsAround(block.kind === 'p' ? lastPart(block) : block.el).map(placeOf).join('/');
-}
-
-/** A content control's place among the content controls of its parent (all of a parent's at once: a document may wrap every block in one). */
-function placeOf(control: XmlElement): number {
-  let place = PLACES.get(control);
-  if (place === undefined) {
-    control.parent!.elements().filter((e) => e.name === 'w:sdt').forEach((e, k) => PLACES.set(e, k));
-    place = PLACES.get(control)!;
-  }
-  return place;
-}
-const PLACES = new WeakMap<XmlElement, number>();
 
 function lastPart(p: Para): XmlElement {
   return p.parts[p.parts.length - 1]!;
@@ -1025,20 +1022,6 @@ function placeBefore(plan: Plan, t: Token, ins: Insertion): void {
 function movable(p: Para, reader: StoryReader): boolean {
   const text = reader.tokens(p).filter((t) => t.kind === 'text').map((t) => t.key).join('').trim();
   return text.length >= MIN_MOVE_CHARS && /\s/.test(text);
-}
-
-function anchorAt(blocks: readonly Block[], index: number, container: XmlElement): Anchor {
-  const b = blocks[index];
-  if (b) return { before: b.kind === 'p' ? b.parts[0]! : b.el };
-  const last = blocks[blocks.length - 1];
-  if (last) return { after: last.kind === 'p' ? last.parts[last.parts.length - 1]! : last.el };
-  return { end: container };
-}
-
-function anchorContainer(a: Anchor): XmlElement {
-  if ('end' in a) return a.end;
-  const el = 'before' in a ? a.before : a.after;
-  return el.parent!;
 }
 
 /**

@@ -583,7 +583,7 @@ function emptied(p: XmlElement): boolean {
 }
 
 /** Whether a block is a table, or a control or custom XML whose first (or last) block is one, through nested ones. */
-function edgeTable(block: XmlElement, edge: 'first' | 'last'): boolean {
+export function edgeTable(block: XmlElement, edge: 'first' | 'last'): boolean {
   if (block.name === 'w:tbl') return true;
   if (block.name !== 'w:sdt' && block.name !== 'w:customXml') return false;
   const inner = block.name === 'w:sdt' ? block.first('w:sdtContent') : block;
