@@ -1,16 +1,16 @@
+/** The hash's two lanes while a tag is made: module state so that absorbing a string allocates nothing (tags are made synchronously, one at a time). */
+let h1 = 0;
+let h2 = 0;
+
 /**
  * A short tag of a string (53 bits, base 36): block ids derived from content and block versions.
  * Not a security hash: a collision only makes two derived ids equal, which the reader numbers apart.
  */
 export function contentTag(s: string): string {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  return finish(h1, h2);
+  h1 = 0xdeadbeef;
+  h2 = 0x41c6ce57;
+  absorb(s);
+  return finish();
 }
 
 /**
@@ -18,24 +18,29 @@ export function contentTag(s: string): string {
  * paragraph by its story and text, and the joined copy of each text was garbage at once.
  */
 export function contentTagJoined(first: string, second: string): string {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < first.length; i++) {
-    const c = first.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ 1, 2654435761);
-  h2 = Math.imul(h2 ^ 1, 1597334677);
-  for (let i = 0; i < second.length; i++) {
-    const c = second.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  return finish(h1, h2);
+  h1 = 0xdeadbeef;
+  h2 = 0x41c6ce57;
+  absorb(first);
+  absorb('\u0001');
+  absorb(second);
+  return finish();
 }
 
-function finish(h1: number, h2: number): string {
+/** Mixes the UTF-16 code units of `s` into the lanes; the loop runs on locals. */
+function absorb(s: string): void {
+  let a = h1;
+  let b = h2;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 2654435761);
+    b = Math.imul(b ^ c, 1597334677);
+  }
+  h1 = a;
+  h2 = b;
+}
+
+/** The tag of the lanes as they stand. */
+function finish(): string {
   const a = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   const b = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(a ^ (a >>> 13), 3266489909);
   return base36(4294967296 * (2097151 & b) + (a >>> 0));
