@@ -89,6 +89,12 @@ export function multipartBody(fields: Record<string, string>, file?: { name: str
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
+/** A request function signed in as `grant`: `call('POST', url, payload, { prefer: 'return=minimal' })`, by `app.inject`. */
+export function signedInCaller(t: TestService, grant: SessionGrant) {
+  return (method: 'GET' | 'POST', url: string, payload?: object, headers: Record<string, string> = {}) =>
+    t.app.inject({ method, url, headers: { ...t.headers(grant), ...headers }, ...(payload ? { payload } : {}) });
+}
+
 /** Uploads `bytes` as `grant`'s source document and makes a working draft of it: the draft's Document row (throws on any other answer). */
 export async function newWorkingDraft(t: TestService, grant: SessionGrant, bytes: Uint8Array, name = 'Draft.docx'): Promise<{ id: string } & Record<string, unknown>> {
   const body = multipartBody({ purpose: 'source_doc' }, { name, bytes });

@@ -18,11 +18,12 @@ import { Prng } from '../../docx/fixture/prng';
 import { generateFixture } from '../../../test/conformance/decision-fixtures';
 import { generateLabProtocol } from '../../../test/conformance/entry-fixtures';
 import type { ReviewFaults } from './review-parts';
-import { newWorkingDraft, startTestService, type TestService } from '../../../test/support/test-service';
+import { newWorkingDraft, startTestService, type TestService, signedInCaller } from '../../../test/support/test-service';
 
 describe('the minimal answer as a delta of the listing', () => {
   let t: TestService;
   let lawyer: SessionGrant;
+  let call: ReturnType<typeof signedInCaller>;
   /** Batches whose listing was stepped from the held one (listing-step.ts); each also projected from the whole log, and the two must be equal. */
   let stepped = 0;
   const stepMismatches: string[] = [];
@@ -36,11 +37,9 @@ describe('the minimal answer as a delta of the listing', () => {
   beforeAll(async () => {
     t = await startTestService({}, { faults });
     lawyer = await t.signUpAndSignIn('delta@firm.example');
+    call = signedInCaller(t, lawyer);
   });
   afterAll(async () => t.destroy());
-
-  const call = (method: 'GET' | 'POST', url: string, payload?: object, headers: Record<string, string> = {}) =>
-    t.app.inject({ method, url, headers: { ...t.headers(lawyer), ...headers }, ...(payload ? { payload } : {}) });
 
   const newDraft = async (bytes: Uint8Array): Promise<string> => (await newWorkingDraft(t, lawyer, bytes)).id;
   /** The listing a review read answers now, and its ETag. */

@@ -11,20 +11,20 @@ import type { DocumentRow } from '../../contract/document';
 import { IDEMPOTENCY_KEY_HEADER } from '../../contract/events';
 import { ReviewMinimalResponse, ReviewResponse } from '../../contract/review';
 import { buildDemoContract } from '../../docx/fixture';
-import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
+import { multipartBody, startTestService, type TestService, signedInCaller } from '../../../test/support/test-service';
 import { prefersMinimal } from '../routes/document-routes';
 
 describe('Prefer: return=minimal', () => {
   let t: TestService;
   let lawyer: SessionGrant;
+  let call: ReturnType<typeof signedInCaller>;
   beforeAll(async () => {
     t = await startTestService();
     lawyer = await t.signUpAndSignIn('minimal@firm.example');
+    call = signedInCaller(t, lawyer);
   });
   afterAll(async () => t.destroy());
 
-  const call = (method: 'GET' | 'POST', url: string, payload?: object, headers: Record<string, string> = {}) =>
-    t.app.inject({ method, url, headers: { ...t.headers(lawyer), ...headers }, ...(payload ? { payload } : {}) });
   const minimal = { prefer: 'return=minimal' };
 
   async function newDraft(): Promise<DocumentRow> {

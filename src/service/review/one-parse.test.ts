@@ -8,19 +8,18 @@ import type { SessionGrant } from '../../contract/auth';
 import type { DocumentRow } from '../../contract/document';
 import { ReviewResponse } from '../../contract/review';
 import { buildDemoContract } from '../../docx/fixture';
-import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
+import { multipartBody, startTestService, type TestService, signedInCaller } from '../../../test/support/test-service';
 
 describe('one parse per draft', () => {
   let t: TestService;
   let lawyer: SessionGrant;
+  let call: ReturnType<typeof signedInCaller>;
   beforeAll(async () => {
     t = await startTestService();
     lawyer = await t.signUpAndSignIn('one-parse@firm.example');
+    call = signedInCaller(t, lawyer);
   });
   afterAll(async () => t.destroy());
-
-  const call = (method: 'GET' | 'POST', url: string, payload?: object, headers: Record<string, string> = {}) =>
-    t.app.inject({ method, url, headers: { ...t.headers(lawyer), ...headers }, ...(payload ? { payload } : {}) });
 
   async function newUpload(): Promise<string> {
     const body = multipartBody({ purpose: 'source_doc' }, { name: 'MSA.docx', bytes: buildDemoContract() });

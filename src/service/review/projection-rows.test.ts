@@ -18,19 +18,19 @@ import { buildDemoContract } from '../../docx/fixture';
 import { Prng } from '../../docx/fixture/prng';
 import { generateFixture } from '../../../test/conformance/decision-fixtures';
 import { withoutContent } from './review-answers';
-import { newWorkingDraft, startTestService, type TestService } from '../../../test/support/test-service';
+import { newWorkingDraft, startTestService, type TestService, signedInCaller } from '../../../test/support/test-service';
 
 describe('the stored track, written member by member', () => {
   let t: TestService;
   let lawyer: SessionGrant;
+  let call: ReturnType<typeof signedInCaller>;
   beforeAll(async () => {
     t = await startTestService();
     lawyer = await t.signUpAndSignIn('rows@firm.example');
+    call = signedInCaller(t, lawyer);
   });
   afterAll(async () => t.destroy());
 
-  const call = (method: 'GET' | 'POST', url: string, payload?: object, headers: Record<string, string> = {}) =>
-    t.app.inject({ method, url, headers: { ...t.headers(lawyer), ...headers }, ...(payload ? { payload } : {}) });
   const asJson = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
 
   const newDraft = async (bytes: Uint8Array): Promise<string> => (await newWorkingDraft(t, lawyer, bytes)).id;

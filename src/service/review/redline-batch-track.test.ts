@@ -12,21 +12,20 @@ import { DocumentText } from '../../contract/reading';
 import { ReviewMinimalResponse, ReviewResponse } from '../../contract/review';
 import { buildBenchmarkContract } from '../../docx/fixture';
 import { plainBodyParagraphs, spreadReplaceEdits } from '../../../test/support/redline-batches';
-import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
+import { multipartBody, startTestService, type TestService, signedInCaller } from '../../../test/support/test-service';
 import { nativeZipCodec } from '../engine/native-zip-codec';
 import { ReviewService } from './review-service';
 
 describe('the answer to a heavy redline batch', () => {
   let t: TestService;
   let lawyer: SessionGrant;
+  let call: ReturnType<typeof signedInCaller>;
   beforeAll(async () => {
     t = await startTestService();
     lawyer = await t.signUpAndSignIn('batch-track@firm.example', 'Batch Track LLP');
+    call = signedInCaller(t, lawyer);
   });
   afterAll(async () => t.destroy());
-
-  const call = (method: 'GET' | 'POST', url: string, payload?: object, headers: Record<string, string> = {}) =>
-    t.app.inject({ method, url, headers: { ...t.headers(lawyer), ...headers }, ...(payload ? { payload } : {}) });
 
   /** The review as a fresh service reads it: no draft open, nothing cached, the track rebuilt from the log. */
   async function freshRead(draftId: string): Promise<ReviewResponse> {
