@@ -4,7 +4,7 @@ import type { SessionGrant } from '../../contract/auth';
 import { changeBookmarkName } from '../../contract/bookmark';
 import { openingChange, withGroupMembers, type Track } from '../../contract/track';
 import { buildRenderVariant, listRevisions } from '../../docx';
-import { buildBenchmarkContract, buildDemoContract } from '../../docx/fixture';
+import { buildBenchmarkContract, buildDemoContract, buildDocx, ins, p } from '../../docx/fixture';
 import { multipartBody, startTestService, type TestService } from '../../../test/support/test-service';
 import { cutWindow, layoutOf } from './render-window';
 
@@ -107,6 +107,20 @@ describe('GET /api/documents/{id}/render-window', () => {
       expect(res.statusCode, res.body).toBe(200);
     }
     expect(pastStart).toBeGreaterThan(0);
+  });
+
+  it('at=here on a draft whose only change is in a header answers the start, as no change would', async () => {
+    const body = multipartBody({ purpose: 'source_doc' }, {
+      name: 'Header.docx',
+      bytes: buildDocx({ header: [p('Draft ', ins({ author: 'Counsel', date: '2026-01-05T00:00:00Z' }, 'for discussion'))], body: [p('1. Term.'), p('2. Payment.')] }),
+    });
+    const upload = (await t.app.inject({ method: 'POST', url: '/api/uploads', payload: body.payload, headers: { ...body.headers, ...t.headers(alice) } })).json() as { id: string };
+    const id = ((await t.app.inject({ method: 'POST', url: `/api/uploads/${upload.id}/working-draft`, headers: t.headers(alice) })).json() as { id: string }).id;
+    const here = await t.app.inject({ method: 'GET', url: `/api/documents/${id}/render-window?at=here&blocks=10`, headers: t.headers(alice) });
+    expect(here.statusCode, here.body).toBe(200);
+    const start = await t.app.inject({ method: 'GET', url: `/api/documents/${id}/render-window?blocks=10`, headers: t.headers(alice) });
+    expect(here.headers['x-render-window']).toBe(start.headers['x-render-window']);
+    expect(Buffer.from(here.rawPayload)).toEqual(Buffer.from(start.rawPayload));
   });
 
   it('refuses a change that is not in the body (422), and bad query values (400)', async () => {

@@ -49,7 +49,10 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
     // The change to cut around: named, or the one the review opens at (which takes the track); the variant alone otherwise.
     const around = query.around ?? (query.at === 'here' ? openingChange((await review.review(auth, params.documentId!, timing)).track) ?? undefined : undefined);
     const { sha256, bytes } = await review.renderVariant(auth, params.documentId!, timing);
-    const window = await timing.measure('cut', async () => cutWindow(windows.layout(sha256, () => bytes), around, query.blocks ?? 80));
+    const layout = windows.layout(sha256, () => bytes);
+    const blocks = query.blocks ?? 80;
+    // `at=here` names no change: one with no place in the body (a header's, a style's) gives the start, as no change does.
+    const window = await timing.measure('cut', async () => cutWindow(layout, around, blocks) ?? (query.around === undefined ? cutWindow(layout, undefined, blocks) : null));
     if (!window) {
       throw new ProblemError(422, 'unknown_change_ids', `This draft shows no change ${around} in its body.`, { ids: [around!] });
     }
